@@ -1,0 +1,64 @@
+# Top-level Makefile.  Each directory contributes a fragment (*/*.mk).
+#
+#   make                     build/librcu.a, build/librcu.so (+ torture tools)
+#   make check               build and run every test with prove (TAP)
+#   make check SAN=thread    the same under ThreadSanitizer (build/tsan/)
+#   make check SAN=address   the same under AddressSanitizer+UBSan (build/asan/)
+#   make DEBUG=1             debug build (build/debug/): debug_objects on
+#   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR
+#   make CC=clang            any of the above with clang (build/clang*/)
+
+CC      ?= gcc
+SAN     ?=
+DEBUG   ?=
+PREFIX  ?= /usr/local
+
+# One build folder per configuration.
+BUILD_SUFFIX :=
+ifeq ($(findstring clang,$(CC)),clang)
+BUILD_SUFFIX := $(BUILD_SUFFIX)-clang
+endif
+ifeq ($(SAN),thread)
+BUILD := build/tsan$(BUILD_SUFFIX)
+SANFLAGS := -fsanitize=thread
+else ifeq ($(SAN),address)
+BUILD := build/asan$(BUILD_SUFFIX)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else ifeq ($(SAN),)
+SANFLAGS :=
+ifeq ($(DEBUG),1)
+BUILD := build/debug$(BUILD_SUFFIX)
+else ifeq ($(BUILD_SUFFIX),)
+BUILD := build
+else
+BUILD := build/clang
+endif
+else
+$(error SAN must be thread or address, not '$(SAN)')
+endif
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT     := -O2 -g
+ifeq ($(DEBUG),1)
+OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU
+endif
+CPPFLAGS := -Ircu/include -D_GNU_SOURCE
+CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread -fPIC $(SANFLAGS)
+LDFLAGS := -pthread $(SANFLAGS)
+LDLIBS  :=
+
+all: lib
+
+include $(sort $(wildcard */*.mk))
+
+# Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) -MMD -MP -c $< -o $@
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+clean:
+	rm -rf build
+
+.PHONY: all lib check clean install

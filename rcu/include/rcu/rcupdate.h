@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/rcupdate.h - the RCU API with the Linux kernel's names.
+ *
+ * Flavors
+ *   rcu      rcu_read_lock()/rcu_read_unlock(): preemptible readers that may
+ *            block; nest; wait-free; no atomic read-modify-write and, where
+ *            the kernel offers membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED),
+ *            no fence (grace periods pay with one membarrier() instead).
+ *   rcu_bh   an alias of rcu, as in kernels since the flavor consolidation.
+ *   rcu_sched quiescent-state based (QSBR).  Contract:
+ *            - A registered thread joins the sched flavor the first time it
+ *              calls rcu_read_lock_sched() or rcu_quiescent_state().
+ *            - From then on, sched grace periods wait for that thread to
+ *              announce a quiescent state with rcu_quiescent_state(), to go
+ *              offline with rcu_thread_offline(), or to unregister.  A
+ *              joined thread that does none of these for a long time holds
+ *              every sched grace period up.
+ *            - rcu_read_lock_sched()/rcu_read_unlock_sched() only mark the
+ *              section (cost: a thread-local increment); calling
+ *              rcu_quiescent_state() inside one is a bug (reported).
+ *            - Threads that never use the flavor never hold it up.
+ *            - The blocking update-side calls (synchronize_*, rcu_barrier*,
+ *              cond_synchronize_*) take a joined caller offline while they
+ *              wait, so they cannot wait for the caller itself.
+ *
+ * Threads
+ *   A registered thread plays the role of a CPU: rcu_register_thread() and
+ *   rcu_unregister_thread() are CPU online/offline; rcu_thread_offline() and
+ *   rcu_thread_online() enter and leave an extended quiescent state (call
+ *   them around blocking I/O).  Read-side sections need a registered,
+ *   online thread.  Update-side calls work from any thread.
+ *
+ * Callbacks
+ *   call_rcu() queues on the caller's thread slot (unregistered callers
+ *   share one extra slot).  Callbacks are invoked, in the order they were
+ *   queued on a slot, by the flavor's callback thread ("rcu_cb_preempt" /
+ *   "rcu_cb_sched"), never by the thread that queued them.  That thread is
+ *   registered, so callbacks may use rcu_read_lock(); they must not block
+ *   for long and must not call synchronize_*() or rcu_barrier*().
+ *
+ * Errors
+ *   Calling synchronize_*() or rcu_barrier*() inside a read-side section
+ *   of the same flavor (or any blocking call inside an rcu_sched section),
+ *   or from inside a callback, would deadlock: the library prints
+ *   "rcu: BUG: ..." naming the call and aborts.
+ */
+#ifndef RCU_RCUPDATE_H
+#define RCU_RCUPDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <rcu/compiler.h>
+#include <rcu/types.h>
+#include <rcu/static/rcupdate.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Library entry points (exported, prefixed).  The kernel names below   */
+/* are inline wrappers around these.                                    */
+
+int lrcu_init(void);
+int lrcu_register_thread(void);
+int lrcu_unregister_thread(void);
+void lrcu_thread_offline(void);
+void lrcu_thread_online(void);
+
+void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
+void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+void lrcu_kfree_call(struct rcu_head *head, size_t offset);
+void lrcu_barrier(enum lrcu_flavor f, const char *caller);
+unsigned long lrcu_get_state(enum lrcu_flavor f);
+unsigned long lrcu_start_poll(enum lrcu_flavor f);
+bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie);
+void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller);
+void lrcu_force_qs(enum lrcu_flavor f);
+
+enum lrcu_head_op {
+	LRCU_HEAD_INIT,
+	LRCU_HEAD_INIT_ON_STACK,
+	LRCU_HEAD_DESTROY,
+	LRCU_HEAD_DESTROY_ON_STACK,
+};
+void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op);
+void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once);
+
+/* ------------------------------------------------------------------ */
+/* Threads ("CPUs")                                                     */
+
+/*
+ * Take a thread slot.  Returns 0, or -1 with errno ENOSPC when all nr_cpus
+ * slots are taken (a message naming the limit is printed) or EBUSY if the
+ * thread is already registered.
+ */
+static inline int rcu_register_thread(void) { return lrcu_register_thread(); }
+/* Give the slot back; queued callbacks move to another slot. */
+static inline int rcu_unregister_thread(void) { return lrcu_unregister_thread(); }
+static inline void rcu_thread_offline(void) { lrcu_thread_offline(); }
+static inline void rcu_thread_online(void) { lrcu_thread_online(); }
+
+/* May this thread legally enter an rcu or rcu_sched read-side section? */
+static inline bool rcu_is_watching(void)
+{
+	unsigned int fl = lrcu_reader.flags;
+
+	return (fl & LRCU_R_REGISTERED) && !(fl & LRCU_R_OFFLINE);
+}
+
+/* Run stmt with an offline (idle) registered thread momentarily online. */
+#define RCU_NONIDLE(stmt) do {						\
+	bool __rcu_nonidle = (lrcu_reader.flags &			\
+			      (LRCU_R_REGISTERED | LRCU_R_OFFLINE)) ==	\
+			     (LRCU_R_REGISTERED | LRCU_R_OFFLINE);	\
+	if (__rcu_nonidle)						\
+		rcu_thread_online();					\
+	do { stmt; } while (0);						\
+	if (__rcu_nonidle)						\
+		rcu_thread_offline();					\
+} while (0)
+
+/* ------------------------------------------------------------------ */
+/* Read side                                                            */
+
+static inline void rcu_read_lock(void) { lrcu_read_lock_inline(); }
+static inline void rcu_read_unlock(void) { lrcu_read_unlock_inline(); }
+static inline void rcu_read_lock_bh(void) { lrcu_read_lock_inline(); }
+static inline void rcu_read_unlock_bh(void) { lrcu_read_unlock_inline(); }
+static inline void rcu_read_lock_sched(void) { lrcu_read_lock_sched_inline(); }
+static inline void rcu_read_unlock_sched(void) { lrcu_read_unlock_sched_inline(); }
+static inline void rcu_read_lock_sched_notrace(void) { lrcu_read_lock_sched_inline(); }
+static inline void rcu_read_unlock_sched_notrace(void) { lrcu_read_unlock_sched_inline(); }
+
+/* rcu_sched: announce a quiescent state (outside any sched section). */
+static inline void rcu_quiescent_state(void) { lrcu_quiescent_state_inline(); }
+
+static inline int rcu_read_lock_held(void)
+{
+	return (__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+		LRCU_W_NEST_MASK) != 0;
+}
+static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
+static inline int rcu_read_lock_sched_held(void) { return lrcu_reader.sched_nesting != 0; }
+/* Any flavor's reader: what the list macros accept. */
+static inline int rcu_read_lock_any_held(void)
+{
+	return rcu_read_lock_held() || rcu_read_lock_sched_held();
+}
+
+/* ------------------------------------------------------------------ */
+/* Update side                                                          */
+
+static inline void synchronize_rcu(void) { lrcu_synchronize(LRCU_PREEMPT, "synchronize_rcu"); }
+static inline void synchronize_net(void) { lrcu_synchronize(LRCU_PREEMPT, "synchronize_net"); }
+static inline void synchronize_rcu_bh(void) { lrcu_synchronize(LRCU_PREEMPT, "synchronize_rcu_bh"); }
+static inline void synchronize_sched(void) { lrcu_synchronize(LRCU_SCHED, "synchronize_sched"); }
+
+static inline void call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	lrcu_call(LRCU_PREEMPT, head, func);
+}
+static inline void call_rcu_bh(struct rcu_head *head, rcu_callback_t func)
+{
+	lrcu_call(LRCU_PREEMPT, head, func);
+}
+static inline void call_rcu_sched(struct rcu_head *head, rcu_callback_t func)
+{
+	lrcu_call(LRCU_SCHED, head, func);
+}
+
+static inline void rcu_barrier(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier"); }
+static inline void rcu_barrier_bh(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier_bh"); }
+static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barrier_sched"); }
+
+/*
+ * kfree_rcu(p, field): free(p) after a grace period; field is p's struct
+ * rcu_head member.  The member's offset travels in place of the callback
+ * function (offsets below 4096 are never valid function addresses).
+ */
+#define kfree_rcu(p, field) \
+	lrcu_kfree_call(&(p)->field, offsetof(__typeof__(*(p)), field))
+#define kvfree_rcu(p, field)	kfree_rcu(p, field)
+
+/* Ask the grace-period thread for an immediate quiescent-state scan. */
+static inline void rcu_force_quiescent_state(void) { lrcu_force_qs(LRCU_PREEMPT); }
+static inline void rcu_sched_force_quiescent_state(void) { lrcu_force_qs(LRCU_SCHED); }
+
+/* ------------------------------------------------------------------ */
+/* Polled grace periods                                                 */
+/*
+ * A cookie is a gp_seq value at which a full grace period will have
+ * elapsed since the cookie was taken.  Cookies are 64-bit and compared
+ * wrap-safely: one stays meaningful for 2^61 grace periods.
+ * RCU_GET_STATE_COMPLETED is a cookie that always polls as completed.
+ */
+#define RCU_GET_STATE_COMPLETED	0x1UL
+
+/* Cookie for the current state; starts nothing. */
+static inline unsigned long get_state_synchronize_rcu(void) { return lrcu_get_state(LRCU_PREEMPT); }
+/* Cookie, and make sure the grace period it needs will happen. */
+static inline unsigned long start_poll_synchronize_rcu(void) { return lrcu_start_poll(LRCU_PREEMPT); }
+/* Has a full grace period elapsed since the cookie was taken?  If so, the
+ * caller is ordered after every reader that predates the cookie. */
+static inline bool poll_state_synchronize_rcu(unsigned long c) { return lrcu_poll_state(LRCU_PREEMPT, c); }
+/* Block only if that grace period has not yet elapsed. */
+static inline void cond_synchronize_rcu(unsigned long c) { lrcu_cond_sync(LRCU_PREEMPT, c, "cond_synchronize_rcu"); }
+static inline unsigned long get_completed_synchronize_rcu(void) { return RCU_GET_STATE_COMPLETED; }
+
+static inline unsigned long get_state_synchronize_sched(void) { return lrcu_get_state(LRCU_SCHED); }
+static inline unsigned long start_poll_synchronize_sched(void) { return lrcu_start_poll(LRCU_SCHED); }
+static inline bool poll_state_synchronize_sched(unsigned long c) { return lrcu_poll_state(LRCU_SCHED, c); }
+static inline void cond_synchronize_sched(unsigned long c) { lrcu_cond_sync(LRCU_SCHED, c, "cond_synchronize_sched"); }
+
+/* ------------------------------------------------------------------ */
+/* Validation (PROVE_RCU)                                               */
+/*
+ * Build the calling code with -DCONFIG_PROVE_RCU to evaluate the lockdep
+ * conditions of rcu_dereference_check() and friends and rcu_lockdep_assert();
+ * a failed check prints a "suspicious RCU usage" splat naming file and line
+ * once per call site (every time with -DCONFIG_PROVE_RCU_REPEATEDLY) and
+ * bumps the misuse counter (lrcu_misuse_count()).  Without PROVE_RCU the
+ * conditions are not evaluated.
+ */
+#ifdef CONFIG_PROVE_RCU_REPEATEDLY
+#define __RCU_SPLAT_ONCE_PTR	((bool *)0)
+#else
+#define __RCU_SPLAT_ONCE_PTR	(&__rcu_splat_once)
+#endif
+
+#ifdef CONFIG_PROVE_RCU
+/* Splat if `c' (the bad condition) holds. */
+#define RCU_LOCKDEP_WARN(c, msg) do {					\
+	static bool __rcu_splat_once;					\
+	(void)__rcu_splat_once;						\
+	if (unlikely(c))						\
+		lrcu_lockdep_splat(__FILE__, __LINE__, (msg),		\
+				   __RCU_SPLAT_ONCE_PTR);		\
+} while (0)
+#else
+#define RCU_LOCKDEP_WARN(c, msg)	do { (void)sizeof(c); } while (0)
+#endif
+/* The 2014 spelling: assert that `c' holds. */
+#define rcu_lockdep_assert(c, msg)	RCU_LOCKDEP_WARN(!(c), (msg))
+
+/* ------------------------------------------------------------------ */
+/* Pointers                                                             */
+
+#define RCU_INITIALIZER(v)		((__typeof__(*(v)) __force __rcu *)(v))
+/* Compile-time initialisation of an RCU-protected pointer member. */
+#define RCU_POINTER_INITIALIZER(p, v)	.p = RCU_INITIALIZER(v)
+
+/*
+ * rcu_assign_pointer(p, v): publish v in p.  Release store: everything
+ * written to *v before is visible to a reader that loads p with
+ * rcu_dereference() (consume/acquire load).
+ */
+#define rcu_assign_pointer(p, v) do {					\
+	__typeof__(p) __rap_v = RCU_INITIALIZER(v);			\
+	__atomic_store_n(&(p), __rap_v, __ATOMIC_RELEASE);		\
+} while (0)
+
+/* Store without ordering: NULL, or a structure readers cannot yet reach
+ * or whose reader-visible contents did not change since publication. */
+#define RCU_INIT_POINTER(p, v) do {					\
+	__typeof__(p) __rip_v = RCU_INITIALIZER(v);			\
+	__atomic_store_n(&(p), __rip_v, __ATOMIC_RELAXED);		\
+} while (0)
+
+/*
+ * The dereference load.  Consume ordering pairs with the release store in
+ * rcu_assign_pointer(): the pointed-to object is seen initialised.  (GCC
+ * implements consume as acquire: free on x86, ldar on arm64.)
+ */
+#define __rcu_dereference_load(p) \
+	((__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_CONSUME))
+
+#define rcu_dereference_raw(p)		__rcu_dereference_load(p)
+#define rcu_dereference_raw_notrace(p)	__rcu_dereference_load(p)
+
+#define rcu_dereference_check(p, c) ({					\
+	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
+			 "suspicious rcu_dereference_check() usage");	\
+	__rcu_dereference_load(p);					\
+})
+#define rcu_dereference_bh_check(p, c) ({				\
+	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_bh_held()),		\
+			 "suspicious rcu_dereference_bh_check() usage"); \
+	__rcu_dereference_load(p);					\
+})
+#define rcu_dereference_sched_check(p, c) ({				\
+	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_sched_held()),		\
+			 "suspicious rcu_dereference_sched_check() usage"); \
+	__rcu_dereference_load(p);					\
+})
+#define rcu_dereference(p)		rcu_dereference_check(p, 0)
+#define rcu_dereference_bh(p)		rcu_dereference_bh_check(p, 0)
+#define rcu_dereference_sched(p)	rcu_dereference_sched_check(p, 0)
+
+/* Update side, protected by something else (c says what): no ordering. */
+#define rcu_dereference_protected(p, c) ({				\
+	RCU_LOCKDEP_WARN(!(c),						\
+			 "suspicious rcu_dereference_protected() usage"); \
+	(__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_RELAXED); \
+})
+
+/* Fetch without dereferencing (compare, test for NULL): legal anywhere. */
+#define rcu_access_pointer(p) \
+	((__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_RELAXED))
+#define rcu_access_index(p)		__atomic_load_n(&(p), __ATOMIC_RELAXED)
+
+/* An RCU-protected array index (the array's contents depend on it). */
+#define rcu_dereference_index_check(p, c) ({				\
+	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
+			 "suspicious rcu_dereference_index_check() usage"); \
+	__atomic_load_n(&(p), __ATOMIC_CONSUME);			\
+})
+
+/* ------------------------------------------------------------------ */
+/* Debug objects for rcu_head (DEBUG_OBJECTS_RCU_HEAD)                  */
+/*
+ * Active when the library runs with debug_objects=1 (the default in
+ * `make DEBUG=1` builds).  call_rcu() on a head that is already queued is
+ * reported ("ODEBUG: activate active") and the second call is dropped.
+ */
+static inline void init_rcu_head(struct rcu_head *h) { lrcu_head_debug(h, LRCU_HEAD_INIT); }
+static inline void destroy_rcu_head(struct rcu_head *h) { lrcu_head_debug(h, LRCU_HEAD_DESTROY); }
+static inline void init_rcu_head_on_stack(struct rcu_head *h) { lrcu_head_debug(h, LRCU_HEAD_INIT_ON_STACK); }
+static inline void destroy_rcu_head_on_stack(struct rcu_head *h) { lrcu_head_debug(h, LRCU_HEAD_DESTROY_ON_STACK); }
+static inline void debug_init_rcu_head(struct rcu_head *h) { lrcu_head_debug(h, LRCU_HEAD_INIT); }
+static inline void debug_rcu_head_free(struct rcu_head *h) { lrcu_head_debug(h, LRCU_HEAD_DESTROY); }
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <rcu/rcutree.h>
+
+#endif /* RCU_RCUPDATE_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/rcutree.h - administration of the tree RCU: parameters, statistics,
+ * tree shape and diagnostics.  Not kernel API, hence the lrcu_ names.
+ */
+#ifndef RCU_RCUTREE_H
+#define RCU_RCUTREE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <rcu/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Parameters use the kernel's boot-parameter names ("rcutree.blimit").
+ * They are read from the environment variable RCU_BOOTARGS when the library
+ * starts (first registration or update-side call, or lrcu_init()), and can
+ * be set before that with lrcu_params_parse()/lrcu_param_set().  Parameters
+ * that shape the tree (nr_cpus, rcutree.rcu_fanout*) are fixed once the
+ * library has started; the others may change at any time.
+ *
+ * Both setters check everything before applying anything: on error they
+ * return -1, apply nothing, and leave a one-line message naming the
+ * parameter in err (if non-NULL).
+ */
+int lrcu_params_parse(const char *bootargs, char *err, size_t errlen);
+int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen);
+/* 1 if name is a library parameter (rcutree.*, rcupdate.*, nr_cpus, ...). */
+int lrcu_param_known(const char *name);
+/* Current value of a parameter as text; -1 if unknown. */
+int lrcu_param_get(const char *name, char *buf, size_t len);
+/* Print "name=value" for every parameter, space-separated, one line. */
+void lrcu_params_print(FILE *out);
+
+/* Start the library explicitly (otherwise it starts on first use).
+ * Returns 0, or -1 after printing why (e.g. a bad RCU_BOOTARGS). */
+int lrcu_init(void);
+
+/* Print the rcu_node tree: levels, nodes, which slots each leaf covers. */
+void lrcu_print_tree(FILE *out);
+
+struct lrcu_stats {
+	unsigned long gp_seq;		/* current gp_seq */
+	unsigned long gp_seq_needed;	/* furthest requested */
+	unsigned long gps_completed;	/* since start */
+	unsigned long gp_max_us;	/* longest grace period */
+	unsigned long fqs_scans;	/* force-quiescent-state scans */
+	unsigned long qs_reports;	/* slot reports that cleared a qsmask bit */
+	unsigned long cbs_queued;	/* call_rcu() so far */
+	unsigned long cbs_invoked;	/* callbacks invoked so far */
+	unsigned long cbs_pending;	/* queued, not yet invoked */
+	unsigned long cb_batches;	/* invocation batches */
+	unsigned long cb_max_batch;	/* most callbacks invoked in one batch */
+	unsigned long barriers;		/* rcu_barrier() passes performed */
+	unsigned long cbs_orphaned;	/* callbacks moved off unregistered slots */
+	int nr_registered;		/* registered threads (incl. library's) */
+	int gp_state;			/* LRCU_GPS_* */
+};
+int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
+
+/* GP thread state, the kernel's RCU_GP_* names (lrcu_gp_state_name()). */
+enum {
+	LRCU_GPS_IDLE,		/* RCU_GP_IDLE: no GP in progress */
+	LRCU_GPS_WAIT_GPS,	/* RCU_GP_WAIT_GPS: waiting for a request */
+	LRCU_GPS_INIT,		/* RCU_GP_INIT: initialising the tree */
+	LRCU_GPS_WAIT_FQS,	/* RCU_GP_WAIT_FQS: waiting for QSes/FQS time */
+	LRCU_GPS_DOING_FQS,	/* RCU_GP_DOING_FQS: scanning holdouts */
+	LRCU_GPS_CLEANUP,	/* RCU_GP_CLEANUP: ending the GP */
+	LRCU_GPS_CLEANED,	/* RCU_GP_CLEANED: done, about to sleep */
+};
+const char *lrcu_gp_state_name(int state);
+const char *lrcu_flavor_name(enum lrcu_flavor f);
+
+/* One-line dump of a flavor's grace-period state (for hang reports):
+ * "rcu_preempt: g<seq> f0x<flags> RCU_GP_WAIT_FQS(3) ... root ->qsmask 0x.." */
+void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out);
+
+/* Count of detected misuses (lockdep splats, double call_rcu(), ...). */
+unsigned long lrcu_misuse_count(void);
+
+/* This thread's slot number, or -1 if it is not registered. */
+int lrcu_thread_slot(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RCU_RCUTREE_H */

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/static/rcupdate.h - inline read-side fast paths.
+ *
+ * Included by <rcu/rcupdate.h>; do not include directly.  These inlines are
+ * compiled into the caller, so they are part of the library's ABI: a
+ * program must be rebuilt when this header's layout changes.
+ *
+ * Each registered thread (the userspace "CPU") owns one struct lrcu_reader
+ * in thread-local storage.  The grace-period thread of each flavor reads
+ * its word through a pointer held in that thread's per-slot rcu_data.
+ *
+ * Reader word layout (one 64-bit word per flavor, written only by its owner
+ * with single stores so that a signal handler that nests a reader always
+ * restores the exact value it found):
+ *
+ *   bits  0..15  nesting depth; 0 = quiescent (not in a read-side section)
+ *   bit   16     LRCU_W_REG: set while the thread is registered (rcu flavor)
+ *   bits 17..63  low 47 bits of the flavor's gp_seq sampled when the
+ *                outermost section began (rcu) or at the last quiescent
+ *                state (sched)
+ *
+ * The grace-period thread treats a slot as quiescent for the grace period
+ * that started at gp_seq value `gstart' when the nesting is 0 or the sample
+ * is at or after `gstart' (the reader began after the GP started, so it
+ * cannot hold a reference to anything removed before it).  See
+ * lrcu_word_qs() in rcu/src/rcu_seq.h.
+ */
+#ifndef RCU_STATIC_RCUPDATE_H
+#define RCU_STATIC_RCUPDATE_H
+
+#include <rcu/compiler.h>
+#include <rcu/types.h>
+
+#define LRCU_W_NEST_MASK	0xffffUL
+#define LRCU_W_REG		(1UL << 16)
+#define LRCU_W_SEQ_SHIFT	17
+
+/* Thread state flags (owner-only). */
+#define LRCU_R_REGISTERED	0x1	/* holds a slot: rcu_register_thread() */
+#define LRCU_R_OFFLINE		0x2	/* extended quiescent state */
+#define LRCU_R_SCHED_JOINED	0x4	/* has used the sched flavor */
+#define LRCU_R_IN_CALLBACK	0x8	/* running an RCU callback */
+
+struct lrcu_reader {
+	/*
+	 * ctr[f]: reader word of flavor f (layout above).  Written by the
+	 * owner only; read by flavor f's grace-period thread.
+	 * ctr[LRCU_SCHED] is 0 while the thread is in an extended quiescent
+	 * state or has never used the sched flavor.
+	 */
+	unsigned long ctr[LRCU_NR_FLAVORS];
+	/*
+	 * need_qs[f]: set by flavor f's grace-period thread when this thread
+	 * holds up a grace period; the owner's outermost unlock (rcu) or next
+	 * quiescent state (sched) sees it and reports.
+	 */
+	int need_qs[LRCU_NR_FLAVORS];
+	unsigned int sched_nesting;	/* rcu_read_lock_sched() depth (owner) */
+	unsigned int flags;		/* LRCU_R_* (owner) */
+	int slot;			/* thread slot ("CPU" number), -1 if none */
+} __attribute__((aligned(LRCU_CACHELINE)));
+
+/* Per-flavor published grace-period sequence, on its own cache line. */
+struct lrcu_gp_pub {
+	unsigned long seq;
+} __attribute__((aligned(LRCU_CACHELINE)));
+
+extern __thread struct lrcu_reader lrcu_reader;
+extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
+/* Set once at init, before any thread registers; 1 if readers may rely on
+ * sys_membarrier() instead of fences. */
+extern int lrcu_has_membarrier;
+
+void lrcu_read_unlock_special(enum lrcu_flavor f);
+void lrcu_read_lock_unregistered(const char *what);
+void lrcu_read_misuse(const char *what);
+void lrcu_qs_special(void);
+void lrcu_qs_slow(void);
+void lrcu_sched_enter_slow(void);
+
+/*
+ * Reader-side fence.  With sys_membarrier() the updater pays: it forces a
+ * fence on every running thread of the process before it looks at reader
+ * words, so the reader needs only a compiler barrier.  Without it (and
+ * under TSan, which cannot see membarrier()) the reader fences itself.
+ */
+static inline void lrcu_reader_fence(void)
+{
+#ifdef LRCU_TSAN
+	barrier();	/* TSan: ordering comes from the seq_cst accesses */
+#else
+	if (likely(lrcu_has_membarrier))
+		barrier();
+	else
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/* Ordering of the reader-word store at the start of a section. */
+#ifdef LRCU_TSAN
+#define LRCU_MO_LOCK	__ATOMIC_SEQ_CST
+#else
+#define LRCU_MO_LOCK	__ATOMIC_RELAXED
+#endif
+
+static inline void lrcu_read_lock_inline(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
+
+	if (likely(!(w & LRCU_W_NEST_MASK))) {
+		unsigned long s;
+
+		/* Unregistered threads keep REG clear, so each of their
+		 * sections is reported (and counted) here. */
+		if (unlikely(!(w & LRCU_W_REG)))
+			lrcu_read_lock_unregistered("rcu_read_lock()");
+		/*
+		 * Acquire pairs with the release store that starts a grace
+		 * period (rcu_seq_start): a reader that sees the new GP also
+		 * sees every removal made before it, so the GP may ignore it.
+		 */
+		s = __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_ACQUIRE);
+		__atomic_store_n(&r->ctr[LRCU_PREEMPT],
+				 (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1,
+				 LRCU_MO_LOCK);
+		/*
+		 * Word store before the section's loads; pairs with the
+		 * membarrier()/smp_mb() the GP thread issues before it reads
+		 * reader words (gp_scan_prepare() in tree.c).
+		 */
+		lrcu_reader_fence();
+	} else {
+#ifdef CONFIG_PROVE_RCU
+		if (unlikely((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
+			lrcu_read_misuse("rcu_read_lock() nesting overflow");
+#endif
+		/* Nested: only the depth changes; nobody orders against it. */
+		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w + 1, __ATOMIC_RELAXED);
+	}
+}
+
+static inline void lrcu_read_unlock_inline(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
+
+#ifdef CONFIG_PROVE_RCU
+	if (unlikely(!(w & LRCU_W_NEST_MASK))) {
+		lrcu_read_misuse("rcu_read_unlock() without matching rcu_read_lock()");
+		return;
+	}
+#endif
+	if (likely((w & LRCU_W_NEST_MASK) == 1)) {
+		/*
+		 * Release: the section's loads complete before the word says
+		 * quiescent; pairs with the acquire load in gp_scan_leaf().
+		 */
+		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1,
+#ifdef LRCU_TSAN
+				 __ATOMIC_SEQ_CST
+#else
+				 __ATOMIC_RELEASE
+#endif
+				 );
+		/*
+		 * Word store before the need_qs load; pairs with the GP
+		 * thread's need_qs store + membarrier()/smp_mb() + word load
+		 * (gp_scan_leaf()), so either it sees us quiescent or we see
+		 * its request and wake it.
+		 */
+		lrcu_reader_fence();
+		if (unlikely(__atomic_load_n(&r->need_qs[LRCU_PREEMPT], LRCU_MO_SC)))
+			lrcu_read_unlock_special(LRCU_PREEMPT);
+	} else {
+		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * rcu_sched: the read-side markers only count nesting (for the lockdep-style
+ * checks and for the checks in the update-side calls).  Protection comes
+ * from the thread not announcing a quiescent state while inside.
+ */
+static inline void lrcu_read_lock_sched_inline(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	/* First use of the flavor by this thread (or misuse while offline). */
+	if (unlikely(!__atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED)))
+		lrcu_sched_enter_slow();
+	r->sched_nesting++;
+	barrier();	/* keep the section's accesses after the marker */
+}
+
+static inline void lrcu_read_unlock_sched_inline(void)
+{
+	barrier();	/* keep the section's accesses before the marker */
+#ifdef CONFIG_PROVE_RCU
+	if (unlikely(!lrcu_reader.sched_nesting)) {
+		lrcu_read_misuse("rcu_read_unlock_sched() without matching rcu_read_lock_sched()");
+		return;
+	}
+#endif
+	lrcu_reader.sched_nesting--;
+}
+
+static inline void lrcu_quiescent_state_inline(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	unsigned long w = __atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED);
+	unsigned long s, nw;
+
+	if (unlikely(!w || r->sched_nesting)) {
+		/* Not joined yet, offline, or inside a sched section. */
+		lrcu_qs_slow();
+		return;
+	}
+	/*
+	 * Acquire pairs with rcu_seq_start()'s release store (as in
+	 * rcu_read_lock()).  If no grace period started since our last
+	 * quiescent state there is nothing new to announce.
+	 */
+	s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
+	nw = (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1;
+	if (nw == w && !__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))
+		return;
+	/*
+	 * Prior sched sections complete before the new word is visible;
+	 * pairs with the GP thread's acquire load of the word.
+	 */
+	smp_mb();
+	__atomic_store_n(&r->ctr[LRCU_SCHED], nw, LRCU_MO_SC);
+	/*
+	 * Word store before later sections' loads and before the need_qs
+	 * load; pairs with the GP thread's smp_mb() between its need_qs
+	 * store and word load (gp_scan_leaf()).
+	 */
+	smp_mb();
+	if (unlikely(__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC)))
+		lrcu_qs_special();
+}
+
+#endif /* RCU_STATIC_RCUPDATE_H */

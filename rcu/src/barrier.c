@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barrier.c - rcu_barrier(): wait for every callback queued before it.
+ *
+ * For each slot holding callbacks (counting ones being invoked right now),
+ * a barrier callback is entrained behind all of them, in the last
+ * non-empty segment, so it needs no grace period of its own.  Callbacks of
+ * one slot run in order on the one callback thread, so when all barrier
+ * callbacks have run, everything queued before them has too.  The count
+ * starts at 1 (a guard) so that it cannot reach zero while still being
+ * entrained.  barrier_lock keeps callback migration (unregistration) out
+ * while entraining, so no callback is in neither list when its slot is
+ * looked at.  Concurrent callers share passes through ->barrier_seq: one
+ * that finds a full pass has started and ended since it arrived returns.
+ */
+#include "internal.h"
+
+static void barrier_put(struct lrcu_state *rsp)
+{
+	/* Release pairs with the waiter's acquire load of the count: the
+	 * callbacks before this one happen before rcu_barrier() returns. */
+	if (__atomic_sub_fetch(&rsp->barrier_cpu_count, 1, __ATOMIC_ACQ_REL) == 0) {
+		pthread_mutex_lock(&rsp->barrier_done_lock);
+		pthread_cond_broadcast(&rsp->barrier_done);
+		pthread_mutex_unlock(&rsp->barrier_done_lock);
+	}
+}
+
+static void barrier_callback(struct rcu_head *h)
+{
+	struct lrcu_data *rdp = container_of(h, struct lrcu_data, barrier_head);
+
+	barrier_put(rdp->rsp);
+}
+
+static void barrier_entrain_all(struct lrcu_state *rsp)
+{
+	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
+	int i;
+
+	pthread_mutex_lock(&rsp->barrier_lock);
+	for (i = 0; i <= lrcu_nr_slots; i++) {
+		struct lrcu_data *rdp;
+
+		if (i == hwm)
+			i = lrcu_nr_slots;	/* never-used slots hold nothing */
+		rdp = &rsp->rda[i];
+		pthread_mutex_lock(&rdp->cblock);
+		rdp->barrier_head.func = barrier_callback;
+		if (lrcu_cblist_entrain(&rdp->cbl, &rdp->barrier_head))
+			__atomic_fetch_add(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&rdp->cblock);
+	}
+	pthread_mutex_unlock(&rsp->barrier_lock);
+}
+
+void lrcu_barrier(enum lrcu_flavor f, const char *caller)
+{
+	struct lrcu_state *rsp = &lrcu_states[f];
+	unsigned long s;
+	bool was;
+
+	lrcu_init_once();
+	lrcu_check_blocking(f, caller);
+	lrcu_sched_block_begin(&was);
+	s = rcu_seq_snap(&rsp->barrier_seq);
+	pthread_mutex_lock(&rsp->barrier_mutex);
+	if (rcu_seq_done(&rsp->barrier_seq, s)) {
+		/* Someone else's pass covered us. */
+		pthread_mutex_unlock(&rsp->barrier_mutex);
+		lrcu_sched_block_end(was);
+		return;
+	}
+	rcu_seq_start(&rsp->barrier_seq);
+	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);	/* guard */
+	barrier_entrain_all(rsp);
+	lrcu_cb_wake(rsp);	/* some may have landed in DONE */
+	barrier_put(rsp);	/* drop the guard */
+	pthread_mutex_lock(&rsp->barrier_done_lock);
+	while (__atomic_load_n(&rsp->barrier_cpu_count, __ATOMIC_ACQUIRE))
+		pthread_cond_wait(&rsp->barrier_done, &rsp->barrier_done_lock);
+	pthread_mutex_unlock(&rsp->barrier_done_lock);
+	rcu_seq_end(&rsp->barrier_seq);
+	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&rsp->barrier_mutex);
+	lrcu_sched_block_end(was);
+}

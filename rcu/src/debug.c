@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * debug.c - misuse detection: PROVE_RCU-style splats, debug objects for
+ * rcu_head (DEBUG_OBJECTS_RCU_HEAD), calls that would deadlock.
+ *
+ * Every detected misuse bumps one counter (lrcu_misuse_count()), which the
+ * torture harness reads.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+
+static unsigned long misuse_count;
+
+void lrcu_misuse(void)
+{
+	__atomic_fetch_add(&misuse_count, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long lrcu_misuse_count(void)
+{
+	return __atomic_load_n(&misuse_count, __ATOMIC_RELAXED);
+}
+
+void lrcu_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rcu: BUG: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
+static void thread_desc(char *buf, size_t len)
+{
+	char name[16] = "?";
+
+	pthread_getname_np(pthread_self(), name, sizeof(name));
+	snprintf(buf, len, "%s/%d (slot %d, rcu nesting %lu, sched nesting %u%s)",
+		 name, (int)syscall(SYS_gettid), lrcu_reader.slot,
+		 __atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+		 LRCU_W_NEST_MASK, lrcu_reader.sched_nesting,
+		 (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline" : "");
+}
+
+/* The kernel's lockdep-RCU splat, once per call site unless once is NULL. */
+void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
+{
+	char who[128];
+
+	lrcu_misuse();
+	if (once && __atomic_exchange_n(once, true, __ATOMIC_RELAXED))
+		return;
+	thread_desc(who, sizeof(who));
+	flockfile(stderr);
+	fprintf(stderr, "\n=============================\n"
+		"WARNING: suspicious RCU usage\n"
+		"-----------------------------\n"
+		"%s:%d %s!\n\n"
+		"other info that might help us debug this:\n\n"
+		"thread %s\n\n", file, line, msg, who);
+	funlockfile(stderr);
+}
+
+/*
+ * Report a misuse at most once per distinct message (they come from fast
+ * paths that would otherwise flood the log); always count it.
+ */
+static void report_once(const char *prefix, const char *what)
+{
+	static const char *seen[32];
+	char who[128];
+	unsigned int i;
+
+	lrcu_misuse();
+	for (i = 0; i < ARRAY_SIZE(seen); i++) {
+		const char *s = __atomic_load_n(&seen[i], __ATOMIC_ACQUIRE);
+
+		if (s == what)
+			return;
+		if (!s) {
+			const char *expected = NULL;
+
+			if (__atomic_compare_exchange_n(&seen[i], &expected, what, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				break;
+			if (expected == what)
+				return;
+		}
+	}
+	thread_desc(who, sizeof(who));
+	fprintf(stderr, "rcu: WARNING: %s%s in thread %s\n", prefix, what, who);
+}
+
+void lrcu_read_misuse(const char *what)
+{
+	report_once("", what);
+}
+
+void lrcu_read_lock_unregistered(const char *what)
+{
+	report_once("read-side critical section outside RCU's view (call "
+		    "rcu_register_thread() first): ", what);
+}
+
+/* Blocking calls that would deadlock or break a read-side section. */
+void lrcu_check_blocking(enum lrcu_flavor f, const char *caller)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	if (r->flags & LRCU_R_IN_CALLBACK)
+		lrcu_fatal("%s() called from an RCU callback: it would wait for the "
+			   "callback thread that is running it", caller);
+	if (r->sched_nesting)
+		lrcu_fatal("%s() called inside rcu_read_lock_sched(): an rcu_sched "
+			   "read-side critical section must not block%s", caller,
+			   f == LRCU_SCHED ? " (and it would wait for itself)" : "");
+	if (f == LRCU_PREEMPT && rcu_read_lock_held())
+		lrcu_fatal("%s() called inside rcu_read_lock(): it would wait for "
+			   "its own read-side critical section", caller);
+}
+
+/* ------------------------------------------------------------------ */
+/* Debug objects for rcu_head: an address-keyed table of tracked heads. */
+
+enum { ODEBUG_INIT, ODEBUG_ACTIVE };
+
+struct dobj {
+	struct rcu_head *head;
+	int state;
+	bool on_stack;
+	struct dobj *next;
+};
+
+#define DOBJ_BUCKETS 1024
+static struct {
+	pthread_mutex_t lock;
+	struct dobj *chain;
+} dobj_table[DOBJ_BUCKETS];
+static pthread_once_t dobj_once = PTHREAD_ONCE_INIT;
+
+static void dobj_init(void)
+{
+	int i;
+
+	for (i = 0; i < DOBJ_BUCKETS; i++)
+		pthread_mutex_init(&dobj_table[i].lock, NULL);
+}
+
+static unsigned int dobj_hash(const struct rcu_head *h)
+{
+	uintptr_t x = (uintptr_t)h >> 4;
+
+	return (unsigned int)((x ^ (x >> 10) ^ (x >> 20)) % DOBJ_BUCKETS);
+}
+
+/* Find h's entry; with `create', add one.  Bucket lock held. */
+static struct dobj *dobj_find(unsigned int b, struct rcu_head *h, bool create)
+{
+	struct dobj *o;
+
+	for (o = dobj_table[b].chain; o; o = o->next)
+		if (o->head == h)
+			return o;
+	if (!create)
+		return NULL;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		lrcu_fatal("debug_objects: out of memory");
+	o->head = h;
+	o->state = ODEBUG_INIT;
+	o->next = dobj_table[b].chain;
+	dobj_table[b].chain = o;
+	return o;
+}
+
+static void dobj_remove(unsigned int b, struct rcu_head *h)
+{
+	struct dobj **pp, *o;
+
+	for (pp = &dobj_table[b].chain; (o = *pp); pp = &o->next)
+		if (o->head == h) {
+			*pp = o->next;
+			free(o);
+			return;
+		}
+}
+
+static void odebug_splat(const char *op, struct rcu_head *h)
+{
+	char who[128];
+
+	lrcu_misuse();
+	thread_desc(who, sizeof(who));
+	fprintf(stderr, "------------[ cut here ]------------\n"
+		"ODEBUG: %s active (active state 0) object type: rcu_head hint: %p\n"
+		"WARNING: rcu_head %p: %s\n"
+		"thread %s\n"
+		"---[ end trace ]---\n", op, (void *)h->func, (void *)h,
+		!strcmp(op, "activate") ? "double call_rcu() (the head is already queued)" :
+		"freed or re-initialised while queued for a callback", who);
+}
+
+bool lrcu_debug_head_queue(struct rcu_head *head)
+{
+	unsigned int b = dobj_hash(head);
+	struct dobj *o;
+	bool ok = true;
+
+	pthread_once(&dobj_once, dobj_init);
+	pthread_mutex_lock(&dobj_table[b].lock);
+	o = dobj_find(b, head, true);
+	if (o->state == ODEBUG_ACTIVE)
+		ok = false;
+	else
+		o->state = ODEBUG_ACTIVE;
+	pthread_mutex_unlock(&dobj_table[b].lock);
+	if (!ok)
+		odebug_splat("activate", head);
+	return ok;
+}
+
+void lrcu_debug_head_unqueue(struct rcu_head *head)
+{
+	unsigned int b = dobj_hash(head);
+	struct dobj *o;
+
+	pthread_once(&dobj_once, dobj_init);
+	pthread_mutex_lock(&dobj_table[b].lock);
+	o = dobj_find(b, head, false);
+	if (o) {
+		if (o->on_stack)
+			o->state = ODEBUG_INIT;	/* kept until destroy_*_on_stack() */
+		else
+			dobj_remove(b, head);
+	}
+	pthread_mutex_unlock(&dobj_table[b].lock);
+}
+
+void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
+{
+	unsigned int b = dobj_hash(head);
+	struct dobj *o;
+	bool active = false;
+
+	if (!READ_ONCE(lrcu_params.debug_objects))
+		return;
+	pthread_once(&dobj_once, dobj_init);
+	pthread_mutex_lock(&dobj_table[b].lock);
+	switch (op) {
+	case LRCU_HEAD_INIT:
+	case LRCU_HEAD_INIT_ON_STACK:
+		o = dobj_find(b, head, true);
+		active = o->state == ODEBUG_ACTIVE;
+		o->on_stack = op == LRCU_HEAD_INIT_ON_STACK;
+		break;
+	case LRCU_HEAD_DESTROY:
+	case LRCU_HEAD_DESTROY_ON_STACK:
+		o = dobj_find(b, head, false);
+		active = o && o->state == ODEBUG_ACTIVE;
+		if (!active)
+			dobj_remove(b, head);
+		break;
+	}
+	pthread_mutex_unlock(&dobj_table[b].lock);
+	if (active)
+		odebug_splat(op <= LRCU_HEAD_INIT_ON_STACK ? "init" : "free", head);
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - the tree RCU's state: rcu_state, rcu_node, rcu_data.
+ *
+ * Every field says what it means, who writes it and under which lock.
+ * "GP kthread" is the flavor's grace-period thread (tree.c); "owner" is
+ * the registered thread that holds a slot.
+ */
+#ifndef LRCU_INTERNAL_H
+#define LRCU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <rcu/rcupdate.h>
+#include "rcu_seq.h"
+#include "segcblist.h"
+
+#define LRCU_MAX_LEVELS		4
+#define LRCU_FANOUT_MAX		64	/* bits in a qsmask */
+#define LRCU_JIFFY_US		1000	/* a jiffy is 1 ms here */
+
+/* ------------------------------------------------------------------ */
+/* Parameters (params.c).  Read with READ_ONCE() where they may change at
+ * run time; the geometry ones are fixed at init. */
+struct lrcu_params {
+	long nr_cpus;			/* nr_cpus: thread-slot capacity */
+	long fanout;			/* rcutree.rcu_fanout */
+	long fanout_leaf;		/* rcutree.rcu_fanout_leaf */
+	long fanout_exact;		/* rcutree.rcu_fanout_exact */
+	long jiffies_till_first_fqs;	/* rcutree.jiffies_till_first_fqs */
+	long jiffies_till_next_fqs;	/* rcutree.jiffies_till_next_fqs */
+	long blimit;			/* rcutree.blimit */
+	long qhimark;			/* rcutree.qhimark */
+	long qlowmark;			/* rcutree.qlowmark */
+	long gp_preinit_delay;		/* rcutree.gp_preinit_delay (jiffies) */
+	long gp_init_delay;		/* rcutree.gp_init_delay (jiffies) */
+	long gp_cleanup_delay;		/* rcutree.gp_cleanup_delay (jiffies) */
+	long debug_objects;		/* debug_objects: DEBUG_OBJECTS_RCU_HEAD */
+	long use_membarrier;		/* rcupdate.use_membarrier: 0 forces fences */
+	long fault_skip_leaf;		/* rcutree.fault_skip_leaf: -1, or a leaf
+					 * whose holdouts the GP ignores (a
+					 * deliberately broken RCU for tests) */
+};
+extern struct lrcu_params lrcu_params;
+
+/* ------------------------------------------------------------------ */
+/* rcu_node: one node of the combining tree, stored heap-ordered in
+ * rcu_state.node[] (root first, then each level left to right). */
+struct lrcu_node {
+	pthread_mutex_t lock;		/* protects the fields below */
+	unsigned long gp_seq;		/* GP this node last saw start/end (lock;
+					 * READ_ONCE() for diagnostics) */
+	unsigned long qsmask;		/* children (or slots) still owing a QS
+					 * for the current GP (lock; WRITE_ONCE()
+					 * so the root can be peeked at) */
+	unsigned long qsmaskinit;	/* loaded into qsmask at GP start (lock) */
+	unsigned long qsmaskinitnext;	/* leaves: registered slots for the next
+					 * GP; registration edits only this (lock) */
+	unsigned long grpmask;		/* this node's bit in parent (const) */
+	int grplo, grphi;		/* slots covered, inclusive (const) */
+	int grpnum;			/* bit number in parent (const) */
+	int level;			/* 0 = root (const) */
+	struct lrcu_node *parent;	/* NULL at the root (const) */
+} __attribute__((aligned(LRCU_CACHELINE)));
+
+/* ------------------------------------------------------------------ */
+/* rcu_data: one per thread slot per flavor (plus the unbound slot). */
+struct lrcu_data {
+	/* Scanner side: fields the GP kthread reads under mynode->lock. */
+	unsigned long *word;		/* owner's reader word for this flavor,
+					 * NULL while the slot is free (leaf lock) */
+	int *need_qs;			/* owner's need_qs flag (leaf lock) */
+	struct lrcu_node *mynode;	/* leaf covering this slot (const) */
+	unsigned long grpmask;		/* bit in mynode's masks (const) */
+	int slot;			/* slot number; nr_slots = unbound (const) */
+	struct lrcu_state *rsp;		/* flavor this belongs to (const) */
+
+	/* Callbacks: cblock protects cbl and the fields after it. */
+	pthread_mutex_t cblock __attribute__((aligned(LRCU_CACHELINE)));
+	struct lrcu_cblist cbl;		/* segmented callback list */
+	bool blimit_lifted;		/* above qhimark: no batch limit until
+					 * below qlowmark (cblock) */
+	struct rcu_head barrier_head;	/* entrained by rcu_barrier() (cblock) */
+	unsigned long n_cbs_queued;	/* stats (cblock) */
+	unsigned long n_cbs_invoked;	/* stats (cblock) */
+	unsigned long n_cbs_orphaned;	/* stats (cblock) */
+} __attribute__((aligned(LRCU_CACHELINE)));
+
+/* ------------------------------------------------------------------ */
+/* Slot registry (registry.c): which thread holds which slot. */
+struct lrcu_slot {
+	struct lrcu_reader *reader;	/* owner's TLS; NULL if free (slots_lock) */
+	int tid;			/* owner's kernel thread id (slots_lock) */
+	char name[16];			/* owner's thread name at registration */
+};
+
+/* ------------------------------------------------------------------ */
+/* rcu_state: one per flavor. */
+struct lrcu_state {
+	enum lrcu_flavor flavor;	/* LRCU_PREEMPT or LRCU_SCHED (const) */
+	const char *name;		/* "rcu_preempt" / "rcu_sched" (const) */
+	const char *gp_thread_name;	/* name of the GP kthread (const) */
+	const char *cb_thread_name;	/* name of the callback thread (const) */
+
+	unsigned long *gp_seq;		/* &lrcu_gp_pub[flavor].seq: written by
+					 * the GP kthread only; read anywhere */
+	unsigned long gp_seq_needed;	/* furthest GP end requested (atomic,
+					 * only ever advanced, by CAS) */
+	int gp_state;			/* LRCU_GPS_* (GP kthread; READ_ONCE()) */
+	unsigned long gp_start_us;	/* when the current GP started (GP kthread) */
+	unsigned long gp_activity_us;	/* last GP kthread activity (WRITE_ONCE) */
+
+	/* Tree geometry (const after init). */
+	struct lrcu_node *node;		/* nr_nodes nodes, heap order */
+	int nr_nodes;
+	int levels;
+	int level_first[LRCU_MAX_LEVELS];	/* index of first node per level */
+	int level_count[LRCU_MAX_LEVELS];	/* nodes per level */
+	int levelspread[LRCU_MAX_LEVELS];	/* children per node per level */
+
+	struct lrcu_data *rda;		/* nr_slots + 1 (the last is unbound) */
+
+	/* Waking the GP kthread: a futex word bumped by every waker. */
+	uint32_t gp_wake;
+	/* Waiting for a GP end: synchronize_*() sleeps here. */
+	pthread_mutex_t gp_wq_lock;
+	pthread_cond_t gp_wq;
+
+	/* Callback invocation thread (callbacks.c). */
+	uint32_t cb_wake;		/* futex word bumped by every waker */
+
+	/* rcu_barrier() (barrier.c). */
+	pthread_mutex_t barrier_mutex;	/* one rcu_barrier() at a time */
+	pthread_mutex_t barrier_lock;	/* excludes callback migration while
+					 * entraining (taken before cblock) */
+	unsigned long barrier_seq;	/* rcu_seq of barrier passes */
+	long barrier_cpu_count;		/* barrier callbacks outstanding (atomic) */
+	pthread_mutex_t barrier_done_lock;
+	pthread_cond_t barrier_done;
+
+	/* Statistics (atomics, relaxed). */
+	unsigned long n_gps;
+	unsigned long gp_max_us;
+	unsigned long n_fqs_scans;
+	unsigned long n_qs_reports;
+	unsigned long n_cb_batches;
+	unsigned long cb_max_batch;
+	unsigned long n_barriers;
+};
+
+extern struct lrcu_state lrcu_states[LRCU_NR_FLAVORS];
+#define LRCU_NR_INTERNAL	2	/* library threads with slots (callbacks) */
+extern int lrcu_nr_slots;		/* nr_cpus + LRCU_NR_INTERNAL (const) */
+extern int lrcu_slots_hwm;		/* 1 + highest slot ever used (atomic) */
+extern struct lrcu_slot *lrcu_slots;
+extern pthread_mutex_t lrcu_slots_lock;
+
+/* ------------------------------------------------------------------ */
+/* Shared helpers */
+
+/* init.c */
+void lrcu_init_once(void);		/* lrcu_init() or die trying */
+/* params.c */
+void lrcu_params_freeze(void);		/* fixed parameters are now fixed */
+/* time.c */
+unsigned long lrcu_now_us(void);
+void lrcu_sleep_us(unsigned long us);
+/* futex wait/wake on a 32-bit word (wait returns early on change/timeout). */
+void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us);
+void lrcu_futex_wake(uint32_t *word);
+/* Bump *word and wake its waiter. */
+void lrcu_wake(uint32_t *word);
+
+/* membarrier.c */
+void lrcu_membarrier_init(void);
+void lrcu_heavy_fence(void);	/* pairs with lrcu_reader_fence() */
+
+/* geometry.c */
+int lrcu_geometry_init(struct lrcu_state *rsp, int nr_slots, char *err, size_t len);
+static inline bool lrcu_node_is_leaf(const struct lrcu_state *rsp, const struct lrcu_node *rnp)
+{
+	return rnp->level == rsp->levels - 1;
+}
+#define lrcu_for_each_node(rsp, rnp) \
+	for ((rnp) = (rsp)->node; (rnp) < (rsp)->node + (rsp)->nr_nodes; (rnp)++)
+#define lrcu_for_each_leaf(rsp, rnp) \
+	for ((rnp) = (rsp)->node + (rsp)->level_first[(rsp)->levels - 1]; \
+	     (rnp) < (rsp)->node + (rsp)->nr_nodes; (rnp)++)
+/* Lock a node; the fence makes unlock(child)+lock(parent) a full barrier
+ * on the reporting path (the kernel's smp_mb__after_unlock_lock()). */
+void lrcu_node_lock(struct lrcu_node *rnp);
+void lrcu_node_unlock(struct lrcu_node *rnp);
+
+/* tree.c */
+int lrcu_spawn(void *(*fn)(void *), void *arg);	/* detached, signals blocked */
+int lrcu_tree_start(struct lrcu_state *rsp);
+void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap);
+void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
+void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
+			struct lrcu_node *rnp, unsigned long gp_seq);
+void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
+
+/* registry.c */
+void lrcu_registry_init(void);
+int lrcu_register_internal(const char *name);
+void lrcu_sched_block_begin(bool *was_online);
+void lrcu_sched_block_end(bool was_online);
+
+/* callbacks.c */
+int lrcu_cb_thread_start(struct lrcu_state *rsp);
+void lrcu_cb_wake(struct lrcu_state *rsp);
+void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp);
+struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp);
+
+/* debug.c */
+bool lrcu_debug_head_queue(struct rcu_head *head);	/* false: reject */
+void lrcu_debug_head_unqueue(struct rcu_head *head);
+void lrcu_misuse(void);
+void lrcu_check_blocking(enum lrcu_flavor f, const char *caller);
+__attribute__((noreturn, format(printf, 1, 2))) void lrcu_fatal(const char *fmt, ...);
+
+#endif /* LRCU_INTERNAL_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * membarrier.c - the updater's half of the asymmetric reader fence.
+ *
+ * Readers of the rcu flavor issue only a compiler barrier where this
+ * process can use membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): before the
+ * grace-period thread reads reader words it runs lrcu_heavy_fence(), which
+ * makes every running thread of the process execute a full barrier.  That
+ * pairs with lrcu_reader_fence() in each reader.  Without membarrier (or
+ * with rcupdate.use_membarrier=0, or under TSan) readers fence themselves
+ * and the heavy fence is an ordinary smp_mb().
+ */
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+
+int lrcu_has_membarrier LRCU_EXPORT;
+
+static long sys_membarrier(int cmd)
+{
+	return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+/* Called once at init, before any thread can register (so before any
+ * reader reads lrcu_has_membarrier). */
+void lrcu_membarrier_init(void)
+{
+	long mask;
+
+#ifdef LRCU_TSAN
+	return;		/* TSan cannot see membarrier(): readers fence */
+#endif
+	if (!lrcu_params.use_membarrier)
+		return;
+	mask = sys_membarrier(MEMBARRIER_CMD_QUERY);
+	if (mask < 0 || !(mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		return;
+	if (sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		return;
+	lrcu_has_membarrier = 1;
+}
+
+void lrcu_heavy_fence(void)
+{
+	if (lrcu_has_membarrier) {
+		/* Pairs with the readers' compiler-barrier lrcu_reader_fence(). */
+		if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+			lrcu_fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
+		return;
+	}
+	smp_mb();	/* pairs with the readers' smp_mb() lrcu_reader_fence() */
+}

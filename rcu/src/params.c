@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * params.c - the library's parameters, by their kernel boot-parameter
+ * names.  One table: name, storage, range, whether it is fixed at start.
+ * Later mechanisms (expedited, nocb, stall warnings) add rows here.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#ifdef LRCU_DEBUG
+#define DEFAULT_DEBUG_OBJECTS 1
+#else
+#define DEFAULT_DEBUG_OBJECTS 0
+#endif
+
+struct lrcu_params lrcu_params = {
+	.nr_cpus = 4096,
+	.fanout = 64,
+	.fanout_leaf = 16,
+	.fanout_exact = 0,
+	.jiffies_till_first_fqs = 3,	/* 1 + (HZ > 250) + (HZ > 500), HZ = 1000 */
+	.jiffies_till_next_fqs = 3,
+	.blimit = 10,
+	.qhimark = 10000,
+	.qlowmark = 100,
+	.gp_preinit_delay = 0,
+	.gp_init_delay = 0,
+	.gp_cleanup_delay = 0,
+	.debug_objects = DEFAULT_DEBUG_OBJECTS,
+	.use_membarrier = 1,
+	.fault_skip_leaf = -1,
+};
+
+struct param_desc {
+	const char *name;
+	long *val;
+	long min, max;
+	bool fixed;		/* shapes the tree: only before start */
+	const char *what;
+};
+
+#define P(n, field, lo, hi, fx, w) { n, &lrcu_params.field, lo, hi, fx, w }
+static const struct param_desc param_table[] = {
+	P("nr_cpus", nr_cpus, 1, 1L << 20, true, "thread-slot capacity (CONFIG_NR_CPUS)"),
+	P("rcutree.rcu_fanout", fanout, 2, LRCU_FANOUT_MAX, true, "children per inner rcu_node"),
+	P("rcutree.rcu_fanout_leaf", fanout_leaf, 2, LRCU_FANOUT_MAX, true, "slots per leaf rcu_node"),
+	P("rcutree.rcu_fanout_exact", fanout_exact, 0, 1, true, "do not balance the tree"),
+	P("rcutree.jiffies_till_first_fqs", jiffies_till_first_fqs, 0, 1000, false,
+	  "ms from GP start to the first force-quiescent-state scan"),
+	P("rcutree.jiffies_till_next_fqs", jiffies_till_next_fqs, 1, 1000, false,
+	  "ms between later scans"),
+	P("rcutree.blimit", blimit, 1, 1L << 30, false, "callbacks invoked per batch"),
+	P("rcutree.qhimark", qhimark, 1, 1L << 30, false, "queue length that lifts blimit"),
+	P("rcutree.qlowmark", qlowmark, 0, 1L << 30, false, "queue length that restores blimit"),
+	P("rcutree.gp_preinit_delay", gp_preinit_delay, 0, 1000, false,
+	  "ms to sleep before folding registrations into the tree"),
+	P("rcutree.gp_init_delay", gp_init_delay, 0, 1000, false,
+	  "ms to sleep between tree-initialisation phases"),
+	P("rcutree.gp_cleanup_delay", gp_cleanup_delay, 0, 1000, false,
+	  "ms to sleep during grace-period cleanup"),
+	P("debug_objects", debug_objects, 0, 1, false, "DEBUG_OBJECTS_RCU_HEAD checks"),
+	P("rcupdate.use_membarrier", use_membarrier, 0, 1, true,
+	  "let readers rely on membarrier() when the kernel has it"),
+	P("rcutree.fault_skip_leaf", fault_skip_leaf, -1, 1L << 20, false,
+	  "FAULT INJECTION: grace periods ignore this leaf's readers"),
+};
+#undef P
+
+static bool started;	/* set by lrcu_params_freeze() at init */
+
+void lrcu_params_freeze(void)
+{
+	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
+}
+
+static const struct param_desc *param_find(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(param_table); i++)
+		if (strlen(param_table[i].name) == len &&
+		    !strncmp(param_table[i].name, name, len))
+			return &param_table[i];
+	return NULL;
+}
+
+int lrcu_param_known(const char *name)
+{
+	return param_find(name, strlen(name)) != NULL;
+}
+
+static void errf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Parse value text for d; booleans also take y/n/true/false. */
+static int param_parse_value(const struct param_desc *d, const char *v, size_t vlen,
+			     long *out, char *err, size_t errlen)
+{
+	char buf[64];
+	char *end;
+	long x;
+
+	if (vlen == 0 || vlen >= sizeof(buf)) {
+		errf(err, errlen, "%s: bad value '%.*s'", d->name, (int)vlen, v);
+		return -1;
+	}
+	memcpy(buf, v, vlen);
+	buf[vlen] = '\0';
+	if (d->min == 0 && d->max == 1) {
+		if (!strcmp(buf, "y") || !strcmp(buf, "Y") || !strcmp(buf, "true")) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcmp(buf, "n") || !strcmp(buf, "N") || !strcmp(buf, "false")) {
+			*out = 0;
+			return 0;
+		}
+	}
+	errno = 0;
+	x = strtol(buf, &end, 0);
+	if (errno || *end || end == buf || isspace((unsigned char)buf[0])) {
+		errf(err, errlen, "%s: bad value '%s' (expected an integer from %ld to %ld)",
+		     d->name, buf, d->min, d->max);
+		return -1;
+	}
+	if (x < d->min || x > d->max) {
+		errf(err, errlen, "%s: value %ld out of range (%ld to %ld)",
+		     d->name, x, d->min, d->max);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+struct pending { const struct param_desc *d; long v; };
+
+/* Check one "name=value" token; fills *p. */
+static int param_check_token(const char *tok, size_t len, struct pending *p,
+			     char *err, size_t errlen)
+{
+	const char *eq = memchr(tok, '=', len);
+	size_t nlen = eq ? (size_t)(eq - tok) : len;
+	const struct param_desc *d = param_find(tok, nlen);
+
+	if (!d) {
+		errf(err, errlen, "unknown parameter '%.*s'", (int)nlen, tok);
+		return -1;
+	}
+	if (!eq) {
+		if (d->min == 0 && d->max == 1) {	/* bare boolean: on */
+			p->d = d;
+			p->v = 1;
+			return 0;
+		}
+		errf(err, errlen, "%s: missing value (expected %s=N)", d->name, d->name);
+		return -1;
+	}
+	if (d->fixed && __atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
+		return -1;
+	}
+	p->d = d;
+	return param_parse_value(d, eq + 1, len - nlen - 1, &p->v, err, errlen);
+}
+
+int lrcu_params_parse(const char *args, char *err, size_t errlen)
+{
+	struct pending *pend;
+	size_t n = 0, cap = 8, i;
+	const char *s = args ? args : "";
+
+	pend = malloc(cap * sizeof(*pend));
+	if (!pend) {
+		errf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (*s) {
+		const char *t;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		t = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		if (n == cap) {
+			struct pending *np = realloc(pend, 2 * cap * sizeof(*pend));
+
+			if (!np) {
+				free(pend);
+				errf(err, errlen, "out of memory");
+				return -1;
+			}
+			pend = np;
+			cap *= 2;
+		}
+		if (param_check_token(t, (size_t)(s - t), &pend[n], err, errlen)) {
+			free(pend);
+			return -1;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(*pend[i].d->val, pend[i].v);	/* read with READ_ONCE() */
+	free(pend);
+	return 0;
+}
+
+int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct param_desc *d = param_find(name, strlen(name));
+	long v;
+
+	if (!d) {
+		errf(err, errlen, "unknown parameter '%s'", name);
+		return -1;
+	}
+	if (d->fixed && __atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
+		return -1;
+	}
+	if (param_parse_value(d, value, strlen(value), &v, err, errlen))
+		return -1;
+	WRITE_ONCE(*d->val, v);		/* read with READ_ONCE() */
+	return 0;
+}
+
+int lrcu_param_get(const char *name, char *buf, size_t len)
+{
+	const struct param_desc *d = param_find(name, strlen(name));
+
+	if (!d)
+		return -1;
+	snprintf(buf, len, "%ld", READ_ONCE(*d->val));
+	return 0;
+}
+
+void lrcu_params_print(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(param_table); i++)
+		fprintf(out, "%s%s=%ld", i ? " " : "", param_table[i].name,
+			READ_ONCE(*param_table[i].val));
+	fputc('\n', out);
+}

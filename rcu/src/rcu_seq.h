@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu_seq.h - grace-period sequence arithmetic, in one place.
+ *
+ * A sequence (gp_seq, barrier_seq, ...) counts in steps of 4: the low two
+ * bits are a state (0 = idle, 1 = a grace period is in progress), the rest
+ * a counter.  All comparisons are wrap-safe, and every sequence starts just
+ * below the wrap point (as the kernel's does), so wraparound happens within
+ * the first RCU_SEQ_WRAP_SOON grace periods of every run and every test.
+ */
+#ifndef LRCU_RCU_SEQ_H
+#define LRCU_RCU_SEQ_H
+
+#include <stdbool.h>
+#include <limits.h>
+#include <rcu/compiler.h>
+#include <rcu/static/rcupdate.h>
+
+#define RCU_SEQ_CTR_SHIFT	2
+#define RCU_SEQ_STATE_MASK	((1UL << RCU_SEQ_CTR_SHIFT) - 1)
+#define RCU_SEQ_WRAP_SOON	300UL
+#define RCU_SEQ_INIT		((0UL - RCU_SEQ_WRAP_SOON) << RCU_SEQ_CTR_SHIFT)
+
+/* Wrap-safe comparisons of unsigned longs. */
+#define ULONG_CMP_GE(a, b)	(ULONG_MAX / 2 >= (unsigned long)((a) - (b)))
+#define ULONG_CMP_LT(a, b)	(ULONG_MAX / 2 < (unsigned long)((a) - (b)))
+
+static inline unsigned long rcu_seq_ctr(unsigned long s)
+{
+	return s >> RCU_SEQ_CTR_SHIFT;
+}
+
+static inline unsigned long rcu_seq_state(unsigned long s)
+{
+	return s & RCU_SEQ_STATE_MASK;
+}
+
+static inline unsigned long rcu_seq_current(unsigned long *sp)
+{
+	return __atomic_load_n(sp, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Start a grace period.  Release: pairs with the acquire loads of gp_seq
+ * in rcu_read_lock()/rcu_quiescent_state(), so a reader that samples the
+ * new value also sees everything that preceded the start (the removals
+ * this grace period protects).  The full fence that must separate the
+ * start from reading the reader words is issued by the caller
+ * (gp_scan_prepare()).
+ */
+static inline void rcu_seq_start(unsigned long *sp)
+{
+	__atomic_store_n(sp, *sp + 1, __ATOMIC_RELEASE);
+}
+
+/* The value rcu_seq_end() will store. */
+static inline unsigned long rcu_seq_endval(unsigned long *sp)
+{
+	return (*sp | RCU_SEQ_STATE_MASK) + 1;
+}
+
+/*
+ * End a grace period.  The fence orders every observation that proved the
+ * grace period (reader words, qsmask) before the new value; the release
+ * store pairs with the acquire in rcu_seq_done()/rcu_seq_current(), so a
+ * waiter that sees the end is ordered after all pre-existing readers.
+ */
+static inline void rcu_seq_end(unsigned long *sp)
+{
+	smp_mb();	/* pairs with the readers' unlock release + fences */
+	__atomic_store_n(sp, rcu_seq_endval(sp), __ATOMIC_RELEASE);
+}
+
+/*
+ * The value of *sp once a full grace period has elapsed from now: the end
+ * of the next one if idle, of the one after if one is in progress.  The
+ * fence orders the caller's prior accesses (removals) before the sample;
+ * it pairs with the fences around the reader-word scan.
+ */
+static inline unsigned long rcu_seq_snap(unsigned long *sp)
+{
+	unsigned long s;
+
+	smp_mb();	/* caller's prior writes before the sample */
+	s = __atomic_load_n(sp, LRCU_MO_SC);
+	return (s + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
+}
+
+/* Has the grace period that snapshot s waits for completed? */
+static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
+{
+	return ULONG_CMP_GE(__atomic_load_n(sp, __ATOMIC_ACQUIRE), s);
+}
+
+/* The same on a value already loaded. */
+static inline bool rcu_seq_done_val(unsigned long cur, unsigned long s)
+{
+	return ULONG_CMP_GE(cur, s);
+}
+
+/*
+ * Reader words (layout in rcu/static/rcupdate.h): is a slot whose word is w
+ * quiescent for the grace period that started at gp_seq value gstart?
+ * Yes if it is not inside a section (nesting 0), or if its sample of gp_seq
+ * was taken at or after gstart.  The sample keeps only the low 47 bits of
+ * gp_seq; comparing the shifted values wrap-safely is exact as long as
+ * fewer than 2^44 grace periods separate them.
+ */
+static inline bool lrcu_word_qs(unsigned long w, unsigned long gstart)
+{
+	unsigned long snap = w & ~(LRCU_W_REG | LRCU_W_NEST_MASK);
+
+	if (!(w & LRCU_W_NEST_MASK))
+		return true;
+	return ULONG_CMP_GE(snap, gstart << LRCU_W_SEQ_SHIFT);
+}
+
+#endif /* LRCU_RCU_SEQ_H */

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * registry.c - threads as CPUs: slots, registration (CPU online/offline)
+ * and extended quiescent states (rcu_thread_offline()/online()).
+ *
+ * Slots 0..LRCU_NR_INTERNAL-1 belong to the library's callback threads;
+ * user threads get slots LRCU_NR_INTERNAL..nr_slots-1, nr_cpus of them.
+ * Registering edits only the leaf's ->qsmaskinitnext, under the leaf lock,
+ * as CPU hotplug does in the kernel: the next grace period folds it in,
+ * the current one never waits for a newcomer.  Unregistering reports the
+ * slot's quiescent state for the current grace period first, so leaving
+ * never stalls one, and hands the slot's callbacks on.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+
+__thread struct lrcu_reader lrcu_reader LRCU_EXPORT = { .slot = -1 };
+
+int lrcu_nr_slots;
+int lrcu_slots_hwm;
+struct lrcu_slot *lrcu_slots;
+pthread_mutex_t lrcu_slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t exit_key;
+
+static void registry_thread_exit(void *arg);
+
+void lrcu_registry_init(void)
+{
+	pthread_key_create(&exit_key, registry_thread_exit);
+}
+
+/* ------------------------------------------------------------------ */
+/* The sched flavor's reader word: 0 = extended quiescent state. */
+
+static void sched_go_offline(struct lrcu_reader *r)
+{
+	smp_mb();	/* prior sched sections before the word; pairs with
+			 * the GP thread's acquire load in gp_scan_leaf() */
+	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, LRCU_MO_SC);
+	smp_mb();	/* word before the need_qs load; pairs with the GP
+			 * thread's need_qs store + smp_mb() + word load */
+	if (__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC))
+		lrcu_qs_special();
+}
+
+static void sched_go_online(struct lrcu_reader *r)
+{
+	/* Acquire pairs with rcu_seq_start()'s release, as in
+	 * rcu_quiescent_state(). */
+	unsigned long s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&r->ctr[LRCU_SCHED],
+			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, LRCU_MO_SC);
+	smp_mb();	/* word before later sections' loads; pairs with the
+			 * GP thread's smp_mb() before its word loads */
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration */
+
+static int slot_find_free(bool internal)
+{
+	int lo = internal ? 0 : LRCU_NR_INTERNAL;
+	int hi = internal ? LRCU_NR_INTERNAL : lrcu_nr_slots;
+	int i;
+
+	for (i = lo; i < hi; i++)
+		if (!lrcu_slots[i].reader)
+			return i;
+	return -1;
+}
+
+static void slot_attach(struct lrcu_reader *r, int slot)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_data *rdp = &lrcu_states[f].rda[slot];
+		struct lrcu_node *rnp = rdp->mynode;
+
+		lrcu_node_lock(rnp);
+		/* The word is initialised before the scanner can reach it
+		 * (both under the leaf lock). */
+		rdp->word = &r->ctr[f];
+		rdp->need_qs = &r->need_qs[f];
+		rnp->qsmaskinitnext |= rdp->grpmask;
+		lrcu_node_unlock(rnp);
+	}
+}
+
+static int register_slot(bool internal, const char *what)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	int slot;
+
+	if (r->flags & LRCU_R_REGISTERED) {
+		fprintf(stderr, "rcu: %s: thread already registered (slot %d)\n", what, r->slot);
+		errno = EBUSY;
+		return -1;
+	}
+	pthread_mutex_lock(&lrcu_slots_lock);
+	slot = slot_find_free(internal);
+	if (slot < 0) {
+		pthread_mutex_unlock(&lrcu_slots_lock);
+		fprintf(stderr, "rcu: %s: all %ld thread slots are in use (nr_cpus=%ld); "
+			"raise nr_cpus in RCU_BOOTARGS\n", what,
+			lrcu_params.nr_cpus, lrcu_params.nr_cpus);
+		errno = ENOSPC;
+		return -1;
+	}
+	lrcu_slots[slot].reader = r;
+	lrcu_slots[slot].tid = (int)syscall(SYS_gettid);
+	pthread_getname_np(pthread_self(), lrcu_slots[slot].name, sizeof(lrcu_slots[slot].name));
+	r->slot = slot;
+	r->flags = LRCU_R_REGISTERED;
+	r->sched_nesting = 0;
+	__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	slot_attach(r, slot);
+	if (slot + 1 > __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_RELAXED))
+		__atomic_store_n(&lrcu_slots_hwm, slot + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lrcu_slots_lock);
+	pthread_setspecific(exit_key, r);	/* unregister if the thread exits */
+	return 0;
+}
+
+int lrcu_register_thread(void)
+{
+	lrcu_init_once();
+	return register_slot(false, "rcu_register_thread()");
+}
+
+int lrcu_register_internal(const char *name)
+{
+	pthread_setname_np(pthread_self(), name);
+	return register_slot(true, name);
+}
+
+/* Detach slot from the tree: no more waiting for it, callbacks moved. */
+static void slot_detach(int slot)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_data *rdp = &rsp->rda[slot];
+		struct lrcu_node *rnp = rdp->mynode;
+
+		lrcu_node_lock(rnp);
+		rnp->qsmaskinitnext &= ~rdp->grpmask;
+		rdp->word = NULL;
+		rdp->need_qs = NULL;
+		/* We are outside any section: quiescent for the current GP. */
+		if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask))
+			lrcu_report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+		else
+			lrcu_node_unlock(rnp);
+		lrcu_migrate_callbacks(rsp, rdp);
+	}
+}
+
+static int unregister_slot(const char *what)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	int slot = r->slot;
+
+	if (!(r->flags & LRCU_R_REGISTERED)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (rcu_read_lock_held() || r->sched_nesting) {
+		lrcu_read_misuse("rcu_unregister_thread() inside a read-side critical section");
+		errno = EBUSY;
+		return -1;
+	}
+	/* Completes the release side of the last section (pairs with the
+	 * acquire of the scanner, which now sees a NULL word). */
+	smp_mb();
+	pthread_mutex_lock(&lrcu_slots_lock);
+	slot_detach(slot);
+	lrcu_slots[slot].reader = NULL;
+	pthread_mutex_unlock(&lrcu_slots_lock);
+	__atomic_store_n(&r->ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	r->flags = 0;
+	r->slot = -1;
+	(void)what;
+	return 0;
+}
+
+int lrcu_unregister_thread(void)
+{
+	int rc = unregister_slot("rcu_unregister_thread()");
+
+	if (!rc)
+		pthread_setspecific(exit_key, NULL);
+	return rc;
+}
+
+/* A registered thread exited without unregistering: do it for it. */
+static void registry_thread_exit(void *arg)
+{
+	struct lrcu_reader *r = arg;
+
+	if (r != &lrcu_reader || !(r->flags & LRCU_R_REGISTERED))
+		return;
+	if (rcu_read_lock_held() || r->sched_nesting) {
+		lrcu_read_misuse("thread exited inside an RCU read-side critical section");
+		__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELEASE);
+		r->sched_nesting = 0;
+	}
+	unregister_slot("thread exit");
+}
+
+int lrcu_thread_slot(void)
+{
+	return lrcu_reader.slot;
+}
+
+/* ------------------------------------------------------------------ */
+/* Extended quiescent states */
+
+void lrcu_thread_offline(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	if (!(r->flags & LRCU_R_REGISTERED)) {
+		lrcu_read_misuse("rcu_thread_offline() from a thread that is not registered");
+		return;
+	}
+	if (r->flags & LRCU_R_OFFLINE)
+		return;
+	if (rcu_read_lock_held() || r->sched_nesting) {
+		lrcu_read_misuse("rcu_thread_offline() inside a read-side critical section");
+		return;
+	}
+	r->flags |= LRCU_R_OFFLINE;
+	if (r->flags & LRCU_R_SCHED_JOINED)
+		sched_go_offline(r);
+}
+
+void lrcu_thread_online(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	if (!(r->flags & LRCU_R_OFFLINE))
+		return;
+	r->flags &= ~LRCU_R_OFFLINE;
+	if (r->flags & LRCU_R_SCHED_JOINED)
+		sched_go_online(r);
+}
+
+/*
+ * rcu_read_lock_sched() or rcu_quiescent_state() found the sched word 0:
+ * first use (join the flavor), or a misuse while offline/unregistered.
+ */
+void lrcu_sched_enter_slow(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	if (!(r->flags & LRCU_R_REGISTERED)) {
+		lrcu_read_lock_unregistered("rcu_read_lock_sched()");
+		return;
+	}
+	if (r->flags & LRCU_R_OFFLINE) {
+		lrcu_read_misuse("rcu_read_lock_sched() used illegally while offline (idle)");
+		return;
+	}
+	r->flags |= LRCU_R_SCHED_JOINED;
+	sched_go_online(r);
+}
+
+/* rcu_quiescent_state() off its fast path. */
+void lrcu_qs_slow(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	if (r->sched_nesting) {
+		lrcu_read_misuse("rcu_quiescent_state() inside rcu_read_lock_sched()");
+		return;
+	}
+	/* Offline or unregistered threads are quiescent anyway. */
+	if ((r->flags & (LRCU_R_REGISTERED | LRCU_R_OFFLINE)) != LRCU_R_REGISTERED)
+		return;
+	r->flags |= LRCU_R_SCHED_JOINED;	/* joining is a quiescent state */
+	sched_go_online(r);
+}
+
+/* A sched grace period asked this thread to report (need_qs). */
+void lrcu_qs_special(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	struct lrcu_state *rsp = &lrcu_states[LRCU_SCHED];
+
+	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	if (r->slot >= 0)
+		lrcu_report_qs_slot(rsp, &rsp->rda[r->slot]);
+}
+
+/* The outermost rcu_read_unlock() of a holdout: tell the GP thread. */
+void lrcu_read_unlock_special(enum lrcu_flavor f)
+{
+	__atomic_store_n(&lrcu_reader.need_qs[f], 0, __ATOMIC_RELAXED);
+	lrcu_wake(&lrcu_states[f].gp_wake);
+}
+
+/*
+ * Blocking update-side calls take a sched-joined caller offline while they
+ * wait, so a sched grace period never waits for its own requester.
+ */
+void lrcu_sched_block_begin(bool *was_online)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	*was_online = (r->flags & (LRCU_R_REGISTERED | LRCU_R_OFFLINE |
+				   LRCU_R_SCHED_JOINED)) ==
+		      (LRCU_R_REGISTERED | LRCU_R_SCHED_JOINED);
+	if (*was_online) {
+		r->flags |= LRCU_R_OFFLINE;
+		sched_go_offline(r);
+	}
+}
+
+void lrcu_sched_block_end(bool was_online)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	if (was_online) {
+		r->flags &= ~LRCU_R_OFFLINE;
+		sched_go_online(r);
+	}
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.c - statistics and grace-period state dumps for diagnostics.
+ */
+#include "internal.h"
+
+static const char *const gp_state_names[] = {
+	[LRCU_GPS_IDLE] = "RCU_GP_IDLE",
+	[LRCU_GPS_WAIT_GPS] = "RCU_GP_WAIT_GPS",
+	[LRCU_GPS_INIT] = "RCU_GP_INIT",
+	[LRCU_GPS_WAIT_FQS] = "RCU_GP_WAIT_FQS",
+	[LRCU_GPS_DOING_FQS] = "RCU_GP_DOING_FQS",
+	[LRCU_GPS_CLEANUP] = "RCU_GP_CLEANUP",
+	[LRCU_GPS_CLEANED] = "RCU_GP_CLEANED",
+};
+
+const char *lrcu_gp_state_name(int state)
+{
+	if (state < 0 || state >= (int)ARRAY_SIZE(gp_state_names))
+		return "RCU_GP_UNKNOWN";
+	return gp_state_names[state];
+}
+
+const char *lrcu_flavor_name(enum lrcu_flavor f)
+{
+	return f < LRCU_NR_FLAVORS ? lrcu_states[f].name : "?";
+}
+
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
+{
+	struct lrcu_state *rsp;
+	int i, hwm;
+
+	if (f >= LRCU_NR_FLAVORS)
+		return -1;
+	lrcu_init_once();
+	rsp = &lrcu_states[f];
+	*st = (struct lrcu_stats){ 0 };
+	st->gp_seq = rcu_seq_current(rsp->gp_seq);
+	st->gp_seq_needed = LD(rsp->gp_seq_needed);
+	st->gps_completed = LD(rsp->n_gps);
+	st->gp_max_us = LD(rsp->gp_max_us);
+	st->fqs_scans = LD(rsp->n_fqs_scans);
+	st->qs_reports = LD(rsp->n_qs_reports);
+	st->cb_batches = LD(rsp->n_cb_batches);
+	st->cb_max_batch = LD(rsp->cb_max_batch);
+	st->barriers = LD(rsp->n_barriers);
+	st->gp_state = LD(rsp->gp_state);
+	hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
+	for (i = 0; i <= lrcu_nr_slots; i++) {
+		struct lrcu_data *rdp;
+
+		if (i == hwm)
+			i = lrcu_nr_slots;
+		rdp = &rsp->rda[i];
+		pthread_mutex_lock(&rdp->cblock);
+		st->cbs_queued += rdp->n_cbs_queued;
+		st->cbs_invoked += rdp->n_cbs_invoked;
+		st->cbs_orphaned += rdp->n_cbs_orphaned;
+		st->cbs_pending += (unsigned long)rdp->cbl.len;
+		pthread_mutex_unlock(&rdp->cblock);
+	}
+	pthread_mutex_lock(&lrcu_slots_lock);
+	for (i = 0; i < lrcu_nr_slots; i++)
+		st->nr_registered += lrcu_slots[i].reader != NULL;
+	pthread_mutex_unlock(&lrcu_slots_lock);
+	return 0;
+}
+
+void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out)
+{
+	struct lrcu_state *rsp;
+	unsigned long now;
+	int state;
+
+	if (f >= LRCU_NR_FLAVORS)
+		return;
+	lrcu_init_once();
+	rsp = &lrcu_states[f];
+	now = lrcu_now_us();
+	state = LD(rsp->gp_state);
+	fprintf(out, "%s: g%ld f0x0 %s(%d) gp_seq_needed=%ld last activity %lu us ago, "
+		"root ->qsmask 0x%lx, %lu GPs completed\n",
+		rsp->name, (long)rcu_seq_current(rsp->gp_seq),
+		lrcu_gp_state_name(state), state, (long)LD(rsp->gp_seq_needed),
+		now - LD(rsp->gp_activity_us), READ_ONCE(rsp->node[0].qsmask),
+		LD(rsp->n_gps));
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * time.c - clocks, sleeps and futex waits.  A jiffy is 1 ms here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "internal.h"
+
+unsigned long lrcu_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec * 1000000UL + (unsigned long)ts.tv_nsec / 1000;
+}
+
+void lrcu_sleep_us(unsigned long us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Sleep while *word == val, at most timeout_us (< 0: no limit).  Spurious
+ * returns are fine: every caller re-checks its condition.
+ */
+void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us)
+{
+	struct timespec ts, *tsp = NULL;
+
+	if (timeout_us >= 0) {
+		ts.tv_sec = timeout_us / 1000000;
+		ts.tv_nsec = (timeout_us % 1000000) * 1000;
+		tsp = &ts;
+	}
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, tsp, NULL, 0);
+}
+
+void lrcu_futex_wake(uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * Bump the word, then wake.  The waiter samples the word before checking
+ * its condition and sleeps only while the word is unchanged, so a wake
+ * that follows a condition change is never lost.  The seq_cst increment
+ * orders the waker's condition update before the bump; pairs with the
+ * waiter's acquire load of the word.
+ */
+void lrcu_wake(uint32_t *word)
+{
+	__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
+	lrcu_futex_wake(word);
+}

@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tree.c - the grace-period kthread and quiescent-state reporting.
+ *
+ * Theory of operation
+ *
+ * Each flavor has one grace-period thread ("rcu_preempt", "rcu_sched").
+ * It sleeps until someone asks for a grace period (lrcu_gp_request()
+ * advances ->gp_seq_needed), then:
+ *
+ *  1. init: rcu_seq_start(gp_seq); fold each leaf's ->qsmaskinitnext (the
+ *     slots registered now) into ->qsmaskinit, propagating only zero/non-
+ *     zero transitions upward; then, breadth-first, load ->qsmask from
+ *     ->qsmaskinit and stamp each node's ->gp_seq.  Slots registered after
+ *     the fold are not waited for: they start reading after the GP began.
+ *
+ *  2. wait for quiescent states: one heavy fence (membarrier() for the rcu
+ *     flavor) pairs with every reader's fence at the start of its section;
+ *     then the holdout slots of each leaf are scanned.  A slot is quiescent
+ *     if its reader word shows it outside a section, or inside one that
+ *     started after this GP did (lrcu_word_qs()).  Holdouts get ->need_qs,
+ *     so that their outermost rcu_read_unlock() (or next
+ *     rcu_quiescent_state()) tells us; otherwise we rescan after
+ *     rcutree.jiffies_till_first_fqs, then every jiffies_till_next_fqs ms.
+ *     Quiescent slots are reported up the tree (lrcu_report_qs_rnp()):
+ *     clearing the last bit of a node reports the node to its parent, so
+ *     at most one report per child reaches each level; clearing the root's
+ *     last bit ends the wait.  rcu_sched threads report for themselves
+ *     when asked (lrcu_report_qs_slot()).
+ *
+ *  3. cleanup: stamp the end value into every node, rcu_seq_end(gp_seq),
+ *     wake synchronize_*() waiters and the callback thread, and go again
+ *     if more grace periods were requested.
+ *
+ * Why one scan per slot suffices (no two-phase flip as in liburcu): the
+ * reader stores its word, fences, then loads pointers; the GP thread has
+ * made its removals visible (they precede the request), fences, then loads
+ * the word.  Either the GP sees the reader's word, or the reader sees the
+ * removal.  A reader that sampled an old gp_seq but stored it late is thus
+ * harmless, and its stale sample only makes us wait longer.  The full
+ * 47-bit sample cannot be confused with a fresh one (no ABA).
+ *
+ * Later mechanisms hook in at named points: expedited grace periods
+ * (tree_exp.c) share lrcu_report_qs_rnp() and the reader words; stall
+ * warnings run from gp_fqs_wait(); callback offloading replaces the
+ * lrcu_cb_wake() at cleanup.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] LRCU_EXPORT = {
+	[LRCU_PREEMPT] = { .seq = RCU_SEQ_INIT },
+	[LRCU_SCHED] = { .seq = RCU_SEQ_INIT },
+};
+
+#define STATE_INIT(f, n, gpn, cbn) {					\
+	.flavor = (f), .name = (n), .gp_thread_name = (gpn),		\
+	.cb_thread_name = (cbn),					\
+	.gp_seq = &lrcu_gp_pub[f].seq,					\
+	.gp_seq_needed = RCU_SEQ_INIT,					\
+	.gp_wq_lock = PTHREAD_MUTEX_INITIALIZER,			\
+	.gp_wq = PTHREAD_COND_INITIALIZER,				\
+	.barrier_mutex = PTHREAD_MUTEX_INITIALIZER,			\
+	.barrier_lock = PTHREAD_MUTEX_INITIALIZER,			\
+	.barrier_seq = RCU_SEQ_INIT,					\
+	.barrier_done_lock = PTHREAD_MUTEX_INITIALIZER,			\
+	.barrier_done = PTHREAD_COND_INITIALIZER,			\
+}
+
+struct lrcu_state lrcu_states[LRCU_NR_FLAVORS] = {
+	[LRCU_PREEMPT] = STATE_INIT(LRCU_PREEMPT, "rcu_preempt", "rcu_preempt", "rcu_cb_preempt"),
+	[LRCU_SCHED] = STATE_INIT(LRCU_SCHED, "rcu_sched", "rcu_sched", "rcu_cb_sched"),
+};
+
+static void gp_set_state(struct lrcu_state *rsp, int state)
+{
+	WRITE_ONCE(rsp->gp_state, state);	/* read by diagnostics */
+	WRITE_ONCE(rsp->gp_activity_us, lrcu_now_us());
+}
+
+static void gp_delay(long jiffies)
+{
+	if (jiffies > 0)
+		lrcu_sleep_us((unsigned long)jiffies * LRCU_JIFFY_US);
+}
+
+/* ------------------------------------------------------------------ */
+/* Requests */
+
+static bool gp_needed(struct lrcu_state *rsp)
+{
+	return ULONG_CMP_LT(rcu_seq_current(rsp->gp_seq),
+			    __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * Make sure the grace period ending at `snap' will happen.  Only the first
+ * requester of each grace period writes (CAS) and wakes the GP thread;
+ * later ones see ->gp_seq_needed already far enough and return.
+ */
+void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
+{
+	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
+
+	do {
+		if (ULONG_CMP_GE(old, snap))
+			return;
+		/*
+		 * Release: the requester's prior accesses (its removals)
+		 * happen before the GP thread's acquire load in gp_needed(),
+		 * hence before rcu_seq_start().
+		 */
+	} while (!__atomic_compare_exchange_n(&rsp->gp_seq_needed, &old, snap, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	lrcu_wake(&rsp->gp_wake);
+}
+
+/* Sleep until the grace period ending at `snap' has completed. */
+void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap)
+{
+	pthread_mutex_lock(&rsp->gp_wq_lock);
+	/* rcu_seq_done()'s acquire pairs with rcu_seq_end()'s release. */
+	while (!rcu_seq_done(rsp->gp_seq, snap))
+		pthread_cond_wait(&rsp->gp_wq, &rsp->gp_wq_lock);
+	pthread_mutex_unlock(&rsp->gp_wq_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reporting quiescent states up the tree */
+
+/*
+ * Clear `mask' in rnp->qsmask for grace period gp_seq and, if that empties
+ * the node, report the node to its parent, and so on up.  Called with
+ * rnp locked; returns with it unlocked.  A report for another grace
+ * period, or for bits already clear, is dropped.
+ */
+void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
+			struct lrcu_node *rnp, unsigned long gp_seq)
+{
+	struct lrcu_node *parent;
+
+	for (;;) {
+		if (rnp->gp_seq != gp_seq || !(rnp->qsmask & mask)) {
+			lrcu_node_unlock(rnp);
+			return;
+		}
+		mask &= rnp->qsmask;
+		__atomic_fetch_add(&rsp->n_qs_reports,
+				   (unsigned long)__builtin_popcountl(mask), __ATOMIC_RELAXED);
+		/* WRITE_ONCE: the GP thread peeks at the root without the lock. */
+		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
+		if (rnp->qsmask) {
+			lrcu_node_unlock(rnp);
+			return;
+		}
+		parent = rnp->parent;
+		if (!parent) {
+			lrcu_node_unlock(rnp);
+			lrcu_wake(&rsp->gp_wake);	/* all quiescent: GP can end */
+			return;
+		}
+		mask = rnp->grpmask;
+		lrcu_node_unlock(rnp);
+		rnp = parent;
+		lrcu_node_lock(rnp);
+	}
+}
+
+/*
+ * A thread reports its own quiescent state (rcu_sched, on request, or any
+ * flavor when going away).  Only for the grace period its leaf is in, and
+ * only if its word proves it quiescent for that grace period.
+ */
+void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
+{
+	struct lrcu_node *rnp = rdp->mynode;
+	unsigned long w;
+
+	lrcu_node_lock(rnp);
+	w = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
+	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask) &&
+	    lrcu_word_qs(w, rnp->gp_seq))
+		lrcu_report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+	else
+		lrcu_node_unlock(rnp);
+}
+
+static unsigned long root_qsmask(struct lrcu_state *rsp)
+{
+	return READ_ONCE(rsp->node[0].qsmask);	/* pairs with WRITE_ONCE above */
+}
+
+/* ------------------------------------------------------------------ */
+/* Grace-period initialisation */
+
+/* Propagate a leaf's zero/non-zero ->qsmaskinit transition upward.
+ * Called with rnp (the child) locked; parents are locked child-first. */
+static void gp_init_propagate(struct lrcu_node *rnp, bool now_set)
+{
+	struct lrcu_node *child = rnp, *parent;
+	bool was;
+
+	for (parent = child->parent; parent; child = parent, parent = parent->parent) {
+		lrcu_node_lock(parent);
+		was = parent->qsmaskinit != 0;
+		if (now_set)
+			parent->qsmaskinit |= child->grpmask;
+		else
+			parent->qsmaskinit &= ~child->grpmask;
+		now_set = parent->qsmaskinit != 0;
+		lrcu_node_unlock(parent);
+		if (was == now_set)
+			break;
+	}
+}
+
+static int leaf_index(struct lrcu_state *rsp, struct lrcu_node *rnp)
+{
+	return (int)(rnp - rsp->node) - rsp->level_first[rsp->levels - 1];
+}
+
+static unsigned long gp_init(struct lrcu_state *rsp)
+{
+	struct lrcu_node *rnp;
+	unsigned long gstart, mask;
+
+	gp_set_state(rsp, LRCU_GPS_INIT);
+	rsp->gp_start_us = lrcu_now_us();
+	rcu_seq_start(rsp->gp_seq);
+	gstart = *rsp->gp_seq;
+
+	/* Phase 1: registrations and departures since the last GP. */
+	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
+	lrcu_for_each_leaf(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		if (rnp->qsmaskinit != rnp->qsmaskinitnext) {
+			bool was = rnp->qsmaskinit != 0;
+
+			rnp->qsmaskinit = rnp->qsmaskinitnext;
+			if (was != (rnp->qsmaskinit != 0))
+				gp_init_propagate(rnp, rnp->qsmaskinit != 0);
+		}
+		lrcu_node_unlock(rnp);
+	}
+
+	/* Phase 2: breadth-first, so parents are ready before children report. */
+	gp_delay(READ_ONCE(lrcu_params.gp_init_delay));
+	lrcu_for_each_node(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
+		WRITE_ONCE(rnp->gp_seq, gstart);
+		mask = 0;
+		if (lrcu_node_is_leaf(rsp, rnp)) {
+			/* Slots that left between the phases owe nothing. */
+			mask = rnp->qsmask & ~rnp->qsmaskinitnext;
+			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu_params.fault_skip_leaf))
+				mask = rnp->qsmask;	/* FAULT INJECTION: too-short GP */
+		}
+		if (mask)
+			lrcu_report_qs_rnp(rsp, mask, rnp, gstart);
+		else
+			lrcu_node_unlock(rnp);
+	}
+	return gstart;
+}
+
+/* ------------------------------------------------------------------ */
+/* Waiting for quiescent states */
+
+/*
+ * The fence that separates "GP started / need_qs set" from "read reader
+ * words".  rcu flavor: membarrier(), pairing with the readers' compiler-
+ * barrier fences.  rcu_sched: the threads fence in rcu_quiescent_state()
+ * themselves, so an ordinary smp_mb() pairs with those.
+ */
+static void gp_scan_prepare(struct lrcu_state *rsp)
+{
+	if (rsp->flavor == LRCU_PREEMPT)
+		lrcu_heavy_fence();
+	else
+		smp_mb();	/* pairs with smp_mb() in rcu_quiescent_state() */
+}
+
+/*
+ * Scan one leaf's holdouts; report the quiescent ones.  With `mark', ask
+ * the others to report (->need_qs) and return true if any was newly asked.
+ */
+static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
+			 unsigned long gstart, bool mark)
+{
+	unsigned long holdouts, qs = 0, bit;
+	bool marked = false;
+	int i;
+
+	lrcu_node_lock(rnp);
+	if (rnp->gp_seq != gstart) {
+		lrcu_node_unlock(rnp);
+		return false;
+	}
+	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
+		struct lrcu_data *rdp;
+		unsigned long w;
+
+		i = __builtin_ctzl(holdouts);
+		bit = 1UL << i;
+		rdp = &rsp->rda[rnp->grplo + i];
+		if (!rdp->word) {		/* slot vacated */
+			qs |= bit;
+			continue;
+		}
+		/*
+		 * Acquire pairs with the release store in the outermost
+		 * rcu_read_unlock() (and the sched word stores): the section
+		 * is over before we end the grace period.
+		 */
+		w = __atomic_load_n(rdp->word,
+#ifdef LRCU_TSAN
+				    __ATOMIC_SEQ_CST
+#else
+				    __ATOMIC_ACQUIRE
+#endif
+				    );
+		if (lrcu_word_qs(w, gstart)) {
+			qs |= bit;
+		} else if (mark && !__atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED)) {
+			/* Read by the owner after its word store + fence. */
+			__atomic_store_n(rdp->need_qs, 1, LRCU_MO_SC);
+			marked = true;
+		}
+	}
+	if (qs)
+		lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
+	else
+		lrcu_node_unlock(rnp);
+	return marked;
+}
+
+static bool gp_scan(struct lrcu_state *rsp, unsigned long gstart, bool mark)
+{
+	struct lrcu_node *rnp;
+	bool marked = false;
+
+	gp_set_state(rsp, LRCU_GPS_DOING_FQS);
+	__atomic_fetch_add(&rsp->n_fqs_scans, 1, __ATOMIC_RELAXED);
+	lrcu_for_each_leaf(rsp, rnp)
+		if (READ_ONCE(rnp->qsmask))
+			marked |= gp_scan_leaf(rsp, rnp, gstart, mark);
+	return marked;
+}
+
+/*
+ * Scan, asking holdouts to report; if some were newly asked, fence and
+ * scan again so that a holdout which finished before it could see the
+ * request is not left for the next timed scan.
+ */
+static void gp_force_qs(struct lrcu_state *rsp, unsigned long gstart)
+{
+	if (gp_scan(rsp, gstart, true)) {
+		gp_scan_prepare(rsp);	/* need_qs stores before word loads */
+		gp_scan(rsp, gstart, false);
+	}
+}
+
+static void gp_fqs_loop(struct lrcu_state *rsp, unsigned long gstart)
+{
+	long jiffies = READ_ONCE(lrcu_params.jiffies_till_first_fqs);
+	uint32_t w;
+
+	gp_scan_prepare(rsp);	/* GP start before word loads */
+	gp_force_qs(rsp, gstart);
+	while (root_qsmask(rsp)) {
+		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		if (!root_qsmask(rsp))
+			break;
+		gp_set_state(rsp, LRCU_GPS_WAIT_FQS);
+		lrcu_futex_wait(&rsp->gp_wake, w, jiffies * LRCU_JIFFY_US);
+		if (!root_qsmask(rsp))
+			break;
+		gp_force_qs(rsp, gstart);
+		jiffies = READ_ONCE(lrcu_params.jiffies_till_next_fqs);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Cleanup */
+
+static void gp_cleanup(struct lrcu_state *rsp)
+{
+	struct lrcu_node *rnp;
+	unsigned long end = rcu_seq_endval(rsp->gp_seq), dur, max;
+
+	gp_set_state(rsp, LRCU_GPS_CLEANUP);
+	gp_delay(READ_ONCE(lrcu_params.gp_cleanup_delay));
+	/* Record the end everywhere before anyone can see the next start. */
+	lrcu_for_each_node(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		WRITE_ONCE(rnp->gp_seq, end);
+		lrcu_node_unlock(rnp);
+	}
+	rcu_seq_end(rsp->gp_seq);
+
+	dur = lrcu_now_us() - rsp->gp_start_us;
+	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
+	if (dur > max)
+		__atomic_store_n(&rsp->gp_max_us, dur, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&rsp->n_gps, 1, __ATOMIC_RELAXED);
+
+	pthread_mutex_lock(&rsp->gp_wq_lock);
+	pthread_cond_broadcast(&rsp->gp_wq);
+	pthread_mutex_unlock(&rsp->gp_wq_lock);
+	lrcu_cb_wake(rsp);
+	gp_set_state(rsp, LRCU_GPS_CLEANED);
+}
+
+/* ------------------------------------------------------------------ */
+/* The kthread */
+
+static void gp_wait_request(struct lrcu_state *rsp)
+{
+	uint32_t w;
+
+	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
+	for (;;) {
+		/* Sample before checking: see lrcu_wake(). */
+		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		if (gp_needed(rsp))
+			return;
+		lrcu_futex_wait(&rsp->gp_wake, w, -1);
+	}
+}
+
+static void *gp_kthread(void *arg)
+{
+	struct lrcu_state *rsp = arg;
+	unsigned long gstart;
+
+	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
+	for (;;) {
+		gp_wait_request(rsp);
+		gstart = gp_init(rsp);
+		gp_fqs_loop(rsp, gstart);
+		gp_cleanup(rsp);
+	}
+	return NULL;
+}
+
+/* Start a library thread with every signal blocked (user handlers never
+ * run on it), detached. */
+int lrcu_spawn(void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int lrcu_tree_start(struct lrcu_state *rsp)
+{
+	return lrcu_spawn(gp_kthread, rsp);
+}
+
+void lrcu_force_qs(enum lrcu_flavor f)
+{
+	lrcu_init_once();
+	lrcu_wake(&lrcu_states[f].gp_wake);
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * update.c - synchronize_*() and the polled grace-period API.
+ *
+ * A caller samples rcu_seq_snap() (the end of the first grace period that
+ * is full from now), asks for it and sleeps until gp_seq reaches it.  Any
+ * number of concurrent callers share the same one or two grace periods.
+ * A cookie from get_state_synchronize_rcu() is such a snapshot; polling it
+ * is one load.
+ */
+#include "internal.h"
+
+void lrcu_synchronize(enum lrcu_flavor f, const char *caller)
+{
+	struct lrcu_state *rsp = &lrcu_states[f];
+	unsigned long s;
+	bool was;
+
+	lrcu_init_once();
+	lrcu_check_blocking(f, caller);
+	lrcu_sched_block_begin(&was);
+	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
+	lrcu_gp_request(rsp, s);
+	lrcu_gp_wait(rsp, s);
+	lrcu_sched_block_end(was);
+}
+
+unsigned long lrcu_get_state(enum lrcu_flavor f)
+{
+	lrcu_init_once();
+	return rcu_seq_snap(lrcu_states[f].gp_seq);	/* full fence inside */
+}
+
+unsigned long lrcu_start_poll(enum lrcu_flavor f)
+{
+	unsigned long s = lrcu_get_state(f);
+
+	lrcu_gp_request(&lrcu_states[f], s);
+	return s;
+}
+
+bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
+{
+	if (cookie == RCU_GET_STATE_COMPLETED)
+		return true;
+	lrcu_init_once();
+	if (!rcu_seq_done(lrcu_states[f].gp_seq, cookie))
+		return false;
+	/*
+	 * The acquire in rcu_seq_done() pairs with rcu_seq_end(); the fence
+	 * also orders the caller's later loads against the grace period, as
+	 * a synchronize_rcu() spanning cookie..now would.
+	 */
+	smp_mb();
+	return true;
+}
+
+void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller)
+{
+	struct lrcu_state *rsp = &lrcu_states[f];
+	bool was;
+
+	lrcu_init_once();
+	lrcu_check_blocking(f, caller);
+	if (lrcu_poll_state(f, cookie))
+		return;
+	lrcu_sched_block_begin(&was);
+	lrcu_gp_request(rsp, cookie);
+	lrcu_gp_wait(rsp, cookie);
+	lrcu_sched_block_end(was);
+}
