@@ -7,6 +7,7 @@
 #   make DEBUG=1             debug build (build/debug/): debug_objects on
 #   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR
 #   make CC=clang            any of the above with clang (build/clang*/)
+#   make BUILD=DIR ...       put this configuration's outputs in DIR instead
 
 CC      ?= gcc
 SAN     ?=
@@ -19,28 +20,32 @@ ifeq ($(findstring clang,$(CC)),clang)
 BUILD_SUFFIX := $(BUILD_SUFFIX)-clang
 endif
 ifeq ($(SAN),thread)
-BUILD := build/tsan$(BUILD_SUFFIX)
+DEFAULT_BUILD := build/tsan$(BUILD_SUFFIX)
 SANFLAGS := -fsanitize=thread
 else ifeq ($(SAN),address)
-BUILD := build/asan$(BUILD_SUFFIX)
+DEFAULT_BUILD := build/asan$(BUILD_SUFFIX)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else ifeq ($(SAN),)
 SANFLAGS :=
 ifeq ($(DEBUG),1)
-BUILD := build/debug$(BUILD_SUFFIX)
+DEFAULT_BUILD := build/debug$(BUILD_SUFFIX)
 else ifeq ($(BUILD_SUFFIX),)
-BUILD := build
+DEFAULT_BUILD := build
 else
-BUILD := build/clang
+DEFAULT_BUILD := build/clang
 endif
 else
 $(error SAN must be thread or address, not '$(SAN)')
 endif
+BUILD ?= $(DEFAULT_BUILD)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT     := -O2 -g
 ifeq ($(DEBUG),1)
 OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU
+endif
+ifeq ($(SAN),address)
+OPT     += -DLRCU_ASAN
 endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
 CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread -fPIC $(SANFLAGS)
