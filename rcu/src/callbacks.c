@@ -96,12 +96,31 @@ static void stat_max(unsigned long *p, unsigned long v)
 		__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/*
+ * Account for callbacks that have run: they stop counting in ->len (which
+ * rcu_barrier() uses to decide whether a slot has anything in flight).
+ * Returns true if the slot still has ready callbacks.
+ */
+static bool cbs_account(struct lrcu_data *rdp, long ran, long invoked)
+{
+	bool more;
+
+	pthread_mutex_lock(&rdp->cblock);
+	cblist_set_len_locked(rdp, rdp->cbl.len - ran);
+	rdp->n_cbs_invoked += (unsigned long)invoked;
+	if (rdp->blimit_lifted && rdp->cbl.len < READ_ONCE(lrcu_params.qlowmark))
+		rdp->blimit_lifted = false;
+	more = lrcu_cblist_ready(&rdp->cbl);
+	pthread_mutex_unlock(&rdp->cblock);
+	return more;
+}
+
 /* One batch from one slot.  Returns true if it still has ready callbacks. */
 static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur)
 {
 	struct lrcu_cbs cbs;
 	struct rcu_head *h, *next;
-	long limit;
+	long limit, pending = 0;
 	bool more;
 
 	pthread_mutex_lock(&rdp->cblock);
@@ -115,17 +134,22 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 	lrcu_reader.flags |= LRCU_R_IN_CALLBACK;
 	for (h = cbs.head; h; h = next) {
 		next = h->next;
+		if (h == &rdp->barrier_head) {
+			/*
+			 * Settle the accounts before rcu_barrier() can return,
+			 * so its caller sees exact statistics; the barrier
+			 * callback itself is not a user callback.
+			 */
+			cbs_account(rdp, pending + 1, pending);
+			pending = 0;
+			invoke_one(h);
+			continue;
+		}
 		invoke_one(h);
+		pending++;
 	}
 	lrcu_reader.flags &= ~LRCU_R_IN_CALLBACK;
-
-	pthread_mutex_lock(&rdp->cblock);
-	cblist_set_len_locked(rdp, rdp->cbl.len - cbs.len);
-	rdp->n_cbs_invoked += (unsigned long)cbs.len;
-	if (rdp->blimit_lifted && rdp->cbl.len < READ_ONCE(lrcu_params.qlowmark))
-		rdp->blimit_lifted = false;
-	more = lrcu_cblist_ready(&rdp->cbl);
-	pthread_mutex_unlock(&rdp->cblock);
+	more = cbs_account(rdp, pending, pending);
 
 	__atomic_fetch_add(&rsp->n_cb_batches, 1, __ATOMIC_RELAXED);
 	stat_max(&rsp->cb_max_batch, (unsigned long)cbs.len);

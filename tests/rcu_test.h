@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu_test.h - helpers shared by the library tests.
+ *
+ * The library's geometry and parameters are fixed when it starts, and some
+ * tests check behaviour that ends the process (a detected deadlock aborts).
+ * Such cases run in a fresh copy of the test program: run_self() re-executes
+ * /proc/self/exe with a mode argument and an RCU_BOOTARGS value, capturing
+ * its output, and the test's main() dispatches on the mode.
+ */
+#ifndef TESTS_RCU_TEST_H
+#define TESTS_RCU_TEST_H
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <rcu/rcupdate.h>
+#include "tap.h"
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static inline double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Wait until *flag becomes nonzero; false after timeout_s (a hang, not a
+ * timing verdict: correct code gets there in milliseconds). */
+static inline bool wait_flag(int *flag, double timeout_s)
+{
+	double end = now_s() + timeout_s;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (now_s() > end)
+			return false;
+		sleep_ms(1);
+	}
+	return true;
+}
+
+static inline void set_flag(int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);	/* pairs with wait_flag() */
+}
+
+/* Under a sanitizer everything is several times slower: scale work down. */
+static inline int scale(int n)
+{
+	const char *san = getenv("SAN");
+
+	if (san && *san)
+		return n / 4 > 0 ? n / 4 : 1;
+	return n;
+}
+
+/*
+ * Run this program again as `exe mode [arg]` with RCU_BOOTARGS=bootargs
+ * (NULL: unset), stdout+stderr captured into buf.  Returns the wait status.
+ */
+static inline int run_self(const char *mode, const char *arg, const char *bootargs,
+			   char *buf, size_t len)
+{
+	int pfd[2], status = 0;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		if (bootargs)
+			setenv("RCU_BOOTARGS", bootargs, 1);
+		else
+			unsetenv("RCU_BOOTARGS");
+		execl("/proc/self/exe", "child", mode, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (got + 1 < len && (n = read(pfd[0], buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	while (read(pfd[0], &(char){0}, 1) > 0)
+		;	/* drain the rest */
+	buf[got] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+static inline bool exited_with(int status, int code)
+{
+	return WIFEXITED(status) && WEXITSTATUS(status) == code;
+}
+
+static inline bool died_of(int status, int sig)
+{
+	return WIFSIGNALED(status) && WTERMSIG(status) == sig;
+}
+
+/* Print a captured child output as TAP diagnostics. */
+static inline void diag_output(const char *buf)
+{
+	const char *p = buf;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		diag("  | %.*s", n, p);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+static inline unsigned long gps_completed(enum lrcu_flavor f)
+{
+	struct lrcu_stats st;
+
+	lrcu_get_stats(f, &st);
+	return st.gps_completed;
+}
+
+/* A thread that registers, runs fn, and unregisters. */
+struct reg_thread {
+	pthread_t tid;
+	void (*fn)(void *);
+	void *arg;
+};
+
+static inline void *reg_thread_main(void *p)
+{
+	struct reg_thread *t = p;
+
+	if (rcu_register_thread())
+		abort();
+	t->fn(t->arg);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static inline void reg_thread_start(struct reg_thread *t, void (*fn)(void *), void *arg)
+{
+	t->fn = fn;
+	t->arg = arg;
+	if (pthread_create(&t->tid, NULL, reg_thread_main, t))
+		abort();
+}
+
+static inline void reg_thread_join(struct reg_thread *t)
+{
+	pthread_join(t->tid, NULL);
+}
+
+#endif /* TESTS_RCU_TEST_H */

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rcu_gp.c - grace periods: synchronize_*() waits for every reader
+ * that started before it and only for those; concurrent callers share
+ * grace periods; polled grace periods; gp_seq wraparound.
+ */
+#include "rcu_test.h"
+
+/* ------------------------------------------------------------------ */
+/* A reader that holds its section until told to leave. */
+
+enum rmode { R_RCU, R_RCU_NESTED, R_BH, R_SCHED };
+
+struct holder {
+	enum rmode mode;
+	int in;		/* set once inside the section */
+	int leave;	/* set by the test to end it */
+	int out;	/* set after the section ended */
+};
+
+static void holder_fn(void *arg)
+{
+	struct holder *h = arg;
+
+	switch (h->mode) {
+	case R_RCU:
+		rcu_read_lock();
+		break;
+	case R_RCU_NESTED:
+		/* The inner unlock must not end the outer section. */
+		rcu_read_lock();
+		rcu_read_lock();
+		rcu_read_lock();
+		rcu_read_unlock();
+		rcu_read_unlock();
+		break;
+	case R_BH:
+		rcu_read_lock_bh();
+		break;
+	case R_SCHED:
+		rcu_read_lock_sched();
+		break;
+	}
+	set_flag(&h->in);
+	wait_flag(&h->leave, 1e9);
+	set_flag(&h->out);
+	switch (h->mode) {
+	case R_RCU:
+	case R_RCU_NESTED:
+		rcu_read_unlock();
+		break;
+	case R_BH:
+		rcu_read_unlock_bh();
+		break;
+	case R_SCHED:
+		rcu_read_unlock_sched();
+		rcu_quiescent_state();
+		break;
+	}
+}
+
+struct updater {
+	void (*sync)(void);
+	int done;
+	int saw_reader_out;	/* the reader had left when sync returned */
+	struct holder *h;
+};
+
+static void *updater_fn(void *arg)
+{
+	struct updater *u = arg;
+
+	u->sync();
+	/* Acquire pairs with set_flag(&h->out): if the GP was too short we
+	 * return while the reader still holds its section. */
+	u->saw_reader_out = __atomic_load_n(&u->h->out, __ATOMIC_ACQUIRE);
+	set_flag(&u->done);
+	return NULL;
+}
+
+static void test_reader_blocks(enum rmode mode, void (*sync)(void), const char *what)
+{
+	struct holder h = { .mode = mode };
+	struct updater u = { .sync = sync, .h = &h };
+	struct reg_thread rt;
+	pthread_t ut;
+
+	reg_thread_start(&rt, holder_fn, &h);
+	wait_flag(&h.in, 60);
+	pthread_create(&ut, NULL, updater_fn, &u);
+	/*
+	 * A correct RCU never lets the updater through while the reader is
+	 * inside; 200 ms gives a broken one ample time to show it.
+	 */
+	sleep_ms(200);
+	ok(!__atomic_load_n(&u.done, __ATOMIC_ACQUIRE),
+	   "%s: updater stays blocked while a pre-existing reader is inside", what);
+	set_flag(&h.leave);
+	pthread_join(ut, NULL);
+	ok(u.done && u.saw_reader_out, "%s: updater returns only after the reader left", what);
+	reg_thread_join(&rt);
+}
+
+/* ------------------------------------------------------------------ */
+/* Readers that start after the grace period do not hold it up. */
+
+static int late_stop;
+
+static void late_reader_fn(void *arg)
+{
+	(void)arg;
+	/* Back-to-back sections: there is always a reader, but each one
+	 * starts after any grace period already under way. */
+	while (!__atomic_load_n(&late_stop, __ATOMIC_ACQUIRE)) {
+		rcu_read_lock();
+		for (int i = 0; i < 100; i++)
+			barrier();
+		rcu_read_unlock();
+	}
+}
+
+static void test_no_starvation(void)
+{
+	struct reg_thread rt[2];
+	unsigned long before = gps_completed(LRCU_PREEMPT);
+	int i, n = scale(200);
+
+	for (i = 0; i < 2; i++)
+		reg_thread_start(&rt[i], late_reader_fn, NULL);
+	for (i = 0; i < n; i++)
+		synchronize_rcu();
+	__atomic_store_n(&late_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < 2; i++)
+		reg_thread_join(&rt[i]);
+	ok(gps_completed(LRCU_PREEMPT) - before >= (unsigned long)n,
+	   "%d grace periods complete while readers continuously start new sections", n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Concurrent callers share grace periods. */
+
+#define NCALLERS 16
+static int callers_go, callers_in;
+
+static void *caller_fn(void *arg)
+{
+	(void)arg;
+	wait_flag(&callers_go, 60);
+	__atomic_fetch_add(&callers_in, 1, __ATOMIC_RELEASE);
+	synchronize_rcu();
+	return NULL;
+}
+
+static void test_sharing(void)
+{
+	struct holder h = { .mode = R_RCU };
+	struct reg_thread rt;
+	pthread_t t[NCALLERS];
+	unsigned long before, used;
+	int i;
+
+	/* Hold a grace period open so that every caller arrives during it. */
+	reg_thread_start(&rt, holder_fn, &h);
+	wait_flag(&h.in, 60);
+	before = gps_completed(LRCU_PREEMPT);
+	for (i = 0; i < NCALLERS; i++)
+		pthread_create(&t[i], NULL, caller_fn, NULL);
+	set_flag(&callers_go);
+	while (__atomic_load_n(&callers_in, __ATOMIC_ACQUIRE) < NCALLERS)
+		sleep_ms(1);
+	sleep_ms(100);	/* let the last ones reach their wait */
+	set_flag(&h.leave);
+	for (i = 0; i < NCALLERS; i++)
+		pthread_join(t[i], NULL);
+	reg_thread_join(&rt);
+	used = gps_completed(LRCU_PREEMPT) - before;
+	ok(used <= 3, "%d concurrent synchronize_rcu() calls share grace periods (%lu used)",
+	   NCALLERS, used);
+}
+
+/* ------------------------------------------------------------------ */
+/* Polled grace periods. */
+
+static void test_polled(void)
+{
+	struct holder h = { .mode = R_RCU };
+	struct reg_thread rt;
+	unsigned long c, c2, c3;
+	double end;
+
+	ok(poll_state_synchronize_rcu(get_completed_synchronize_rcu()),
+	   "get_completed_synchronize_rcu() cookie polls as completed");
+	ok(poll_state_synchronize_rcu(RCU_GET_STATE_COMPLETED), "RCU_GET_STATE_COMPLETED polls as completed");
+
+	reg_thread_start(&rt, holder_fn, &h);
+	wait_flag(&h.in, 60);
+	c = get_state_synchronize_rcu();
+	c2 = start_poll_synchronize_rcu();
+	sleep_ms(100);
+	ok(!poll_state_synchronize_rcu(c) && !poll_state_synchronize_rcu(c2),
+	   "cookies taken while a reader is inside do not poll as completed");
+	set_flag(&h.leave);
+	reg_thread_join(&rt);
+
+	/* start_poll alone makes the grace period happen. */
+	end = now_s() + 30;
+	while (!poll_state_synchronize_rcu(c2) && now_s() < end)
+		sleep_ms(1);
+	ok(poll_state_synchronize_rcu(c2), "start_poll_synchronize_rcu() cookie completes on its own");
+	synchronize_rcu();
+	ok(poll_state_synchronize_rcu(c), "get_state cookie completes after a full grace period");
+	cond_synchronize_rcu(c);	/* must not block */
+	c3 = get_state_synchronize_rcu();
+	cond_synchronize_rcu(c3);
+	ok(poll_state_synchronize_rcu(c3), "cond_synchronize_rcu() waits for its cookie");
+
+	c = start_poll_synchronize_sched();
+	synchronize_sched();
+	ok(poll_state_synchronize_sched(c), "sched: start_poll cookie completes after synchronize_sched()");
+	c = get_state_synchronize_sched();
+	cond_synchronize_sched(c);
+	ok(poll_state_synchronize_sched(c), "sched: cond_synchronize_sched() waits for its cookie");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_wrap(void)
+{
+	struct lrcu_stats st;
+	unsigned long start, i;
+
+	lrcu_get_stats(LRCU_SCHED, &st);
+	start = st.gp_seq;
+	ok(start > ULONG_MAX / 2, "gp_seq starts just below the wrap point (0x%lx)", start);
+	for (i = 0; i < 320 && ((long)st.gp_seq < 0); i++) {
+		synchronize_sched();
+		lrcu_get_stats(LRCU_SCHED, &st);
+	}
+	ok((long)st.gp_seq >= 0, "gp_seq wrapped through zero after %lu more grace periods (0x%lx)",
+	   i, st.gp_seq);
+	i = get_state_synchronize_sched();
+	ok(!poll_state_synchronize_sched(i), "after the wrap, a fresh cookie is not yet complete");
+	synchronize_sched();
+	ok(poll_state_synchronize_sched(i), "after the wrap, it completes after synchronize_sched()");
+}
+
+static void sync_rcu(void) { synchronize_rcu(); }
+static void sync_net(void) { synchronize_net(); }
+static void sync_bh(void) { synchronize_rcu_bh(); }
+static void sync_sched(void) { synchronize_sched(); }
+
+int main(void)
+{
+	synchronize_rcu();
+	ok(1, "synchronize_rcu() with no registered reader returns");
+	test_reader_blocks(R_RCU, sync_rcu, "rcu");
+	test_reader_blocks(R_RCU_NESTED, sync_rcu, "rcu nested");
+	test_reader_blocks(R_RCU, sync_net, "synchronize_net");
+	test_reader_blocks(R_BH, sync_bh, "rcu_bh");
+	test_reader_blocks(R_SCHED, sync_sched, "rcu_sched");
+	test_no_starvation();
+	test_sharing();
+	test_polled();
+	test_wrap();
+	return done_testing();
+}
