@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rcu_threads.c - threads as CPUs: registration and its capacity,
+ * extended quiescent states (offline/online), rcu_is_watching(),
+ * RCU_NONIDLE(), and threads registering, unregistering and going offline
+ * while grace periods run (none may stall a grace period or break one).
+ */
+#include <rcu/rcutree.h>
+#include "rcu_test.h"
+
+static char out[8192];
+
+/* ------------------------------------------------------------------ */
+/* Capacity (child process with nr_cpus=4). */
+
+static int cap_go;
+
+static void *cap_fn(void *arg)
+{
+	int *rc = arg;
+
+	*rc = rcu_register_thread();
+	if (*rc)
+		*rc = errno;
+	wait_flag(&cap_go, 60);
+	if (*rc == 0)
+		rcu_unregister_thread();
+	return NULL;
+}
+
+static int child_capacity(void)
+{
+	pthread_t t[5];
+	int rc[5], i, nok = 0, nfull = 0;
+
+	for (i = 0; i < 5; i++) {
+		pthread_create(&t[i], NULL, cap_fn, &rc[i]);
+		sleep_ms(20);	/* order does not matter; just let each try */
+	}
+	set_flag(&cap_go);
+	for (i = 0; i < 5; i++) {
+		pthread_join(t[i], NULL);
+		nok += rc[i] == 0;
+		nfull += rc[i] == ENOSPC;
+	}
+	printf("registered=%d full=%d\n", nok, nfull);
+	/* After they left, a slot is free again. */
+	printf("again=%d\n", rcu_register_thread());
+	return 0;
+}
+
+static void test_capacity(void)
+{
+	int st = run_self("capacity", NULL, "nr_cpus=4", out, sizeof(out));
+
+	ok(exited_with(st, 0) && strstr(out, "registered=4 full=1"),
+	   "nr_cpus=4: four threads register, the fifth gets ENOSPC");
+	ok(strstr(out, "all 4 thread slots are in use (nr_cpus=4)") != NULL,
+	   "... with a message naming the limit");
+	ok(strstr(out, "again=0") != NULL, "slots are reused after unregistration");
+	if (!strstr(out, "again=0"))
+		diag_output(out);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_watching(void)
+{
+	int calls = 0, watching_inside = 0;
+
+	ok(!rcu_is_watching(), "an unregistered thread is not watched");
+	ok(rcu_register_thread() == 0, "rcu_register_thread()");
+	ok(rcu_register_thread() == -1 && errno == EBUSY, "registering twice: EBUSY");
+	ok(rcu_is_watching(), "a registered thread is watched");
+	ok(lrcu_thread_slot() >= 2, "it holds a user slot (%d)", lrcu_thread_slot());
+	rcu_thread_offline();
+	ok(!rcu_is_watching(), "offline: not watched (extended quiescent state)");
+	RCU_NONIDLE(({ calls++; watching_inside = rcu_is_watching(); }));
+	ok(calls == 1 && watching_inside, "RCU_NONIDLE() runs its statement momentarily online");
+	ok(!rcu_is_watching(), "... and returns to the extended quiescent state");
+	rcu_thread_online();
+	ok(rcu_is_watching(), "online again");
+	RCU_NONIDLE(calls++);
+	ok(calls == 2 && rcu_is_watching(), "RCU_NONIDLE() on an online thread just runs");
+	ok(rcu_unregister_thread() == 0 && !rcu_is_watching(), "rcu_unregister_thread()");
+	ok(rcu_unregister_thread() == -1, "unregistering an unregistered thread fails");
+}
+
+/* ------------------------------------------------------------------ */
+/* Churn: threads come, go, sleep offline, while an updater runs grace
+ * periods and readers check a poisoned element. */
+
+#define MAGIC 0xfeedL
+struct elem {
+	long magic;
+};
+static struct elem *__rcu cur;
+static int stop, bad;
+
+static void check_elem(int i)
+{
+	struct elem *e;
+
+	rcu_read_lock();
+	e = rcu_dereference(cur);
+	if (e && READ_ONCE(e->magic) != MAGIC)
+		__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
+	if (i % 2)
+		sched_yield();
+	else
+		nanosleep(&(struct timespec){ 0, 50000 }, NULL);	/* readers may block */
+	if (e && READ_ONCE(e->magic) != MAGIC)
+		__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
+	rcu_read_unlock();
+}
+
+static void *churn_fn(void *arg)
+{
+	long id = (long)arg, n = 0;
+
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		if (rcu_register_thread())
+			abort();
+		for (int i = 0; i < 20; i++) {
+			check_elem(i);
+			if ((id + i) % 5 == 0) {
+				rcu_thread_offline();
+				sleep_ms(1);
+				rcu_thread_online();
+			}
+			if ((id + i) % 7 == 0) {
+				rcu_read_lock_sched();	/* join sched, then leave */
+				rcu_read_unlock_sched();
+				rcu_quiescent_state();
+			}
+		}
+		rcu_unregister_thread();
+		n++;
+	}
+	return (void *)n;
+}
+
+static void test_churn(void)
+{
+	pthread_t t[6];
+	long i, gps, rounds = 0, n = scale(300);
+	double t0 = now_s(), slowest = 0;
+
+	for (i = 0; i < 6; i++)
+		pthread_create(&t[i], NULL, churn_fn, (void *)i);
+	/* At least n grace periods, and long enough for real overlap. */
+	for (i = 0; i < n || now_s() - t0 < (getenv("SAN") && *getenv("SAN") ? 2.0 : 0.5); i++) {
+		struct elem *e = malloc(sizeof(*e)), *old;
+		double g = now_s();
+
+		e->magic = MAGIC;
+		old = rcu_dereference_protected(cur, 1);
+		rcu_assign_pointer(cur, e);
+		if (i % 2)
+			synchronize_rcu();
+		else
+			synchronize_sched(), synchronize_rcu();
+		if (now_s() - g > slowest)
+			slowest = now_s() - g;
+		if (old) {
+			WRITE_ONCE(old->magic, 0);	/* poison: readers must be gone */
+			free(old);
+		}
+	}
+	gps = i;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < 6; i++) {
+		void *r;
+
+		pthread_join(t[i], &r);
+		rounds += (long)r;
+	}
+	free(rcu_dereference_protected(cur, 1));
+	ok(!bad, "%ld grace periods during %ld register/unregister rounds with offline "
+	   "periods: no reader saw a poisoned element", gps, rounds);
+	ok(rounds >= 6, "the threads did churn (%ld rounds in %.2fs)", rounds, now_s() - t0);
+	/* Not a timing verdict: a stalled grace period would take forever. */
+	ok(slowest < 30, "no grace period stalled (slowest %.3fs)", slowest);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "capacity"))
+		return child_capacity();
+	test_capacity();
+	test_watching();
+	test_churn();
+	return done_testing();
+}
