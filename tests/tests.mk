@@ -23,10 +23,17 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 
 tests: lib $(TEST_BINS) $(CHECK_DEPS)
 
+# prove (Debian package perl) runs the tests; without it tests/tap-run,
+# a small sh+awk stand-in, does the same checks.
 check: tests
-	@command -v $(PROVE) >/dev/null || { echo "make check needs prove (Debian package perl)"; exit 1; }
-	TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	  $(PROVE) $(PROVE_FLAGS) --exec 'tests/run-one $(TEST_TIMEOUT)' \
-	  $(TEST_BINS) $(TEST_SH) $(TEST_BATS)
+	@if command -v $(PROVE) >/dev/null; then \
+	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
+	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/run-one $(TEST_TIMEOUT)' \
+	    $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
+	else \
+	  echo "prove not found (Debian package perl): using tests/tap-run"; \
+	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
+	    tests/tap-run $(TEST_TIMEOUT) $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
+	fi
 
 .PHONY: tests
