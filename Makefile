@@ -66,4 +66,7 @@ $(BUILD)/obj/%.o: %.c
 clean:
 	rm -rf build
 
+# Keep objects that pattern rules build on the way (no rebuilds, no rm).
+.SECONDARY:
+
 .PHONY: all lib check clean install

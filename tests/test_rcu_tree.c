@@ -45,13 +45,38 @@ struct elem {
 static struct elem *__rcu cur;
 static int stop, bad;
 static long reads;
+/*
+ * With a deliberately broken RCU (the negative control) readers do touch
+ * retired elements: keep them, poisoned, until the readers are gone, so
+ * that the poison check (not AddressSanitizer) is what catches it.
+ */
+static bool keep_retired;
+static struct rcu_head *graveyard;
+static pthread_mutex_t graveyard_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void elem_free_cb(struct rcu_head *rh)
 {
 	struct elem *e = container_of(rh, struct elem, rh);
 
 	WRITE_ONCE(e->magic, 0);	/* poison: no reader may still see it */
-	free(e);
+	if (!keep_retired) {
+		free(e);
+		return;
+	}
+	pthread_mutex_lock(&graveyard_lock);
+	rh->next = graveyard;
+	graveyard = rh;
+	pthread_mutex_unlock(&graveyard_lock);
+}
+
+static void graveyard_free(void)
+{
+	while (graveyard) {
+		struct rcu_head *rh = graveyard;
+
+		graveyard = rh->next;
+		free(container_of(rh, struct elem, rh));
+	}
 }
 
 static void check(struct elem *e)
@@ -152,6 +177,7 @@ static int child_run(int nthreads, double seconds, bool stop_on_bad)
 		pthread_join(t[i], NULL);
 	rcu_barrier();
 	free(rcu_dereference_protected(cur, 1));
+	graveyard_free();
 	free(t);
 	printf("result: gps=%ld reads=%ld bad=%d\n", gps, reads, bad);
 	return 0;
@@ -292,7 +318,8 @@ int main(int argc, char **argv)
 		double s;
 
 		sscanf(argv[2], "%d %lf", &n, &s);
-		return child_run(n, s, getenv("STOP_ON_BAD") != NULL);
+		keep_retired = getenv("STOP_ON_BAD") != NULL;
+		return child_run(n, s, keep_retired);
 	}
 	(void)why;
 	for (i = 0; i < ARRAY_SIZE(cfgs); i++)
