@@ -1,0 +1,356 @@
+# shellcheck shell=bash
+# bin/lib/judge.sh - the one judge of a finished run, used by torture.sh
+# at the end of a run and by recheck.sh on saved results.  Sourced.
+#
+# A scenario directory (see torture/INTERFACE.md, "results layout") is
+# judged as the kernel's kvm-recheck does, from console.log: a FAILURE or
+# "!!!" line, "ver:" not strictly increasing (GP HANG / BAD SEQ), no
+# SUCCESS message, console badness (warnings, stalls, sanitizer reports),
+# too many Reader Batch close calls.  Then summary.json and exit_status
+# must agree with the console.  The result is one line:
+#   TREE01 ------- 1626 GPs (27.1/s) [rcu: g12345 f0x0] SUCCESS
+#   BUSTED ------- 880 GPs (88.0/s) [busted: g3 f0x0] FAILURE: Reader Pipe errors (1234 instances)
+
+# Close calls (Reader Batch index >= 2) fail a run only when, as in
+# kvm-recheck-rcu, there are more than one and more than this many per
+# ten hours of run time.
+JUDGE_CLOSE_CALLS_PER_10H=${JUDGE_CLOSE_CALLS_PER_10H:-5}
+
+# judge_console FILE EXPECT_ODEBUG: facts about a console.log, one
+# "KEY VALUE" a line (keys: success failure anyfail bang nver lastver hang
+# badseq closecalls gpstate totalgps maxcbs odebug_expected ttype, and
+# bad_<Category> counts).
+judge_console() {
+	awk -v expect_odebug="$2" '
+	function numsum(s, k,    n, a, i, t) {	# sum of the last k fields, -1 if not numbers
+		n = split(s, a, /[ \t]+/)
+		t = 0
+		for (i = n - k + 1; i <= n; i++) {
+			if (i < 1 || a[i] !~ /^[0-9]+$/) return -1
+			t += a[i]
+		}
+		return t
+	}
+	function category(s) {
+		if (s ~ /Sanitizer|runtime error:/) return "Sanitizer"
+		if (s ~ /ODEBUG:/) return "ODEBUG"
+		if (s ~ /detected stalls on CPUs\/tasks:|self-detected stall on CPU|Stall ended before state dump start|\?\?\? Writer stall state/) return "Stalls"
+		if (s ~ /kthread starved for/) return "Starves"
+		if (s ~ /(^|[^A-Za-z])BUG([^A-Za-z]|$)|Oops:/) return "Bugs"
+		if (s ~ /Call Trace:/) return "CallTraces"
+		if (s ~ /===========/) return "Lockdep"
+		if (s ~ /WARNING:/) return "Warnings"
+		if (s ~ /Badness/) return "Badness"
+		return ""
+	}
+	{ sub(/\r$/, "") }
+	!ttype && match($0, /^[A-Za-z0-9_:.+\/-]+-torture:/) { ttype = substr($0, 1, RLENGTH - 9) }
+	/End of test: SUCCESS/ { success = 1 }
+	/End of test: FAILURE/ {
+		failure = $0
+		sub(/.*End of test: FAILURE:? */, "", failure)
+		sub(/:? *[a-z_]+=.*$/, "", failure)
+		if (failure == "") failure = "End of test: FAILURE"
+	}
+	/FAILURE/ && !anyfail { anyfail = $0 }
+	/-torture.*!!!/ { bang = $0; next }
+	/-torture:.* ver: [0-9]/ {
+		if (match($0, /rtc: [^ ]+/) && substr($0, RSTART + 5, RLENGTH - 5) ~ /^(\(null\)|\(nil\)|0|0x0+|0+)$/)
+			next
+		match($0, / ver: [0-9]+/)
+		v = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		nver++
+		# Equal values to the end: a hang; any other step back: BAD SEQ.
+		if (nver > 1 && v == last && hang == "") {
+			hang = v " torture stat " nver
+			eqseq = last ":" v " version " nver
+		}
+		if (nver > 1 && v < last && badseq == "") badseq = last ":" v " version " nver
+		if (nver > 1 && v > last && hang != "") {
+			if (badseq == "") badseq = eqseq
+			hang = ""
+		}
+		last = v
+		next
+	}
+	/Reader Batch:/ { batch = $0 }
+	/End-test grace-period state:/ {
+		if (match($0, /g[-0-9]+ f0x[0-9a-fA-F]+/)) gpstate = substr($0, RSTART, RLENGTH)
+		if (match($0, /total-gps=[0-9]+/)) totalgps = substr($0, RSTART + 10, RLENGTH - 10)
+	}
+	/n_max_cbs: [0-9]/ {
+		match($0, /n_max_cbs: [0-9]+/)
+		n = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		if (n > maxcbs) maxcbs = n
+	}
+	/-+\[ cut here \]-+/ { inblock = 1 }
+	inblock && /ODEBUG:/ && expect_odebug { skipblock = 1; odebug++ }
+	/---\[ end trace/ { inblock = 0; if (skipblock) { skipblock = 0; next } }
+	skipblock { next }
+	{ c = category($0); if (c != "") bad[c]++ }
+	END {
+		print "success " (success + 0)
+		if (failure != "") print "failure " failure
+		if (anyfail != "") print "anyfail " anyfail
+		if (bang != "") {
+			n = numsum(bang, 9)
+			label = bang
+			sub(/.*!!! */, "", label)
+			sub(/:.*/, "", label)
+			print "bang " (n >= 0 ? label " errors (" n " instances)" : bang)
+		}
+		print "nver " (nver + 0)
+		if (nver) print "lastver " last
+		if (hang != "") print "hang " hang
+		if (badseq != "") print "badseq " badseq
+		if (batch != "") print "closecalls " numsum(batch, 9)
+		if (gpstate != "") print "gpstate " gpstate
+		if (totalgps != "") print "totalgps " totalgps
+		if (maxcbs) print "maxcbs " maxcbs
+		if (odebug) print "odebug_expected " odebug
+		if (ttype != "") print "ttype " ttype
+		for (c in bad) print "bad_" c " " bad[c]
+	}' "$1"
+}
+
+# judge_summary_fields FILE: summary.json's figures, tab-separated:
+# result errors-sum stalls exit_status gps ver duration_s torture_type scenario
+judge_summary_fields() {
+	jq -r '[.result, ((.errors // {}) | [.[]?] | add // 0), (.stalls // 0),
+		.exit_status, .gps, .ver, .duration_s, .torture_type, .scenario]
+		| map(if . == null then "" else tostring end) | @tsv' "$1" 2>/dev/null
+}
+
+# judge_status_reason STATUS CONSOLE: why a run with this exit status
+# failed, beyond what its console says (empty for 0 and 1).
+judge_status_reason() {
+	local st=$1 msg
+	case $st in
+	0 | 1) return 0 ;;
+	2 | 3)
+		msg=$(grep -m1 '^rcutorture:' "$2" 2>/dev/null) || msg="(no message)"
+		if [ "$st" = 2 ]; then echo "parameter error: $msg"; else echo "could not start: $msg"; fi ;;
+	*)
+		if ((st > 128)); then
+			echo "killed by signal $((st - 128)) ($(kill -l $((st - 128)) 2>/dev/null || echo '?'))"
+		else
+			echo "exit status $st"
+		fi ;;
+	esac
+}
+
+# judge_cmdline_param DIR NAME: a rcutorture parameter's value from DIR/cmdline.
+judge_cmdline_param() {
+	[ -f "$1/cmdline" ] || return 0
+	tr ' ' '\n' <"$1/cmdline" | sed -n "s/^'\{0,1\}rcutorture\.$2=\([^' ]*\)'\{0,1\}\$/\1/p" | tail -n1
+}
+
+# judge_close_calls N SECONDS: "fail" or "note" for N close calls in a run
+# of SECONDS, as kvm-recheck-rcu judges them; nothing when N is 0.
+judge_close_calls() {
+	local n=$1 secs=${2:-0}
+	((n > 0)) || return 0
+	if ((n > 1 && secs > 0 && n * 36000 > JUDGE_CLOSE_CALLS_PER_10H * secs)); then
+		echo fail
+	else
+		echo note
+	fi
+}
+
+# judge_dir DIR: judge one scenario directory; print its summary line,
+# write DIR/console.log.diags; return 0 for SUCCESS, 1 for FAILURE.
+judge_dir() {
+	local dir=${1%/} name line status='' secs cc w k v
+	local -A f=()
+	local -a why=() notes=()
+	name=${dir##*/}
+
+	# The runner's own findings (build failed, hung, killed).
+	if [ -f "$dir/Warnings" ]; then
+		while IFS= read -r w; do why+=("${w#'!!! '}"); done < <(grep '^!!! ' "$dir/Warnings" || true)
+	fi
+	[ ! -f "$dir/exit_status" ] || status=$(tr -dc '0-9' <"$dir/exit_status")
+
+	if [ -n "$status" ]; then
+		w=$(judge_status_reason "$status" "$dir/console.log")
+		[ -z "$w" ] || why+=("$w")
+	elif [ ${#why[@]} -eq 0 ]; then
+		why+=("no exit_status")
+	fi
+	if [ -f "$dir/console.log" ]; then
+		while read -r k v; do f[$k]=$v; done < <(judge_console "$dir/console.log" \
+			"$([ "$(judge_cmdline_param "$dir" object_debug)" = 1 ] && echo 1 || echo 0)")
+		judge_console_reasons f why notes
+	elif [ ${#why[@]} -eq 0 ]; then
+		why+=("no console.log")
+	fi
+	judge_summary_check "$dir" "$status" f why
+
+	secs=${f[duration]:-$(judge_cmdline_param "$dir" shutdown_secs)}
+	cc=$(judge_close_calls "${f[closecalls]:-0}" "$secs")
+	case $cc in
+	fail) why+=("${f[closecalls]} Reader Batch close calls in ${secs}s") ;;
+	note) notes+=("${f[closecalls]} close calls") ;;
+	esac
+
+	line=$(judge_format_line "$name" "$secs" f why notes)
+	judge_write_diags "$dir" "$name" why notes
+	echo "$line"
+	[ ${#why[@]} -eq 0 ]
+}
+
+# judge_console_reasons FACTS WHY NOTES: the console's failures into WHY,
+# harmless remarks into NOTES (arrays passed by name).
+judge_console_reasons() {
+	local -n _f=$1 _why=$2 _notes=$3
+	local k bad=
+	if [ -n "${_f[bang]:-}" ]; then
+		_why+=("${_f[bang]}")
+	elif [ -n "${_f[failure]:-}" ]; then
+		_why+=("${_f[failure]}")
+	elif [ -n "${_f[anyfail]:-}" ]; then
+		_why+=("${_f[anyfail]}")
+	fi
+	[ -z "${_f[hang]:-}" ] || _why+=("GP HANG at ${_f[hang]}")
+	[ -z "${_f[badseq]:-}" ] || _why+=("BAD SEQ ${_f[badseq]}")
+	if [ "${_f[success]}" != 1 ] && [ -z "${_f[failure]:-}${_f[anyfail]:-}" ]; then
+		_why+=("no success message, ${_f[nver]} successful version messages")
+	fi
+	for k in Badness Warnings Bugs Sanitizer CallTraces Lockdep ODEBUG Stalls Starves; do
+		[ -z "${_f[bad_$k]:-}" ] || bad+=" $k: ${_f[bad_$k]}"
+	done
+	[ -z "$bad" ] || _why+=("console badness:$bad")
+	[ -z "${_f[odebug_expected]:-}" ] || _notes+=("${_f[odebug_expected]} expected ODEBUG splats (object_debug=1)")
+	return 0
+}
+
+# judge_summary_check DIR STATUS FACTS WHY: summary.json must agree with
+# the console and the exit status; also takes its figures into FACTS.
+judge_summary_check() {
+	local dir=$1 status=$2 fields cverdict
+	local -n _sf=$3 _swhy=$4
+	local result errs stalls xst gps ver dur ttype scen
+	if [ ! -f "$dir/summary.json" ]; then
+		# A run that got to its end line owes us a summary.json.
+		if [ -n "${_sf[failure]:-}" ] || [ "${_sf[success]:-0}" = 1 ]; then
+			_swhy+=("no summary.json")
+		fi
+		return 0
+	fi
+	have_jq || return 0
+	if ! fields=$(judge_summary_fields "$dir/summary.json") || [ -z "$fields" ]; then
+		_swhy+=("summary.json unreadable")
+		return 0
+	fi
+	IFS=$'\t' read -r result errs stalls xst gps ver dur ttype scen <<<"$fields"
+	_sf[gps]=${gps:-$ver}
+	_sf[duration]=$dur
+	[ -z "$ttype" ] || _sf[ttype]=$ttype
+	if [ "${_sf[success]:-0}" = 1 ] && [ -z "${_sf[anyfail]:-}" ]; then cverdict=SUCCESS; else cverdict=FAILURE; fi
+	if [ "$result" != "$cverdict" ]; then
+		_swhy+=("summary.json says '$result', console.log says $cverdict")
+	elif [ -n "$status" ] && { { [ "$result" = SUCCESS ] && [ "$status" != 0 ]; } ||
+		{ [ "$result" = FAILURE ] && [ "$status" = 0 ]; }; }; then
+		_swhy+=("summary.json says $result, rcutorture exited $status")
+	fi
+	if [ "$result" = SUCCESS ]; then
+		[ "${errs%.*}" = 0 ] || _swhy+=("summary.json: SUCCESS with $errs errors")
+		[ "${stalls%.*}" = 0 ] || _swhy+=("summary.json: SUCCESS with $stalls stalls")
+	fi
+	if [ -n "$status" ] && [ -n "$xst" ] && [ "$xst" != "$status" ]; then
+		_swhy+=("summary.json exit_status $xst, rcutorture exited $status")
+	fi
+	if [ -n "$ver" ] && [ -n "${_sf[lastver]:-}" ] && ((${ver%.*} < _sf[lastver])); then
+		_swhy+=("summary.json ver $ver < console.log ver ${_sf[lastver]}")
+	fi
+	if [ -n "$scen" ] && [ "$scen" != "$(instance_scenario "$dir")" ]; then
+		_swhy+=("summary.json is for scenario $scen")
+	fi
+	return 0
+}
+
+# judge_format_line NAME SECONDS FACTS WHY NOTES: the summary line.
+judge_format_line() {
+	local name=$1 secs=$2 out gps rate
+	local -n _lf=$3 _lwhy=$4 _lnotes=$5
+	out="$name -------"
+	gps=${_lf[gps]:-${_lf[totalgps]:-${_lf[lastver]:-}}}
+	if [ -n "$gps" ]; then
+		out+=" $gps GPs"
+		if [ -n "$secs" ] && [ "${secs%.*}" != 0 ]; then
+			rate=$(awk -v g="$gps" -v s="$secs" 'BEGIN { printf "%.1f", g / s }')
+			out+=" ($rate/s)"
+		fi
+	fi
+	[ -z "${_lf[gpstate]:-}" ] || out+=" [${_lf[ttype]:-rcu}: ${_lf[gpstate]}]"
+	[ -z "${_lf[maxcbs]:-}" ] || out+=" n_max_cbs: ${_lf[maxcbs]}"
+	if [ ${#_lwhy[@]} -eq 0 ]; then
+		out+=" SUCCESS"
+	else
+		out+=" FAILURE: $(judge_join "${_lwhy[@]}")"
+	fi
+	[ ${#_lnotes[@]} -eq 0 ] || out+=" ($(judge_join "${_lnotes[@]}"))"
+	echo "$out"
+}
+
+# judge_join ITEM...: the items joined by "; ".
+judge_join() {
+	local IFS=$'\x1f' s
+	s="$*"
+	echo "${s//$'\x1f'/; }"
+}
+
+# judge_write_diags DIR NAME WHY NOTES: DIR/console.log.diags gets a
+# "BUG:" line per failure and a "WARNING:" line per note (removed when
+# there are none); skipped when DIR is read-only.
+judge_write_diags() {
+	local dir=$1 name=$2 x
+	local -n _dwhy=$3 _dnotes=$4
+	[ -w "$dir" ] || return 0
+	if [ ${#_dwhy[@]} -eq 0 ] && [ ${#_dnotes[@]} -eq 0 ]; then
+		rm -f "$dir/console.log.diags"
+		return 0
+	fi
+	{
+		for x in "${_dwhy[@]}"; do echo "BUG: $name $x"; done
+		for x in "${_dnotes[@]}"; do echo "WARNING: $name $x"; done
+	} >"$dir/console.log.diags"
+}
+
+# judge_is_scenario_dir DIR: does DIR hold one scenario's run?
+judge_is_scenario_dir() {
+	[ -f "$1/console.log" ] || [ -f "$1/exit_status" ] || [ -f "$1/cmdline" ] || [ -f "$1/Warnings" ]
+}
+
+# judge_find_dirs DIR: DIR itself if it holds one scenario's run, else
+# its scenario subdirectories (sorted), one a line.
+judge_find_dirs() {
+	local d=${1%/} s
+	if judge_is_scenario_dir "$d"; then
+		echo "$d"
+		return 0
+	fi
+	for s in "$d"/*/; do
+		if judge_is_scenario_dir "${s%/}"; then echo "${s%/}"; fi
+	done
+}
+
+# judge_results DIR...: judge every scenario directory found in the DIRs;
+# print the table and a count; return 1 if any failed, 2 if none found.
+judge_results() {
+	local d s n=0 nbad=0
+	local -a dirs=()
+	for d in "$@"; do
+		while IFS= read -r s; do dirs+=("$s"); done < <(judge_find_dirs "$d")
+	done
+	for s in "${dirs[@]}"; do
+		n=$((n + 1))
+		judge_dir "$s" || nbad=$((nbad + 1))
+	done
+	((n > 0)) || { echo "${PROG:-recheck}: no scenario results in $*" >&2; return 2; }
+	if ((nbad > 0)); then
+		echo "$nbad of $n runs failed."
+		return 1
+	fi
+	echo "All $n runs succeeded."
+}

@@ -1,0 +1,200 @@
+# shellcheck shell=bash
+# bin/lib/run.sh - torture.sh's machinery: scenario lists, batches,
+# builds, starting and watching rcutorture processes.  Sourced.
+# Uses LOG (the run's log file, may be empty) and TORTURE_TOP.
+
+# log MESSAGE...: a line on stdout and in the run's log.
+log() {
+	if [ -t 1 ]; then printf '\r\033[K'; fi
+	printf '%s\n' "$*"
+	[ -z "${LOG:-}" ] || printf '%s\n' "$*" >>"$LOG"
+}
+
+# ------------------------------------------------------------------
+# Scenario lists: "2*TREE01 TREE03 CFLIST" -> one scenario name a line.
+
+# list_expand TOKEN...: names in order; N*NAME repeats, a file in
+# configs/ (CFLIST, quick) stands for its list.  Fails naming the token.
+list_expand() {
+	local tok n name
+	for tok in "$@"; do
+		n=1 name=$tok
+		if [[ $tok =~ ^([0-9]+)\*(.+)$ ]]; then
+			n=$((10#${BASH_REMATCH[1]})) name=${BASH_REMATCH[2]}
+			((n > 0)) || { echo "$tok: repeat count must be at least 1" >&2; return 2; }
+		fi
+		if ! scen_exists "$name" && list_is_file "$name"; then
+			local -a sub=()
+			read -ra sub <<<"$(list_file_names "$name")"
+			while ((n-- > 0)); do list_expand "${sub[@]}" || return 2; done
+			continue
+		fi
+		scen_exists "$name" || { echo "$tok: no such scenario (in $(scen_relpath "$SCENARIO_DIR"))" >&2; return 2; }
+		while ((n-- > 0)); do echo "$name"; done
+	done
+}
+
+# list_is_file NAME: is NAME a scenario list in configs/?
+list_is_file() {
+	[[ $1 =~ ^[A-Za-z0-9_-]+$ ]] && [ -f "$CONFIG_DIR/$1" ] && [ "$1" != CFcommon ]
+}
+
+# list_file_names NAME: the scenario names in configs/NAME, on one line
+# (comments dropped).
+list_file_names() {
+	sed -e 's/#.*//' "$CONFIG_DIR/$1" | tr -s ' \t\n' ' '
+}
+
+# ------------------------------------------------------------------
+# Batches: pack runs side by side while their CPUs fit the budget.
+
+# sched_batches BUDGET < "INSTANCE NEED" lines: "BATCH INSTANCE NEED" lines.
+# Largest first, first fit; a run needing more than BUDGET runs alone on
+# BUDGET CPUs (as kvm.sh does).
+sched_batches() {
+	sort -s -k2,2nr | awk -v budget="$1" '
+	{
+		need = $2 > budget ? budget : $2
+		for (b = 1; b <= nb; b++)
+			if (left[b] >= need) break
+		if (b > nb) { nb = b; left[b] = budget }
+		left[b] -= need
+		print b, $1, need
+	}' | sort -s -k1,1n
+}
+
+# sched_cpus OFFSET NEED CPU...: the CPUs for a run that starts OFFSET CPUs
+# into its batch, as a taskset list (wrapping when the budget exceeds the
+# host).
+sched_cpus() {
+	local off=$1 need=$2 i out=
+	shift 2
+	for ((i = 0; i < need; i++)); do
+		out+=${out:+,}${*:$(((off + i) % $# + 1)):1}
+	done
+	echo "$out"
+}
+
+# ------------------------------------------------------------------
+# Builds: one folder per build configuration, build/torture-TAG.
+
+# build_dir TAG: the build folder, relative to the top.
+build_dir() {
+	echo "build/torture-$1"
+}
+
+# build_cmd TAG MAKEVAR...: the make command line for TAG, one word a line.
+build_cmd() {
+	local tag=$1 dir
+	shift
+	dir=$(build_dir "$tag")
+	printf '%s\n' make -C "$TORTURE_TOP" -j"$(nproc)" "BUILD=$dir" "$@" "$dir/rcutorture"
+}
+
+# build_run TAG LOGFILE MAKEVAR...: build TAG; make's output in LOGFILE.
+build_run() {
+	local tag=$1 logfile=$2
+	shift 2
+	local -a cmd
+	mapfile -t cmd < <(build_cmd "$tag" "$@")
+	printf '%s\n' "${cmd[*]}" >"$logfile"
+	"${cmd[@]}" >>"$logfile" 2>&1
+}
+
+# ------------------------------------------------------------------
+# Runs.  Each run's directory gets the files of the results layout; a
+# background wrapper writes exit_status when rcutorture ends.
+
+# run_cmd DIR BIN CPUS PLANFILE: the rcutorture command, one word a line.
+run_cmd() {
+	local dir=$1 bin=$2 cpus=$3 plan=$4
+	if [ -n "$cpus" ] && have taskset; then printf '%s\n' taskset -c "$cpus"; fi
+	printf '%s\n' "$bin" --out "$dir" --scenario "$(plan_get name <"$plan")"
+	plan_get arg <"$plan"
+}
+
+# run_prepare DIR PLANFILE: ConfigFragment (with the notes as comments).
+run_prepare() {
+	local dir=$1 plan=$2
+	mkdir -p "$dir"
+	{
+		plan_get fragment <"$plan"
+		plan_get note <"$plan" | sed 's/^/# /'
+	} >"$dir/ConfigFragment"
+}
+
+# run_state DIR: the folder for the runner's own bookkeeping of the run
+# in DIR (pid, start time, duration), outside the results.
+run_state() {
+	echo "${RUN_STATE:?}/${1##*/}"
+}
+
+# run_start DIR DURATION CMDWORD...: start the run in the background; the
+# pid of rcutorture itself, the start time and the duration go to its
+# run_state folder, rcutorture's exit status to DIR/exit_status.
+run_start() {
+	local dir=$1 st
+	st=$(run_state "$dir")
+	mkdir -p "$st"
+	echo "$2" >"$st/duration"
+	shift 2
+	printf '%q ' "$@" | sed 's/ $//' >"$dir/cmdline"
+	echo >>"$dir/cmdline"
+	date +%s >"$st/start"
+	(
+		rc=0
+		"$@" >"$dir/console.log" 2>&1 </dev/null &
+		echo $! >"$st/pid"
+		wait $! || rc=$?
+		echo "$rc" >"$dir/exit_status"
+	) &
+}
+
+# run_done DIR: has the run ended?
+run_done() {
+	[ -f "$1/exit_status" ]
+}
+
+# run_kill DIR SIGNAL: signal a run's rcutorture.
+run_kill() {
+	local pid
+	pid=$(cat "$(run_state "$1")/pid" 2>/dev/null) || return 0
+	kill -s "$2" "$pid" 2>/dev/null || true
+}
+
+# run_gps DIR: grace periods so far (last stats.jsonl line; needs jq).
+run_gps() {
+	[ -s "$1/stats.jsonl" ] && have jq || return 0
+	tail -n 1 "$1/stats.jsonl" | jq -r '.gps // .ver // empty' 2>/dev/null || true
+}
+
+# run_watch GRACE DIR...: wait for the runs; a run still going GRACE
+# seconds after its duration is killed and a "!!! ... hung" line goes to
+# its Warnings.  On a terminal, one progress line.
+run_watch() {
+	local grace=$1 d now el dur busy line gps st
+	shift
+	while :; do
+		now=$(date +%s)
+		line='' busy=0
+		for d in "$@"; do
+			run_done "$d" && continue
+			busy=1
+			st=$(run_state "$d")
+			el=$((now - $(cat "$st/start")))
+			dur=$(cat "$st/duration")
+			if ((el > dur + grace)) && ! grep -qs ' hung at ' "$d/Warnings"; then
+				echo "!!! PID $(cat "$st/pid" 2>/dev/null) hung at $el vs. $dur seconds" >>"$d/Warnings"
+				run_kill "$d" TERM
+			elif ((el > dur + grace + 10)); then
+				run_kill "$d" KILL
+			fi
+			gps=$(run_gps "$d")
+			line+="${line:+ | }${d##*/} ${el}/${dur}s${gps:+ $gps GPs}"
+		done
+		((busy)) || break
+		if [ -t 1 ]; then printf '\r\033[K%s' "$line"; fi
+		sleep 1
+	done
+	if [ -t 1 ]; then printf '\r\033[K'; fi
+}
