@@ -3,7 +3,9 @@
  * test_rcu_debug_repeat.c - with CONFIG_PROVE_RCU_REPEATEDLY every
  * suspicious use splats, not only the first one of a call site.
  */
+#ifndef CONFIG_PROVE_RCU
 #define CONFIG_PROVE_RCU
+#endif
 #define CONFIG_PROVE_RCU_REPEATEDLY
 #include "rcu_test.h"
 

@@ -75,6 +75,26 @@ void lrcu_cb_wake(struct lrcu_state *rsp)
 	lrcu_wake(&rsp->cb_wake);
 }
 
+/*
+ * End of a grace period: wake the callback thread if any slot holds
+ * callbacks.  ->len is read without the lock; a callback queued after we
+ * looked was tagged for a later grace period, whose end will look again.
+ */
+void lrcu_cb_gp_ended(struct lrcu_state *rsp)
+{
+	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
+	int i;
+
+	for (i = 0; i <= lrcu_nr_slots; i++) {
+		if (i == hwm)
+			i = lrcu_nr_slots;
+		if (READ_ONCE(rsp->rda[i].cbl.len)) {	/* WRITE_ONCE under cblock */
+			lrcu_cb_wake(rsp);
+			return;
+		}
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Invocation */
 

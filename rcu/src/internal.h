@@ -55,7 +55,9 @@ struct lrcu_node {
 	unsigned long qsmask;		/* children (or slots) still owing a QS
 					 * for the current GP (lock; WRITE_ONCE()
 					 * so the root can be peeked at) */
-	unsigned long qsmaskinit;	/* loaded into qsmask at GP start (lock) */
+	unsigned long qsmaskinit;	/* loaded into qsmask at GP start; written
+					 * by the GP kthread only (under lock), so
+					 * it reads it without the lock */
 	unsigned long qsmaskinitnext;	/* leaves: registered slots for the next
 					 * GP; registration edits only this (lock) */
 	unsigned long grpmask;		/* this node's bit in parent (const) */
@@ -106,6 +108,10 @@ struct lrcu_state {
 
 	unsigned long *gp_seq;		/* &lrcu_gp_pub[flavor].seq: written by
 					 * the GP kthread only; read anywhere */
+	unsigned long qsmaskinit_gen;	/* bumped after each ->qsmaskinitnext
+					 * change (atomic; registry.c) */
+	unsigned long qsmaskinit_seen;	/* value folded by the last GP init
+					 * (GP kthread only) */
 	unsigned long gp_seq_needed;	/* furthest GP end requested (atomic,
 					 * only ever advanced, by CAS) */
 	int gp_state;			/* LRCU_GPS_* (GP kthread; READ_ONCE()) */
@@ -172,6 +178,8 @@ void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us);
 void lrcu_futex_wake(uint32_t *word);
 /* Bump *word and wake its waiter. */
 void lrcu_wake(uint32_t *word);
+#define LRCU_SPIN_US	50	/* poll this long before sleeping */
+bool lrcu_spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 
 /* membarrier.c */
 void lrcu_membarrier_init(void);
@@ -211,6 +219,7 @@ void lrcu_sched_block_end(bool was_online);
 /* callbacks.c */
 int lrcu_cb_thread_start(struct lrcu_state *rsp);
 void lrcu_cb_wake(struct lrcu_state *rsp);
+void lrcu_cb_gp_ended(struct lrcu_state *rsp);
 void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp);
 struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp);
 

@@ -91,6 +91,8 @@ static void slot_attach(struct lrcu_reader *r, int slot)
 		rdp->need_qs = &r->need_qs[f];
 		rnp->qsmaskinitnext |= rdp->grpmask;
 		lrcu_node_unlock(rnp);
+		/* After the change: pairs with the acquire in gp_init(). */
+		__atomic_fetch_add(&lrcu_states[f].qsmaskinit_gen, 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -156,6 +158,9 @@ static void slot_detach(int slot)
 
 		lrcu_node_lock(rnp);
 		rnp->qsmaskinitnext &= ~rdp->grpmask;
+		/* Pairs with the acquire in gp_init(); a GP init that misses
+		 * this still reports the departed slot (phase 2). */
+		__atomic_fetch_add(&rsp->qsmaskinit_gen, 1, __ATOMIC_RELEASE);
 		rdp->word = NULL;
 		rdp->need_qs = NULL;
 		/* We are outside any section: quiescent for the current GP. */

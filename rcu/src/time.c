@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +46,25 @@ void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us)
 void lrcu_futex_wake(uint32_t *word)
 {
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * Poll cond(arg) for up to `us' microseconds, yielding the CPU between
+ * polls (so that with more threads than CPUs the thread we wait for can
+ * run).  A handoff between threads costs an idle-CPU wakeup, often tens
+ * of microseconds; a short poll first avoids it when the wait is short,
+ * and a long wait still ends up asleep: nothing polls an idle process.
+ */
+bool lrcu_spin_until(bool (*cond)(void *), void *arg, unsigned long us)
+{
+	unsigned long t0 = lrcu_now_us();
+
+	do {
+		if (cond(arg))
+			return true;
+		sched_yield();
+	} while (lrcu_now_us() - t0 < us);
+	return cond(arg);
 }
 
 /*

@@ -74,6 +74,8 @@ struct lrcu_state lrcu_states[LRCU_NR_FLAVORS] = {
 	[LRCU_SCHED] = STATE_INIT(LRCU_SCHED, "rcu_sched", "rcu_sched", "rcu_cb_sched"),
 };
 
+static __thread bool in_gp_kthread;	/* this thread is a GP kthread */
+
 static void gp_set_state(struct lrcu_state *rsp, int state)
 {
 	WRITE_ONCE(rsp->gp_state, state);	/* read by diagnostics */
@@ -117,9 +119,25 @@ void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 	lrcu_wake(&rsp->gp_wake);
 }
 
+struct gp_wait_arg {
+	struct lrcu_state *rsp;
+	unsigned long snap;
+};
+
+static bool gp_done_cond(void *p)
+{
+	struct gp_wait_arg *a = p;
+
+	return rcu_seq_done(a->rsp->gp_seq, a->snap);	/* acquire: see below */
+}
+
 /* Sleep until the grace period ending at `snap' has completed. */
 void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
+	struct gp_wait_arg a = { rsp, snap };
+
+	if (lrcu_spin_until(gp_done_cond, &a, LRCU_SPIN_US))
+		return;
 	pthread_mutex_lock(&rsp->gp_wq_lock);
 	/* rcu_seq_done()'s acquire pairs with rcu_seq_end()'s release. */
 	while (!rcu_seq_done(rsp->gp_seq, snap))
@@ -158,7 +176,9 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 		parent = rnp->parent;
 		if (!parent) {
 			lrcu_node_unlock(rnp);
-			lrcu_wake(&rsp->gp_wake);	/* all quiescent: GP can end */
+			/* All quiescent: the GP can end (unless we are its thread). */
+			if (!in_gp_kthread)
+				lrcu_wake(&rsp->gp_wake);
 			return;
 		}
 		mask = rnp->grpmask;
@@ -221,18 +241,11 @@ static int leaf_index(struct lrcu_state *rsp, struct lrcu_node *rnp)
 	return (int)(rnp - rsp->node) - rsp->level_first[rsp->levels - 1];
 }
 
-static unsigned long gp_init(struct lrcu_state *rsp)
+/* Phase 1: fold each leaf's registrations into ->qsmaskinit. */
+static void gp_init_fold(struct lrcu_state *rsp)
 {
 	struct lrcu_node *rnp;
-	unsigned long gstart, mask;
 
-	gp_set_state(rsp, LRCU_GPS_INIT);
-	rsp->gp_start_us = lrcu_now_us();
-	rcu_seq_start(rsp->gp_seq);
-	gstart = *rsp->gp_seq;
-
-	/* Phase 1: registrations and departures since the last GP. */
-	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
 	lrcu_for_each_leaf(rsp, rnp) {
 		lrcu_node_lock(rnp);
 		if (rnp->qsmaskinit != rnp->qsmaskinitnext) {
@@ -244,16 +257,45 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 		}
 		lrcu_node_unlock(rnp);
 	}
+}
 
-	/* Phase 2: breadth-first, so parents are ready before children report. */
+static unsigned long gp_init(struct lrcu_state *rsp)
+{
+	struct lrcu_node *rnp;
+	unsigned long gstart, mask, gen;
+
+	gp_set_state(rsp, LRCU_GPS_INIT);
+	rsp->gp_start_us = lrcu_now_us();
+	rcu_seq_start(rsp->gp_seq);
+	gstart = *rsp->gp_seq;
+
+	/*
+	 * Phase 1, only if registrations changed since the last one (acquire
+	 * pairs with the release bumps in registry.c; a change we miss is
+	 * folded next time: a newcomer need not be waited for, and a
+	 * departure is reported in phase 2).
+	 */
+	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
+	gen = __atomic_load_n(&rsp->qsmaskinit_gen, __ATOMIC_ACQUIRE);
+	if (gen != rsp->qsmaskinit_seen)
+		gp_init_fold(rsp);
+	rsp->qsmaskinit_seen = gen;
+
+	/*
+	 * Phase 2: breadth-first, so parents are ready before children
+	 * report.  Nodes with no registered slot below them stay idle (their
+	 * ->qsmask is 0, so nothing reports to them).
+	 */
 	gp_delay(READ_ONCE(lrcu_params.gp_init_delay));
 	lrcu_for_each_node(rsp, rnp) {
+		if (!rnp->qsmaskinit)
+			continue;
 		lrcu_node_lock(rnp);
 		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
 		WRITE_ONCE(rnp->gp_seq, gstart);
 		mask = 0;
 		if (lrcu_node_is_leaf(rsp, rnp)) {
-			/* Slots that left between the phases owe nothing. */
+			/* Slots that left since phase 1 owe nothing. */
 			mask = rnp->qsmask & ~rnp->qsmaskinitnext;
 			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu_params.fault_skip_leaf))
 				mask = rnp->qsmask;	/* FAULT INJECTION: too-short GP */
@@ -393,8 +435,11 @@ static void gp_cleanup(struct lrcu_state *rsp)
 
 	gp_set_state(rsp, LRCU_GPS_CLEANUP);
 	gp_delay(READ_ONCE(lrcu_params.gp_cleanup_delay));
-	/* Record the end everywhere before anyone can see the next start. */
+	/* Record the end everywhere this GP started, before anyone can see
+	 * the next start. */
 	lrcu_for_each_node(rsp, rnp) {
+		if (!rnp->qsmaskinit)
+			continue;
 		lrcu_node_lock(rnp);
 		WRITE_ONCE(rnp->gp_seq, end);
 		lrcu_node_unlock(rnp);
@@ -410,18 +455,26 @@ static void gp_cleanup(struct lrcu_state *rsp)
 	pthread_mutex_lock(&rsp->gp_wq_lock);
 	pthread_cond_broadcast(&rsp->gp_wq);
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
-	lrcu_cb_wake(rsp);
+	lrcu_cb_gp_ended(rsp);
 	gp_set_state(rsp, LRCU_GPS_CLEANED);
 }
 
 /* ------------------------------------------------------------------ */
 /* The kthread */
 
+static bool gp_needed_cond(void *rsp)
+{
+	return gp_needed(rsp);
+}
+
 static void gp_wait_request(struct lrcu_state *rsp)
 {
 	uint32_t w;
 
 	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
+	/* Back-to-back requests are common: poll briefly before sleeping. */
+	if (lrcu_spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
+		return;
 	for (;;) {
 		/* Sample before checking: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
@@ -437,6 +490,7 @@ static void *gp_kthread(void *arg)
 	unsigned long gstart;
 
 	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
+	in_gp_kthread = true;
 	for (;;) {
 		gp_wait_request(rsp);
 		gstart = gp_init(rsp);
