@@ -244,6 +244,77 @@ static void test_wrap(void)
 	ok(poll_state_synchronize_sched(i), "after the wrap, it completes after synchronize_sched()");
 }
 
+/* ------------------------------------------------------------------ */
+/* An idle process: the library's threads sleep (no polling). */
+
+#include <dirent.h>
+
+/* Sum of context switches of the library threads; -1 if none found. */
+static long lib_thread_switches(int *nthreads)
+{
+	static const char *const names[] = { "rcu_preempt", "rcu_sched",
+					     "rcu_cb_preempt", "rcu_cb_sched" };
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	long sum = 0;
+
+	*nthreads = 0;
+	while (d && (de = readdir(d))) {
+		char path[300], comm[32] = "", line[128];
+		FILE *f;
+		size_t i;
+		bool lib = false;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			lib |= !strcmp(comm, names[i]);
+		if (!lib)
+			continue;
+		(*nthreads)++;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			long v;
+
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+				sum += v;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
+static void free_cb(struct rcu_head *rh)
+{
+	free(rh);
+}
+
+static void test_idle(void)
+{
+	long before, after;
+	int n;
+
+	call_rcu(malloc(sizeof(struct rcu_head)), free_cb);
+	synchronize_sched();
+	rcu_barrier();
+	sleep_ms(100);		/* past any short post-GP polling */
+	before = lib_thread_switches(&n);
+	sleep_ms(300);
+	after = lib_thread_switches(&n);
+	ok(n == 4, "the library runs 4 named threads (rcu_preempt, rcu_sched, rcu_cb_*): %d found", n);
+	ok(after == before, "idle process: they sleep, no wakeups in 300 ms (%ld context switches)",
+	   after - before);
+}
+
 static void sync_rcu(void) { synchronize_rcu(); }
 static void sync_net(void) { synchronize_net(); }
 static void sync_bh(void) { synchronize_rcu_bh(); }
@@ -262,5 +333,6 @@ int main(void)
 	test_sharing();
 	test_polled();
 	test_wrap();
+	test_idle();
 	return done_testing();
 }
