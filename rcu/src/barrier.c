@@ -35,6 +35,7 @@ static void barrier_callback(struct rcu_head *h)
 
 static void barrier_entrain_all(struct lrcu_state *rsp)
 {
+	/* Acquire pairs with the release in register_slot(). */
 	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
 	int i;
 
@@ -48,6 +49,7 @@ static void barrier_entrain_all(struct lrcu_state *rsp)
 		pthread_mutex_lock(&rdp->cblock);
 		rdp->barrier_head.func = barrier_callback;
 		if (lrcu_cblist_entrain(&rdp->cbl, &rdp->barrier_head))
+			/* The guard keeps it above 0; cblock orders the rest. */
 			__atomic_fetch_add(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&rdp->cblock);
 	}
@@ -72,7 +74,8 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 		return;
 	}
 	rcu_seq_start(&rsp->barrier_seq);
-	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);	/* guard */
+	/* The guard; barrier_mutex orders it against the last pass. */
+	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 	barrier_entrain_all(rsp);
 	lrcu_cb_wake(rsp);	/* some may have landed in DONE */
 	barrier_put(rsp);	/* drop the guard */
@@ -81,7 +84,7 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 		pthread_cond_wait(&rsp->barrier_done, &rsp->barrier_done_lock);
 	pthread_mutex_unlock(&rsp->barrier_done_lock);
 	rcu_seq_end(&rsp->barrier_seq);
-	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&rsp->barrier_mutex);
 	lrcu_sched_block_end(was);
 }

@@ -42,6 +42,7 @@ void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
 	bool flood = false;
 
 	lrcu_init_once();
+	/* Parameters may change at run time (WRITE_ONCE() in params.c). */
 	if (READ_ONCE(lrcu_params.debug_objects) && !lrcu_debug_head_queue(head))
 		return;		/* double call_rcu(): reported and dropped */
 	head->func = func;
@@ -82,6 +83,7 @@ void lrcu_cb_wake(struct lrcu_state *rsp)
  */
 void lrcu_cb_gp_ended(struct lrcu_state *rsp)
 {
+	/* Acquire pairs with the release in register_slot(). */
 	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
 	int i;
 
@@ -110,6 +112,7 @@ static void invoke_one(struct rcu_head *h)
 		fn(h);
 }
 
+/* Statistics: relaxed, single writer (this thread), no ordering needed. */
 static void stat_max(unsigned long *p, unsigned long v)
 {
 	if (v > __atomic_load_n(p, __ATOMIC_RELAXED))
@@ -171,7 +174,7 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 	lrcu_reader.flags &= ~LRCU_R_IN_CALLBACK;
 	more = cbs_account(rdp, pending, pending);
 
-	__atomic_fetch_add(&rsp->n_cb_batches, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&rsp->n_cb_batches, 1, __ATOMIC_RELAXED);	/* statistic */
 	stat_max(&rsp->cb_max_batch, (unsigned long)cbs.len);
 	/* A callback may have used rcu_read_lock_sched(): announce a QS. */
 	if (lrcu_reader.flags & LRCU_R_SCHED_JOINED)
@@ -181,6 +184,7 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 
 static bool invoke_pass(struct lrcu_state *rsp)
 {
+	/* Acquire pairs with the release in register_slot(). */
 	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
 	unsigned long cur = rcu_seq_current(rsp->gp_seq);
 	bool more = false;
@@ -192,7 +196,7 @@ static bool invoke_pass(struct lrcu_state *rsp)
 		if (i == hwm)
 			i = lrcu_nr_slots;	/* skip never-used slots */
 		rdp = &rsp->rda[i];
-		if (!READ_ONCE(rdp->cbl.len))
+		if (!READ_ONCE(rdp->cbl.len))	/* WRITE_ONCE() under cblock */
 			continue;
 		more |= invoke_batch(rsp, rdp, cur);
 	}

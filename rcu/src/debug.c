@@ -18,12 +18,12 @@ static unsigned long misuse_count;
 
 void lrcu_misuse(void)
 {
-	__atomic_fetch_add(&misuse_count, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&misuse_count, 1, __ATOMIC_RELAXED);	/* a counter: no ordering */
 }
 
 unsigned long lrcu_misuse_count(void)
 {
-	return __atomic_load_n(&misuse_count, __ATOMIC_RELAXED);
+	return __atomic_load_n(&misuse_count, __ATOMIC_RELAXED);	/* see lrcu_misuse() */
 }
 
 void lrcu_fatal(const char *fmt, ...)
@@ -57,6 +57,7 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 	char who[128];
 
 	lrcu_misuse();
+	/* Only decides who prints; orders nothing. */
 	if (once && __atomic_exchange_n(once, true, __ATOMIC_RELAXED))
 		return;
 	thread_desc(who, sizeof(who));
@@ -82,6 +83,7 @@ static void report_once(const char *prefix, const char *what)
 
 	lrcu_misuse();
 	for (i = 0; i < ARRAY_SIZE(seen); i++) {
+		/* Pairs with the CAS below (messages are string literals). */
 		const char *s = __atomic_load_n(&seen[i], __ATOMIC_ACQUIRE);
 
 		if (s == what)

@@ -75,6 +75,7 @@ static bool started;	/* set by lrcu_params_freeze() at init */
 
 void lrcu_params_freeze(void)
 {
+	/* Pairs with the acquire loads in the setters below. */
 	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
 }
 

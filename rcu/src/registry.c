@@ -122,11 +122,15 @@ static int register_slot(bool internal, const char *what)
 	r->slot = slot;
 	r->flags = LRCU_R_REGISTERED;
 	r->sched_nesting = 0;
+	/* Published to the GP thread by the leaf lock in slot_attach(). */
 	__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	slot_attach(r, slot);
+	/* Release: the slot's rdp set-up before walkers (callbacks.c,
+	 * barrier.c, stats.c) acquire-load the new mark; slots_lock
+	 * serialises the writers. */
 	if (slot + 1 > __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_RELAXED))
 		__atomic_store_n(&lrcu_slots_hwm, slot + 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&lrcu_slots_lock);
@@ -193,6 +197,7 @@ static int unregister_slot(const char *what)
 	slot_detach(slot);
 	lrcu_slots[slot].reader = NULL;
 	pthread_mutex_unlock(&lrcu_slots_lock);
+	/* Nobody scans these words since slot_detach(). */
 	__atomic_store_n(&r->ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	r->flags = 0;
@@ -219,6 +224,7 @@ static void registry_thread_exit(void *arg)
 		return;
 	if (rcu_read_lock_held() || r->sched_nesting) {
 		lrcu_read_misuse("thread exited inside an RCU read-side critical section");
+		/* Release pairs with the scanner's acquire, as an unlock. */
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELEASE);
 		r->sched_nesting = 0;
 	}
@@ -305,6 +311,7 @@ void lrcu_qs_special(void)
 	struct lrcu_reader *r = &lrcu_reader;
 	struct lrcu_state *rsp = &lrcu_states[LRCU_SCHED];
 
+	/* Clear before reporting: the GP thread re-marks if still needed. */
 	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	if (r->slot >= 0)
 		lrcu_report_qs_slot(rsp, &rsp->rda[r->slot]);
@@ -313,6 +320,7 @@ void lrcu_qs_special(void)
 /* The outermost rcu_read_unlock() of a holdout: tell the GP thread. */
 void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
+	/* Clear before waking: the GP thread re-marks if still needed. */
 	__atomic_store_n(&lrcu_reader.need_qs[f], 0, __ATOMIC_RELAXED);
 	lrcu_wake(&lrcu_states[f].gp_wake);
 }

@@ -26,6 +26,7 @@ const char *lrcu_flavor_name(enum lrcu_flavor f)
 	return f < LRCU_NR_FLAVORS ? lrcu_states[f].name : "?";
 }
 
+/* Statistics and diagnostics: snapshots, no ordering needed. */
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
@@ -48,7 +49,7 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	st->cb_max_batch = LD(rsp->cb_max_batch);
 	st->barriers = LD(rsp->n_barriers);
 	st->gp_state = LD(rsp->gp_state);
-	hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
+	hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);	/* see register_slot() */
 	for (i = 0; i <= lrcu_nr_slots; i++) {
 		struct lrcu_data *rdp;
 

@@ -79,7 +79,7 @@ static __thread bool in_gp_kthread;	/* this thread is a GP kthread */
 static void gp_set_state(struct lrcu_state *rsp, int state)
 {
 	WRITE_ONCE(rsp->gp_state, state);	/* read by diagnostics */
-	WRITE_ONCE(rsp->gp_activity_us, lrcu_now_us());
+	WRITE_ONCE(rsp->gp_activity_us, lrcu_now_us());	/* ditto */
 }
 
 static void gp_delay(long jiffies)
@@ -104,6 +104,7 @@ static bool gp_needed(struct lrcu_state *rsp)
  */
 void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 {
+	/* Relaxed: the CAS below is what orders. */
 	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
 
 	do {
@@ -165,6 +166,7 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			return;
 		}
 		mask &= rnp->qsmask;
+		/* statistic */
 		__atomic_fetch_add(&rsp->n_qs_reports,
 				   (unsigned long)__builtin_popcountl(mask), __ATOMIC_RELAXED);
 		/* WRITE_ONCE: the GP thread peeks at the root without the lock. */
@@ -199,6 +201,8 @@ void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	unsigned long w;
 
 	lrcu_node_lock(rnp);
+	/* Our own word (the caller is its owner): program order suffices;
+	 * acquire for symmetry with gp_scan_leaf(). */
 	w = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
 	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask) &&
 	    lrcu_word_qs(w, rnp->gp_seq))
@@ -291,6 +295,8 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 		if (!rnp->qsmaskinit)
 			continue;
 		lrcu_node_lock(rnp);
+		/* WRITE_ONCE: peeked at without the lock (root_qsmask(),
+		 * gp_scan(), diagnostics). */
 		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
 		WRITE_ONCE(rnp->gp_seq, gstart);
 		mask = 0;
@@ -367,6 +373,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		if (lrcu_word_qs(w, gstart)) {
 			qs |= bit;
 		} else if (mark && !__atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED)) {
+			/* (Relaxed peek: marking twice is harmless.) */
 			/* Read by the owner after its word store + fence. */
 			__atomic_store_n(rdp->need_qs, 1, LRCU_MO_SC);
 			marked = true;
@@ -385,9 +392,9 @@ static bool gp_scan(struct lrcu_state *rsp, unsigned long gstart, bool mark)
 	bool marked = false;
 
 	gp_set_state(rsp, LRCU_GPS_DOING_FQS);
-	__atomic_fetch_add(&rsp->n_fqs_scans, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&rsp->n_fqs_scans, 1, __ATOMIC_RELAXED);	/* statistic */
 	lrcu_for_each_leaf(rsp, rnp)
-		if (READ_ONCE(rnp->qsmask))
+		if (READ_ONCE(rnp->qsmask))	/* peek; rechecked under the lock */
 			marked |= gp_scan_leaf(rsp, rnp, gstart, mark);
 	return marked;
 }
@@ -441,12 +448,13 @@ static void gp_cleanup(struct lrcu_state *rsp)
 		if (!rnp->qsmaskinit)
 			continue;
 		lrcu_node_lock(rnp);
-		WRITE_ONCE(rnp->gp_seq, end);
+		WRITE_ONCE(rnp->gp_seq, end);	/* read unlocked by diagnostics */
 		lrcu_node_unlock(rnp);
 	}
 	rcu_seq_end(rsp->gp_seq);
 
 	dur = lrcu_now_us() - rsp->gp_start_us;
+	/* Statistics: relaxed, this thread is the only writer. */
 	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
 	if (dur > max)
 		__atomic_store_n(&rsp->gp_max_us, dur, __ATOMIC_RELAXED);
