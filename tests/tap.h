@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static int tap_count, tap_failed;
 static pthread_mutex_t tap_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -81,37 +79,6 @@ static inline int done_testing(void)
 static inline int tap_exit_status(void)
 {
 	return tap_failed ? 1 : 0;
-}
-
-/*
- * Run fn() in a child process with stderr captured into buf.  Returns the
- * raw wait status.
- */
-static inline int run_child(void (*fn)(void *), void *arg, char *buf, size_t len)
-{
-	int pfd[2], status = 0;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(stdout);
-	if (pipe(pfd))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(pfd[0]);
-		dup2(pfd[1], 2);
-		close(1);	/* keep the child's output out of the TAP stream */
-		fn(arg);
-		_exit(0);
-	}
-	close(pfd[1]);
-	while (got + 1 < len && (n = read(pfd[0], buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	buf[got] = '\0';
-	close(pfd[0]);
-	waitpid(pid, &status, 0);
-	return status;
 }
 
 #endif /* TESTS_TAP_H */
