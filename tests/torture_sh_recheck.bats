@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# bin/recheck.sh: saved results judged again; doctored console.log and
+# summary.json files must be judged FAILURE; torture.sh and recheck.sh
+# print the same line for the same run (one judge).
+
+load torture_sh_helpers
+
+SAVED=$FIX/results/2025.01.01-00.00.00
+
+setup() {
+	cp -r "$SAVED" "$BATS_TEST_TMPDIR/run"
+	R=$BATS_TEST_TMPDIR/run
+	OK=$R/TREE04
+}
+
+recheck_ok_dir() {	# recheck_ok_dir: judge the (doctored) TREE04
+	run "$RECHECK" "$OK"
+}
+
+# last_line_with PATTERN: the number of the last console.log line matching.
+last_line_with() {
+	grep -n -- "$1" "$OK/console.log" | tail -n1 | cut -d: -f1
+}
+
+@test "saved results: one line a scenario, BUSTED fails, exit 1" {
+	run "$RECHECK" "$R"
+	[ "$status" -eq 1 ]
+	[[ $output == *"TREE04 ------- "*" GPs ("*"/s) ["*": g"*" f0x"*"] SUCCESS"* ]]
+	[[ $output == *"BUSTED ------- "*"FAILURE: Reader Pipe errors ("*" instances)"* ]]
+	[[ $output == *"1 of 3 runs failed."* ]]
+	[ -f "$R/BUSTED/console.log.diags" ] && [ ! -f "$OK/console.log.diags" ]
+}
+
+@test "one scenario directory judged alone; a success exits 0" {
+	recheck_ok_dir
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[0]} == "TREE04 ------- "*" SUCCESS" ]]
+}
+
+@test "a !!! Reader Pipe line (doctored console) is a FAILURE with the instance count" {
+	local n
+	n=$(last_line_with 'Reader Pipe:')
+	sed -i "${n}s/Reader Pipe:\(  *[0-9][0-9]* [0-9][0-9]*\) [0-9][0-9]* [0-9][0-9]*/!!! Reader Pipe:\1 5 2/" "$OK/console.log"
+	grep -q '!!! Reader Pipe' "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: Reader Pipe errors (7 instances)"* ]]
+	grep -q '^BUG: TREE04 Reader Pipe errors (7 instances)' "$OK/console.log.diags"
+}
+
+@test "a doctored summary.json: result or error counters disagreeing with the console" {
+	need_jq
+	cp "$OK/summary.json" "$BATS_TEST_TMPDIR/orig.json"
+	jq -c '.result = "FAILURE"' "$BATS_TEST_TMPDIR/orig.json" >"$OK/summary.json"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: summary.json says 'FAILURE', console.log says SUCCESS"* ]]
+	jq -c '.errors.rtmbe = 3' "$BATS_TEST_TMPDIR/orig.json" >"$OK/summary.json"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: summary.json: SUCCESS with 3 errors"* ]]
+	jq -c '.exit_status = 1' "$BATS_TEST_TMPDIR/orig.json" >"$OK/summary.json"
+	recheck_ok_dir
+	[[ ${lines[0]} == *"FAILURE: summary.json exit_status 1, rcutorture exited 0"* ]]
+	echo '{"result": ' >"$OK/summary.json"
+	recheck_ok_dir
+	[[ ${lines[0]} == *"FAILURE: summary.json unreadable"* ]]
+}
+
+@test "ver: repeated at the end is a GP HANG, a step back a BAD SEQ" {
+	local vers last prev
+	vers=$(grep -o ' ver: [0-9]*' "$OK/console.log" | awk '{print $2}')
+	last=$(tail -n1 <<<"$vers")
+	prev=$(tail -n2 <<<"$vers" | head -n1)
+	cp "$OK/console.log" "$BATS_TEST_TMPDIR/console.log"
+	sed -i "s/ ver: $last / ver: $prev /" "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"GP HANG at $prev torture stat $(wc -l <<<"$vers")"* ]]
+	sed "s/ ver: $prev / ver: 1 /" "$BATS_TEST_TMPDIR/console.log" >"$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"BAD SEQ "*":1 version "* ]]
+}
+
+@test "no SUCCESS message is a failure" {
+	sed -i '/End of test/d' "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: no success message, "*" successful version messages"* ]]
+}
+
+@test "console badness: warnings, writer stalls, ODEBUG, sanitizer reports, BUG" {
+	local bad
+	for bad in "WARNING: suspicious RCU usage|Warnings: 1" \
+		"rcu-torture: ??? Writer stall state RTWS_SYNC(9) g12 f0x0|Stalls: 1" \
+		"ODEBUG: activate active (active state 0) object type: rcu_head hint: 0x0|ODEBUG: 1" \
+		"WARNING: ThreadSanitizer: data race (pid=1)|Sanitizer: 1" \
+		"BUG: KCSAN: data-race in foo|Bugs: 1" \
+		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:|Stalls: 1"; do
+		cp "$SAVED/TREE04/console.log" "$OK/console.log"
+		sed -i "2a ${bad%|*}" "$OK/console.log"
+		recheck_ok_dir
+		[ "$status" -eq 1 ] || { echo "$bad: $output"; false; }
+		[[ ${lines[0]} == *"FAILURE: console badness: ${bad#*|}"* ]] || { echo "$bad: $output"; false; }
+	done
+}
+
+@test "an ODEBUG splat is expected with object_debug=1, and only then" {
+	local splat='------------[ cut here ]------------
+ODEBUG: activate active (active state 0) object type: rcu_head hint: 0x1
+WARNING: rcu_head 0x2: double call_rcu() (the head is already queued)
+---[ end trace ]---'
+	printf '%s\n' "$splat" >>"$R/TREE06/console.log"
+	grep -q 'object_debug=1' "$R/TREE06/cmdline"
+	run "$RECHECK" "$R/TREE06"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == *" SUCCESS (1 expected ODEBUG splats (object_debug=1))" ]]
+	printf '%s\n' "$splat" >>"$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"console badness: Warnings: 1 ODEBUG: 1"* ]]
+}
+
+@test "close calls: noted when rare, a failure when frequent (kvm-recheck's rule)" {
+	local n
+	n=$(last_line_with 'Reader Batch:')
+	cp "$OK/console.log" "$BATS_TEST_TMPDIR/console.log"
+	sed -i "${n}s/Reader Batch:\(  *[0-9][0-9]* [0-9][0-9]*\) [0-9][0-9]*/Reader Batch:\1 1/" "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == *" SUCCESS (1 close calls)" ]]
+	sed "${n}s/Reader Batch:\(  *[0-9][0-9]* [0-9][0-9]*\) [0-9][0-9]*/Reader Batch:\1 500/" \
+		"$BATS_TEST_TMPDIR/console.log" >"$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: 500 Reader Batch close calls in "*s* ]]
+}
+
+@test "exit status and runner findings: killed, hung, missing files" {
+	echo 139 >"$OK/exit_status"
+	recheck_ok_dir
+	[[ ${lines[0]} == *"FAILURE: killed by signal 11 (SEGV)"* ]]
+	echo 0 >"$OK/exit_status"
+	echo '!!! PID 123 hung at 99 vs. 60 seconds' >"$OK/Warnings"
+	recheck_ok_dir
+	[[ ${lines[0]} == *"FAILURE: PID 123 hung at 99 vs. 60 seconds"* ]]
+	rm "$OK/Warnings" "$OK/exit_status"
+	recheck_ok_dir
+	[[ ${lines[0]} == *"FAILURE: no exit_status"* ]]
+}
+
+@test "without jq: judged from console.log alone, and it says so" {
+	local d=$BATS_TEST_TMPDIR/nojq f
+	mkdir -p "$d"
+	for f in /usr/bin/* /bin/*; do
+		[ "${f##*/}" = jq ] || [ -e "$d/${f##*/}" ] || ln -s "$f" "$d/${f##*/}"
+	done
+	run env PATH="$d" "$RECHECK" "$R"
+	[ "$status" -eq 1 ]
+	[[ $output == *"jq not found (Debian package jq)"* ]]
+	[[ $output == *"TREE04 ------- "*" GPs ("*"/s) "*" SUCCESS"* ]]
+	[[ $output == *"BUSTED ------- "*"FAILURE: Reader Pipe errors"* ]]
+}
+
+@test "torture.sh's table and recheck.sh print the same line for the same run" {
+	fake_run --duration 4s TREE09
+	[ "$status" -eq 0 ]
+	local table
+	table=$(grep '^TREE09 -------' "$RES/log")
+	run "$RECHECK" "$RES"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$table" ]
+}
+
+@test "usage errors: no argument, unknown option, nothing to judge" {
+	run "$RECHECK"
+	[ "$status" -eq 2 ]
+	run "$RECHECK" --bogus
+	[ "$status" -eq 2 ]
+	[[ $output == *"--bogus: unknown option"* ]]
+	run "$RECHECK" "$BATS_TEST_TMPDIR/nope"
+	[ "$status" -eq 2 ]
+	[[ $output == *"no such directory"* ]]
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run "$RECHECK" "$BATS_TEST_TMPDIR/empty"
+	[ "$status" -eq 2 ]
+	[[ $output == *"no scenario results in"* ]]
+}
