@@ -20,18 +20,20 @@
 
 struct cfg {
 	int fanout, leaf, exact, nr_cpus, nthreads;
+	const char *extra;	/* more boot arguments */
 };
 
 static const struct cfg cfgs[] = {
-	{ 2, 2, 0, 14, 1 },	/* 16 slots: four levels of fanout 2 */
-	{ 2, 2, 0, 14, 14 },
-	{ 2, 4, 0, 30, 30 },
-	{ 3, 3, 0, 60, 40 },
-	{ 3, 3, 1, 60, 60 },	/* exact: leaves of exactly 3 */
-	{ 16, 16, 0, 300, 300 },
-	{ 64, 16, 0, 4096, 300 },	/* the default geometry */
-	{ 64, 64, 0, 300, 64 },
-	{ 64, 16, 0, 14, 1 },	/* one node */
+	{ 2, 2, 0, 14, 1, NULL },	/* 16 slots: four levels of fanout 2 */
+	{ 2, 2, 0, 14, 14, NULL },
+	{ 2, 4, 0, 30, 30, NULL },
+	{ 3, 3, 0, 60, 40, NULL },
+	{ 3, 3, 1, 60, 60, NULL },	/* exact: leaves of exactly 3 */
+	{ 16, 16, 0, 300, 300, NULL },
+	{ 64, 16, 0, 4096, 300, NULL },	/* the default geometry */
+	{ 64, 64, 0, 300, 64, NULL },
+	{ 64, 16, 0, 14, 1, NULL },	/* one node */
+	{ 3, 3, 0, 30, 20, "rcupdate.use_membarrier=0" },	/* fenced readers */
 };
 
 /* ------------------------------------------------------------------ */
@@ -290,7 +292,8 @@ static void run_cfg(const struct cfg *c, double secs)
 	const char *r;
 
 	snprintf(args, sizeof(args), "nr_cpus=%d rcutree.rcu_fanout=%d rcutree.rcu_fanout_leaf=%d "
-		 "rcutree.rcu_fanout_exact=%d", c->nr_cpus, c->fanout, c->leaf, c->exact);
+		 "rcutree.rcu_fanout_exact=%d %s", c->nr_cpus, c->fanout, c->leaf, c->exact,
+		 c->extra ? c->extra : "");
 	snprintf(arg, sizeof(arg), "%d %.2f", c->nthreads, secs);
 	st = run_self("run", arg, args, out, sizeof(out));
 	ok(exited_with(st, 0) && check_tree(c, out, why, sizeof(why)),

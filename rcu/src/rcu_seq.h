@@ -50,7 +50,12 @@ static inline unsigned long rcu_seq_current(unsigned long *sp)
  */
 static inline void rcu_seq_start(unsigned long *sp)
 {
+#ifdef LRCU_TSAN
+	/* TSan builds order by accesses, not fences (compiler.h). */
+	__atomic_store_n(sp, *sp + 1, __ATOMIC_SEQ_CST);
+#else
 	__atomic_store_n(sp, *sp + 1, __ATOMIC_RELEASE);
+#endif
 }
 
 /* The value rcu_seq_end() will store. */
