@@ -256,17 +256,24 @@ static inline void cond_synchronize_sched(unsigned long c) { lrcu_cond_sync(LRCU
  * written to *v before is visible to a reader that loads p with
  * rcu_dereference() (consume/acquire load).
  */
-#define rcu_assign_pointer(p, v) do {					\
-	__typeof__(p) __rap_v = RCU_INITIALIZER(v);			\
-	__atomic_store_n(&(p), __rap_v, __ATOMIC_RELEASE);		\
+#ifndef __CHECKER__
+/* The typed temporary makes the compiler check v against p's type. */
+#define __rcu_store_pointer(p, v, mo) do {				\
+	__typeof__(p) __rsp_v = RCU_INITIALIZER(v);			\
+	__atomic_store_n(&(p), __rsp_v, (mo));				\
 } while (0)
+#else
+/* sparse: typeof() drops the __rcu address space; cast instead. */
+#define __rcu_store_pointer(p, v, mo) do {				\
+	__typeof__(p) __rsp_v = (__typeof__(p))(v);			\
+	__atomic_store_n(&(p), __rsp_v, (mo));				\
+} while (0)
+#endif
+#define rcu_assign_pointer(p, v)	__rcu_store_pointer(p, v, __ATOMIC_RELEASE)
 
 /* Store without ordering: NULL, or a structure readers cannot yet reach
  * or whose reader-visible contents did not change since publication. */
-#define RCU_INIT_POINTER(p, v) do {					\
-	__typeof__(p) __rip_v = RCU_INITIALIZER(v);			\
-	__atomic_store_n(&(p), __rip_v, __ATOMIC_RELAXED);		\
-} while (0)
+#define RCU_INIT_POINTER(p, v)		__rcu_store_pointer(p, v, __ATOMIC_RELAXED)
 
 /*
  * The dereference load.  Consume ordering pairs with the release store in
