@@ -7,7 +7,7 @@ struct config {
 	int value;
 	struct rcu_head rh;
 };
-static struct config *__rcu current;
+static struct config __rcu *current;
 
 static int read_value(void)
 {

@@ -11,10 +11,10 @@ trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/good.c" <<'C'
 #include <rcu/rcupdate.h>
 struct foo { int a; };
-static struct foo *__rcu gp;
+static struct foo __rcu *gp;
 static struct foo init_foo;
-struct holder { struct foo *__rcu p; };
-struct holder h = { RCU_POINTER_INITIALIZER(p, &init_foo) };
+struct holder { struct foo __rcu *p; };
+static struct holder h = { RCU_POINTER_INITIALIZER(p, &init_foo) };
 int readers(void);
 int readers(void)
 {
@@ -42,7 +42,7 @@ C
 cat >"$tmp/bad.c" <<'C'
 #include <rcu/rcupdate.h>
 struct foo { int a; };
-static struct foo *__rcu gp;
+static struct foo __rcu *gp;
 int bad(void);
 int bad(void) { return gp->a; }
 C
