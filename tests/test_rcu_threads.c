@@ -176,11 +176,79 @@ static void test_churn(void)
 		rounds += (long)r;
 	}
 	free(rcu_dereference_protected(cur, 1));
+	RCU_INIT_POINTER(cur, NULL);
 	ok(!bad, "%ld grace periods during %ld register/unregister rounds with offline "
 	   "periods: no reader saw a poisoned element", gps, rounds);
 	ok(rounds >= 6, "the threads did churn (%ld rounds in %.2fs)", rounds, now_s() - t0);
 	/* Not a timing verdict: a stalled grace period would take forever. */
 	ok(slowest < 30, "no grace period stalled (slowest %.3fs)", slowest);
+}
+
+/* ------------------------------------------------------------------ */
+/* Readers in signal handlers nest inside the interrupted thread's own
+ * sections (the read side is async-signal-safe). */
+
+static long sig_reads;
+static int sig_bad_nesting, sig_target_ready, sig_stop;
+
+static void sig_reader(int sig)
+{
+	(void)sig;
+	check_elem(1);		/* a full read-side section, with a yield */
+	__atomic_fetch_add(&sig_reads, 1, __ATOMIC_RELAXED);
+}
+
+static void *sig_target(void *arg)
+{
+	long n = 0;
+
+	(void)arg;
+	rcu_register_thread();
+	signal(SIGUSR1, sig_reader);
+	set_flag(&sig_target_ready);
+	while (!__atomic_load_n(&sig_stop, __ATOMIC_ACQUIRE)) {
+		rcu_read_lock();
+		rcu_read_lock();
+		rcu_read_unlock();
+		if (!rcu_read_lock_held())
+			__atomic_store_n(&sig_bad_nesting, 1, __ATOMIC_RELAXED);
+		rcu_read_unlock();
+		if (rcu_read_lock_held())
+			__atomic_store_n(&sig_bad_nesting, 1, __ATOMIC_RELAXED);
+		if (++n % 64 == 0)
+			check_elem((int)n);
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void test_signal_readers(void)
+{
+	pthread_t t;
+	long i, n = scale(2000);
+
+	__atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
+	pthread_create(&t, NULL, sig_target, NULL);
+	wait_flag(&sig_target_ready, 60);
+	for (i = 0; i < n; i++) {
+		struct elem *e = malloc(sizeof(*e)), *old;
+
+		e->magic = MAGIC;
+		old = rcu_dereference_protected(cur, 1);
+		rcu_assign_pointer(cur, e);
+		pthread_kill(t, SIGUSR1);
+		synchronize_rcu();
+		if (old) {
+			WRITE_ONCE(old->magic, 0);	/* poison: readers must be gone */
+			free(old);
+		}
+	}
+	__atomic_store_n(&sig_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	free(rcu_dereference_protected(cur, 1));
+	RCU_INIT_POINTER(cur, NULL);
+	ok(!bad && !sig_bad_nesting, "%ld signal-handler readers interrupting nested sections: "
+	   "nesting intact, no poisoned element seen", __atomic_load_n(&sig_reads, __ATOMIC_RELAXED));
 }
 
 int main(int argc, char **argv)
@@ -190,5 +258,6 @@ int main(int argc, char **argv)
 	test_capacity();
 	test_watching();
 	test_churn();
+	test_signal_readers();
 	return done_testing();
 }
