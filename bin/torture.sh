@@ -258,6 +258,15 @@ make_results_dir() {
 	(cd "$d" && pwd)
 }
 
+# log_notes WORK NAME...: each scenario's notes (ignored options), once.
+log_notes() {
+	local work=$1 name l
+	shift
+	for name in $(printf '%s\n' "$@" | sort -u); do
+		while IFS= read -r l; do log "$name: $l"; done < <(plan_get note <"$work/$name.plan")
+	done
+}
+
 # do_builds WORK RESDIR NAME...: build each distinct configuration; the
 # tags that failed go to FAILED_BUILDS.
 declare -A FAILED_BUILDS=()
@@ -292,7 +301,6 @@ run_batch() {
 		plan=$work/$(instance_scenario "$inst").plan
 		dir=$res/$inst
 		run_prepare "$dir" "$plan"
-		plan_get note <"$plan" | sed "s/^/$inst: /" | while IFS= read -r l; do log "$l"; done
 		tag=$(plan_get build <"$plan")
 		if [ -n "${FAILED_BUILDS[$tag]:-}" ]; then
 			echo "!!! build failed (see build-$tag.log)" >"$dir/Warnings"
@@ -393,6 +401,7 @@ main() {
 	git -C "$TORTURE_TOP" rev-parse HEAD >"$RESDIR/testid.txt" 2>/dev/null || true
 	git -C "$TORTURE_TOP" status --short >>"$RESDIR/testid.txt" 2>/dev/null || true
 	have_jq || log "jq not found (Debian package jq): figures come from console.log; summary.json is not cross-checked"
+	log_notes "$work" "${list[@]}"
 	do_builds "$work" "$RESDIR" "${list[@]}"
 	while :; do
 		round=$((round + 1))

@@ -161,3 +161,27 @@ CONFIG_FOO=y'
 	[[ $output == *"Build plain FAILED: make: *** No rule to make target"* ]]
 	[[ $output == *"TREE09 ------- FAILURE: build failed (see build-plain.log)"* ]]
 }
+
+@test "interrupted: the runs are stopped, exit 130, what is saved can be rechecked" {
+	local out=$BATS_TEST_TMPDIR/out pid st=0 i
+	FAKE_MODE=hang TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" \
+		--duration 1m --cpus 4 2*TREE09 >"$out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do
+		[ "$(ls "$BATS_TEST_TMPDIR"/res/*/TREE09*/console.log 2>/dev/null | wc -l)" -lt 2 ] || break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	[ "$st" -eq 130 ]
+	grep -q '^Interrupted: runs stopped' "$out"
+	for ((i = 0; i < 50; i++)); do
+		[ "$(cat "$BATS_TEST_TMPDIR"/res/*/TREE09*/exit_status 2>/dev/null | wc -l)" -lt 2 ] || break
+		sleep 0.1
+	done
+	[ "$(cat "$BATS_TEST_TMPDIR"/res/*/TREE09*/exit_status)" = $'143\n143' ]
+	run "$RECHECK" "$BATS_TEST_TMPDIR"/res/*/
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == "TREE09 ------- "*"killed by signal 15 (TERM)"* ]]
+	[[ ${lines[1]} == "TREE09.2 -------"* ]]
+}

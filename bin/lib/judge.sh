@@ -323,7 +323,7 @@ judge_is_scenario_dir() {
 }
 
 # judge_find_dirs DIR: DIR itself if it holds one scenario's run, else
-# its scenario subdirectories (sorted), one a line.
+# its scenario subdirectories (TREE01 before TREE01.2), one a line.
 judge_find_dirs() {
 	local d=${1%/} s
 	if judge_is_scenario_dir "$d"; then
@@ -332,7 +332,7 @@ judge_find_dirs() {
 	fi
 	for s in "$d"/*/; do
 		if judge_is_scenario_dir "${s%/}"; then echo "${s%/}"; fi
-	done
+	done | sort -V
 }
 
 # judge_results DIR...: judge every scenario directory found in the DIRs;
