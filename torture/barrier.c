@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barrier.c - the callback-barrier test (rcu_torture_barrier): each
+ * round, n_barrier_cbs threads (each on its own registered "CPU") post one
+ * callback apiece; once all have posted, the coordinator calls
+ * cb_barrier() and checks that every callback was invoked.  A callback
+ * that runs after the barrier for its round returned is also an error.
+ * Errors: rtbe.  Stats: barrier: successes/attempts:errors.
+ */
+#include <stdlib.h>
+#include "torture.h"
+
+struct barrier_cb {
+	struct torture_cb cb;		/* first member */
+	unsigned long round;
+};
+
+static unsigned long barrier_round;	/* current round; atomic */
+static unsigned long barrier_done;	/* last round whose barrier returned; atomic */
+static unsigned long barrier_posted;	/* callbacks posted this round; atomic */
+static unsigned long barrier_invoked;	/* ... and invoked; atomic */
+
+static void barrier_error(const char *what, unsigned long a, unsigned long b)
+{
+	if (STAT_INC(tc.rtbe) == 0)
+		torout(" rcu_torture_barrier: %s (%lu vs %lu)", what, a, b);
+}
+
+static void barrier_cbf(struct torture_cb *cb)
+{
+	struct barrier_cb *b = (struct barrier_cb *)(void *)cb;
+
+	/* Acquire pairs with the coordinator's release of barrier_done. */
+	if (b->round <= __atomic_load_n(&barrier_done, __ATOMIC_ACQUIRE))
+		barrier_error("callback invoked after its barrier returned", b->round,
+			      __atomic_load_n(&barrier_done, __ATOMIC_RELAXED));
+	else
+		STAT_INC(barrier_invoked);
+	free(b);
+}
+
+static void *rcu_torture_barrier_cbs(void *arg)
+{
+	unsigned long last = 0, r;
+
+	(void)arg;
+	torture_updater_start(true);	/* callbacks from many "CPUs" */
+	torverbose(" rcu_torture_barrier_cbs task started");
+	while (!torture_must_stop()) {
+		struct barrier_cb *b;
+
+		/* Acquire pairs with the coordinator's release of the round. */
+		r = __atomic_load_n(&barrier_round, __ATOMIC_ACQUIRE);
+		if (r == last) {
+			torture_idle_sleep_us(1000);
+			continue;
+		}
+		last = r;
+		b = malloc(sizeof(*b));
+		if (!b)
+			break;
+		b->round = r;
+		torture_call(&b->cb, barrier_cbf);
+		/* Release: the call() happens before the coordinator sees it. */
+		__atomic_fetch_add(&barrier_posted, 1, __ATOMIC_RELEASE);
+	}
+	torture_updater_stop();
+	return NULL;
+}
+
+static bool wait_posted(void)
+{
+	/* Acquire pairs with the release increments above. */
+	while (__atomic_load_n(&barrier_posted, __ATOMIC_ACQUIRE) < (unsigned long)tp.n_barrier_cbs)
+		if (torture_must_stop())
+			return false;
+		else
+			torture_sleep_us(1000);
+	return true;
+}
+
+static void *rcu_torture_barrier(void *arg)
+{
+	struct torture_random rng;
+	unsigned long r, start, got;
+
+	(void)arg;
+	torture_random_init(&rng, 0x6000);
+	torture_updater_start(false);
+	torverbose(" rcu_torture_barrier task started");
+	for (r = 1; !torture_must_stop(); r++) {
+		__atomic_store_n(&barrier_posted, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&barrier_invoked, 0, __ATOMIC_RELAXED);
+		/* Release: the resets above before the cbs threads see the round. */
+		__atomic_store_n(&barrier_round, r, __ATOMIC_RELEASE);
+		if (!wait_posted())
+			break;
+		STAT_INC(tc.barrier_attempts);
+		start = torture_now_us();
+		cur_ops->cb_barrier();
+		torture_record_gp("barrier", start);
+		/* Release pairs with the late-callback check in barrier_cbf(). */
+		__atomic_store_n(&barrier_done, r, __ATOMIC_RELEASE);
+		got = __atomic_load_n(&barrier_invoked, __ATOMIC_ACQUIRE);
+		if (got != (unsigned long)tp.n_barrier_cbs)
+			barrier_error("barrier_cbs_invoked != n_barrier_cbs", got,
+				      (unsigned long)tp.n_barrier_cbs);
+		else
+			STAT_INC(tc.barrier_ok);
+		torture_hrtimeout_us(100000, 10000, &rng);
+		stutter_wait("rcu_torture_barrier");
+	}
+	torture_updater_stop();
+	return NULL;
+}
+
+int barrier_start(void)
+{
+	long i;
+
+	if (tp.n_barrier_cbs <= 0)
+		return 0;
+	if (!cur_ops->call || !cur_ops->cb_barrier) {
+		torout(" n_barrier_cbs ignored: %s has no call()/cb_barrier()", cur_ops->name);
+		return 0;
+	}
+	for (i = 0; i < tp.n_barrier_cbs; i++)
+		if (torture_spawn("rcu_torture_bar", rcu_torture_barrier_cbs, NULL))
+			return -1;
+	return torture_spawn("rcu_torture_bar", rcu_torture_barrier, NULL);
+}

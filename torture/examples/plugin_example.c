@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plugin_example.c - how to torture your own RCU without rebuilding
+ * rcutorture: build a shared object that exports torture_plugin_ops()
+ * (see <torture/ops.h>) and run
+ *
+ *     rcutorture rcutorture.torture_type=lib:./libtorture_example.so
+ *
+ * The "RCU" here is the simplest correct one there is: readers take a
+ * reader-writer lock for reading, a grace period takes it once for
+ * writing (every reader that was inside has left), and call_rcu() runs
+ * its callbacks on a helper thread after a grace period.  Slow, but
+ * correct: the harness must say SUCCESS.  Built by `make` as
+ * $(BUILD)/torture/libtorture_example.so.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <torture/ops.h>
+
+static pthread_rwlock_t gp_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+static int ex_readlock(void)
+{
+	pthread_rwlock_rdlock(&gp_lock);	/* recursive for readers: nests */
+	return 0;
+}
+
+static void ex_readunlock(int idx)
+{
+	(void)idx;
+	pthread_rwlock_unlock(&gp_lock);
+}
+
+static void *ex_dereference(void *const *pp)
+{
+	return __atomic_load_n(pp, __ATOMIC_ACQUIRE);	/* pairs with the writer's release */
+}
+
+static void ex_sync(void)
+{
+	/* Every reader inside when we asked has left once we get the lock. */
+	pthread_rwlock_wrlock(&gp_lock);
+	pthread_rwlock_unlock(&gp_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Callbacks: a queue drained by one thread, a grace period per batch. */
+
+static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;
+static struct torture_cb *q_head;	/* linked through rcu_space[0] (q_lock) */
+static unsigned long q_queued, q_done;	/* q_lock */
+static pthread_once_t q_once = PTHREAD_ONCE_INIT;
+
+static void *cb_thread(void *arg)
+{
+	struct torture_cb *batch, *next;
+
+	(void)arg;
+	for (;;) {
+		unsigned long n = 0;
+
+		pthread_mutex_lock(&q_lock);
+		while (!q_head)
+			pthread_cond_wait(&q_cond, &q_lock);
+		batch = q_head;
+		q_head = NULL;
+		pthread_mutex_unlock(&q_lock);
+		ex_sync();	/* a grace period for the whole batch */
+		for (; batch; batch = next, n++) {
+			next = batch->rcu_space[0];
+			batch->func(batch);
+		}
+		pthread_mutex_lock(&q_lock);
+		q_done += n;
+		pthread_cond_broadcast(&q_cond);
+		pthread_mutex_unlock(&q_lock);
+	}
+	return NULL;
+}
+
+static void q_start(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, cb_thread, NULL);
+	pthread_detach(t);
+}
+
+static void ex_call(struct torture_cb *cb)
+{
+	pthread_once(&q_once, q_start);
+	pthread_mutex_lock(&q_lock);
+	cb->rcu_space[0] = q_head;	/* LIFO is fine: one GP covers them all */
+	q_head = cb;
+	q_queued++;
+	pthread_cond_broadcast(&q_cond);
+	pthread_mutex_unlock(&q_lock);
+}
+
+static void ex_barrier(void)
+{
+	unsigned long target;
+
+	pthread_mutex_lock(&q_lock);
+	target = q_queued;	/* everything queued before us */
+	while (q_done < target)
+		pthread_cond_wait(&q_cond, &q_lock);
+	pthread_mutex_unlock(&q_lock);
+}
+
+static const struct torture_ops example_ops = {
+	.abi_version = TORTURE_OPS_ABI_VERSION,
+	.size = sizeof(struct torture_ops),
+	.name = "example-rwlock",
+	.readlock = ex_readlock,
+	.readunlock = ex_readunlock,
+	.dereference = ex_dereference,
+	.sync = ex_sync,
+	.call = ex_call,
+	.cb_barrier = ex_barrier,
+};
+
+const struct torture_ops *torture_plugin_ops(unsigned int core_abi);
+
+const struct torture_ops *torture_plugin_ops(unsigned int core_abi)
+{
+	return core_abi == TORTURE_OPS_ABI_VERSION ? &example_ops : NULL;
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * torture/ops.h - the torture ops ABI: how rcutorture sees an RCU.
+ *
+ * The torture core never calls an RCU directly.  Each RCU is described by
+ * one struct torture_ops (the kernel's struct rcu_torture_ops): a table of
+ * function pointers plus a few flags.  Built-in types live in
+ * torture/ops/ *.c; anyone can torture their own RCU without rebuilding
+ * rcutorture by building a shared object that exports
+ *
+ *     const struct torture_ops *torture_plugin_ops(unsigned int core_abi);
+ *
+ * and running `rcutorture rcutorture.torture_type=lib:/path/to/plugin.so`.
+ * The core passes its TORTURE_OPS_ABI_VERSION; the plugin returns its table
+ * (or NULL to refuse).  The table's abi_version must equal the core's and
+ * its size must be at least the size of the version-1 table; see
+ * torture/examples/plugin_example.c.
+ *
+ * Threads are CPUs.  Readers run on threads that the core registers with
+ * thread_register() (CPU online) and may later take offline (extended
+ * quiescent state, thread_offline()/thread_online()) or unregister (CPU
+ * hotplug).  Update-side calls (sync, call, cb_barrier, polled grace
+ * periods) come from the writer, fakewriter, barrier and forward-progress
+ * threads, which are registered only if the RCU needs it
+ * (TORTURE_OPS_UPDATERS_REGISTER); registered updaters are kept offline
+ * except around call() and fqs().
+ *
+ * A NULL function pointer means "not supported": the tests that need it are
+ * skipped (no expedited grace periods without exp_sync, no polled-cookie
+ * checks without get_gp_state/poll_gp_state, ...).  Required: name,
+ * readlock, readunlock, dereference and at least one of sync and call.
+ */
+#ifndef TORTURE_OPS_H
+#define TORTURE_OPS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on every incompatible change of the structures below. */
+#define TORTURE_OPS_ABI_VERSION	1
+/* The symbol a plugin exports (see torture_plugin_ops_fn). */
+#define TORTURE_PLUGIN_SYMBOL	"torture_plugin_ops"
+
+/*
+ * A callback handed to ops->call().  The core fills ->func and never
+ * touches ->rcu_space; the adapter keeps its own callback head (e.g.
+ * struct rcu_head) in ->rcu_space and, once a grace period has elapsed,
+ * calls cb->func(cb) exactly once, from any thread.
+ */
+#define TORTURE_CB_SPACE	4	/* pointers of room for the RCU's head */
+struct torture_cb {
+	void *rcu_space[TORTURE_CB_SPACE];	/* first member: the adapter may
+						 * cast it to its head and back */
+	void (*func)(struct torture_cb *cb);	/* set by the core */
+};
+
+/*
+ * One way to enter a read-side critical section, for the readers'
+ * "extendables": a read is a chain of segments, each holding a random set
+ * of these (the next set is always acquired before the previous one is
+ * released, so the read never has a gap).  At least one held entry with
+ * ->protects set is required at every instant: an entry whose lock does
+ * not hold off this RCU's grace periods (e.g. rcu_read_lock_sched() while
+ * torturing rcu) may overlap the others but never protects alone.  The
+ * same lock may be listed twice to nest it.
+ */
+struct torture_read_flavor {
+	const char *name;		/* shown in the segment dump: "RCU_1" */
+	int (*lock)(void);		/* returns what unlock() needs (SRCU idx) */
+	void (*unlock)(int idx);
+	int protects;			/* 1: holding it alone holds off GPs */
+};
+
+/* ->flags */
+#define TORTURE_OPS_QSBR		0x1	/* readers must call quiescent_state()
+						 * between reads and be offline while
+						 * they sleep */
+#define TORTURE_OPS_UPDATERS_REGISTER	0x2	/* update-side callers must be
+						 * registered threads */
+#define TORTURE_OPS_IRQ_CAPABLE		0x4	/* readlock/readunlock are async-
+						 * signal-safe: irqreader may read
+						 * from a signal handler */
+#define TORTURE_OPS_BROKEN		0x8	/* deliberately broken: expected to
+						 * end in FAILURE (fwd_progress off) */
+
+struct torture_ops {
+	unsigned int abi_version;	/* TORTURE_OPS_ABI_VERSION */
+	unsigned int size;		/* sizeof(struct torture_ops) as built */
+	const char *name;		/* torture_type; console prefix "<name>-torture:" */
+	const char *gp_name;		/* GP-state lines prefix ("rcu"); NULL: name */
+	unsigned int flags;		/* TORTURE_OPS_* */
+
+	/* Life cycle.  init() runs after parameters, before any thread;
+	 * returns 0, or -1 after printing why (the run exits with status 3). */
+	int (*init)(void);
+	void (*cleanup)(void);
+
+	/* The RCU's own parameters (kernel boot-argument style, e.g.
+	 * "rcutree.blimit=20 nr_cpus=8"), before init().  param_known()
+	 * says whether a name is one of them; boot_params() validates and
+	 * applies them all or none: 0, or -1 with a one-line message in err. */
+	int (*param_known)(const char *name);
+	int (*boot_params)(const char *args, char *err, size_t errlen);
+
+	/* Threads as CPUs. */
+	int (*thread_register)(void);		/* 0 or -1 */
+	void (*thread_unregister)(void);
+	void (*thread_online)(void);		/* leave an extended QS */
+	void (*thread_offline)(void);		/* enter an extended QS */
+	void (*quiescent_state)(void);		/* QSBR: announce a QS */
+
+	/* Readers. */
+	int (*readlock)(void);			/* returns what readunlock() needs */
+	void (*readunlock)(int idx);
+	void *(*dereference)(void *const *pp);	/* rcu_dereference(*pp) */
+	const struct torture_read_flavor *read_flavors;	/* extendables; NULL:
+							 * readlock only */
+	unsigned int n_read_flavors;		/* at most 8 */
+
+	/* Grace-period sequence (Reader Batch, stats).  get_gp_seq() must be
+	 * cheap and fence-free (it runs inside every read); gp_diff() is the
+	 * number of grace periods that ended between two samples. */
+	unsigned long (*get_gp_seq)(void);
+	long (*gp_diff)(unsigned long newer, unsigned long older);
+	unsigned long (*gps_completed)(void);	/* since start, for stats */
+
+	/* Update side. */
+	void (*sync)(void);			/* synchronize_rcu() */
+	void (*exp_sync)(void);			/* synchronize_rcu_expedited() */
+	void (*call)(struct torture_cb *cb);	/* call_rcu() */
+	void (*cb_barrier)(void);		/* rcu_barrier() */
+	void (*fqs)(void);			/* force a quiescent-state scan */
+
+	/* Polled grace periods.  A cookie from get_gp_state() or
+	 * start_gp_poll() must not poll as complete while a reader that was
+	 * running when it was taken is still running, and must poll as
+	 * complete once sync() (or exp_sync()/cond_sync()) called after it
+	 * returned.  get_comp_state() is a cookie that always polls complete. */
+	unsigned long (*get_gp_state)(void);
+	unsigned long (*start_gp_poll)(void);
+	int (*poll_gp_state)(unsigned long cookie);
+	void (*cond_sync)(unsigned long cookie);
+	unsigned long (*get_comp_state)(void);
+
+	/* Diagnostics.  misuse_count(): misuses the RCU detected so far.
+	 * debug_objects(): 1 if a duplicate call() on a queued callback is
+	 * detected, reported and dropped (object_debug may then try it). */
+	unsigned long (*misuse_count)(void);
+	int (*debug_objects)(void);
+	/* Each prints whole lines; the core adds the "<type>-torture:" prefix. */
+	void (*print_tree)(FILE *out);	/* geometry (rcu_node tree) */
+	void (*gp_state)(FILE *out);	/* GP state, for hang reports */
+	void (*stats)(FILE *out);	/* flavor-specific stats line */
+};
+
+typedef const struct torture_ops *(*torture_plugin_ops_fn)(unsigned int core_abi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TORTURE_OPS_H */

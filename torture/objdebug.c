@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * objdebug.c - object_debug (rcu_test_debug_objects): call() the same
+ * callback twice while the first is still queued; an RCU with debug
+ * objects on must report the duplicate, drop it, and count a misuse.  Run
+ * once at start, only where ops->debug_objects() says it is safe.
+ */
+#include "torture.h"
+
+static int objdebug_invoked;
+
+static void objdebug_cb(struct torture_cb *cb)
+{
+	(void)cb;
+	__atomic_fetch_add(&objdebug_invoked, 1, __ATOMIC_RELAXED);
+}
+
+int object_debug_test(void)
+{
+	struct torture_cb cb;
+	unsigned long before, after;
+	int n;
+
+	if (!tp.object_debug)
+		return 0;
+	if (!cur_ops->call || !cur_ops->cb_barrier || !cur_ops->misuse_count ||
+	    !cur_ops->debug_objects || !cur_ops->debug_objects()) {
+		torout(" rcu_test_debug_objects: Not testing: %s does not detect duplicate "
+		       "call() (our types: run with debug_objects=1)", cur_ops->name);
+		return 0;
+	}
+	torture_updater_start(false);
+	before = cur_ops->misuse_count();
+	torture_call(&cb, objdebug_cb);
+	torture_call(&cb, objdebug_cb);	/* the duplicate */
+	cur_ops->cb_barrier();
+	after = cur_ops->misuse_count();
+	torture_updater_stop();
+	n = __atomic_load_n(&objdebug_invoked, __ATOMIC_RELAXED);
+	STAT_ADD(tc.misuse_expected, after - before);
+	if (after > before && n == 1) {
+		torout(" rcu_test_debug_objects: duplicated callback was detected");
+		return 0;
+	}
+	torout(" rcu_test_debug_objects: duplicated call() NOT detected (misuses %lu -> %lu, "
+	       "callback invoked %d times)", before, after, n);
+	return -1;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * onoff.c - the CPU-hotplug analogue (the kernel's torture_onoff): after
+ * onoff_holdoff seconds, every onoff_interval jiffies (ms) pick a random
+ * reader: if it is online, ask it to go offline (an extended quiescent
+ * state, thread_offline()) or, one time in two, to unregister ("CPU
+ * offline"); if it is offline, ask it to come back.  The reader does the
+ * transition itself at the top of its loop (reader.c) and acknowledges.
+ * Durations (ms) are the kernel's onoff: statistics; an attempt the
+ * reader does not acknowledge within 30 s is a failure (RCU_HOTPLUG).
+ */
+#include <limits.h>
+#include "torture.h"
+
+#define ONOFF_ACK_TIMEOUT_US	30000000UL
+
+static void stat_minmax(unsigned long *min, unsigned long *max, unsigned long *sum,
+			unsigned long v)
+{
+	if (v < STAT_READ(*min))
+		STAT_SET(*min, v);
+	if (v > STAT_READ(*max))
+		STAT_SET(*max, v);
+	STAT_ADD(*sum, v);
+}
+
+/* Ask r for state `req' and wait for the acknowledgement; true if it came. */
+static bool onoff_request(struct torture_reader *r, int req, unsigned long *ms)
+{
+	unsigned long start = torture_now_us();
+
+	/* Release/acquire pair with reader_onoff(). */
+	__atomic_store_n(&r->onoff_req, req, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE) != req) {
+		if (torture_must_stop() || torture_now_us() - start > ONOFF_ACK_TIMEOUT_US)
+			return false;
+		torture_sleep_us(100);
+	}
+	*ms = (torture_now_us() - start) / 1000;
+	return true;
+}
+
+static void onoff_one(struct torture_reader *r, struct torture_random *rng)
+{
+	unsigned long ms;
+	int cur = __atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE);
+
+	if (cur == ONOFF_ONLINE) {
+		int req = (torture_random(rng) & 1) ? ONOFF_UNREGISTERED : ONOFF_OFFLINE;
+
+		STAT_INC(tc.off_try);
+		if (onoff_request(r, req, &ms)) {
+			STAT_INC(tc.off_ok);
+			stat_minmax(&tc.min_off, &tc.max_off, &tc.sum_off, ms);
+		} else if (!torture_must_stop()) {
+			STAT_INC(tc.onoff_fail);
+			torout(" torture_onoff: reader %d did not go offline", r->id);
+		}
+		return;
+	}
+	STAT_INC(tc.on_try);
+	if (onoff_request(r, ONOFF_ONLINE, &ms)) {
+		STAT_INC(tc.on_ok);
+		stat_minmax(&tc.min_on, &tc.max_on, &tc.sum_on, ms);
+	} else if (!torture_must_stop()) {
+		STAT_INC(tc.onoff_fail);
+		torout(" torture_onoff: reader %d did not come back online", r->id);
+	}
+}
+
+static void *torture_onoff(void *arg)
+{
+	struct torture_random rng;
+	long i;
+
+	(void)arg;
+	torture_random_init(&rng, 0x8000);
+	torverbose(" torture_onoff task started");
+	torture_sleep_us((unsigned long)tp.onoff_holdoff * 1000000);
+	while (!torture_must_stop()) {
+		onoff_one(&torture_readers[torture_random(&rng) % (unsigned long)tp.nreaders], &rng);
+		torture_hrtimeout_us((unsigned long)tp.onoff_interval * 1000, 0, &rng);
+	}
+	/* Leave every reader online so that it can stop normally. */
+	for (i = 0; i < tp.nreaders; i++)
+		__atomic_store_n(&torture_readers[i].onoff_req, ONOFF_ONLINE, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int onoff_start(void)
+{
+	if (tp.onoff_interval <= 0)
+		return 0;
+	if (!cur_ops->thread_register) {
+		torout(" onoff_interval ignored: %s has no thread registration", cur_ops->name);
+		return 0;
+	}
+	return torture_spawn("torture_onoff", torture_onoff, NULL);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ops_busted.c - "busted" (the kernel's busted type): real readers, but
+ * grace periods end at once: synchronize is a no-op and call() invokes the
+ * callback immediately.  Readers then see elements go through several
+ * "grace periods" while they hold them: Reader Pipe past index 1.
+ */
+#include "ops_rcu.h"
+#include "builtin.h"
+
+static void busted_sync(void)
+{
+	/* BROKEN on purpose: no grace period at all. */
+}
+
+static void busted_call(struct torture_cb *cb)
+{
+	cb->func(cb);	/* BROKEN on purpose: no grace period before the callback */
+}
+
+static void busted_barrier(void)
+{
+	/* Nothing is ever queued. */
+}
+
+const struct torture_ops busted_ops = {
+	RCUT_COMMON,
+	.name = "busted",
+	.gp_name = "rcu",
+	.flags = TORTURE_OPS_BROKEN | TORTURE_OPS_IRQ_CAPABLE,
+	.readlock = rcut_readlock,
+	.readunlock = rcut_readunlock,
+	.dereference = rcut_dereference,
+	.sync = busted_sync,
+	.call = busted_call,
+	.cb_barrier = busted_barrier,
+};

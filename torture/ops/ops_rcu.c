@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ops_rcu.c - our library's flavors as torture types, through its public
+ * API only: "rcu" (rcu_read_lock(), synchronize_rcu(), call_rcu(), the
+ * polled API ...), "rcu_bh" (the _bh names, an alias of rcu in this
+ * library as in post-consolidation kernels) and "sched" (QSBR:
+ * rcu_read_lock_sched(), readers announce quiescent states).
+ *
+ * Readers' extendables: the protecting lock twice (nested), plus the other
+ * flavors as overlapping sections.  rcu_read_lock_sched() does not hold
+ * off rcu grace periods in this library (nor rcu_read_lock() sched ones),
+ * so those entries never protect alone.
+ *
+ * Update-side threads stay unregistered: the library's update side works
+ * from any thread.  No expedited grace periods yet (exp_sync NULL).
+ */
+#include <string.h>
+#include <rcu/rcupdate.h>
+#include "ops_rcu.h"
+#include "builtin.h"
+
+_Static_assert(sizeof(struct rcu_head) <= sizeof(((struct torture_cb *)0)->rcu_space),
+	       "struct rcu_head must fit in torture_cb.rcu_space");
+
+int rcut_init(void)
+{
+	return lrcu_init();
+}
+
+int rcut_param_known(const char *name)
+{
+	return lrcu_param_known(name);
+}
+
+int rcut_boot_params(const char *args, char *err, size_t errlen)
+{
+	return lrcu_params_parse(args, err, errlen);
+}
+
+int rcut_register(void) { return rcu_register_thread(); }
+void rcut_unregister(void) { rcu_unregister_thread(); }
+void rcut_online(void) { rcu_thread_online(); }
+void rcut_offline(void) { rcu_thread_offline(); }
+void rcut_qs(void) { rcu_quiescent_state(); }
+
+int rcut_readlock(void)
+{
+	rcu_read_lock();
+	return 0;
+}
+
+void rcut_readunlock(int idx)
+{
+	(void)idx;
+	rcu_read_unlock();
+}
+
+void *rcut_dereference(void *const *pp)
+{
+	return rcu_dereference(*pp);
+}
+
+/*
+ * The published grace-period sequence, read without a fence (this runs
+ * inside every read).  The library has no rcu_get_gp_seq() yet, so this
+ * reads the sequence its public header exports for the inline readers.
+ */
+static unsigned long gp_seq_of(enum lrcu_flavor f)
+{
+	return __atomic_load_n(&lrcu_gp_pub[f].seq, __ATOMIC_RELAXED);	/* a sample */
+}
+
+unsigned long rcut_get_gp_seq(void) { return gp_seq_of(LRCU_PREEMPT); }
+
+/* Grace periods that ended between two samples: the low two bits are the
+ * state, each end rounds the counter up to the next multiple of 4. */
+long rcut_gp_diff(unsigned long newer, unsigned long older)
+{
+	return (long)((newer & ~3UL) - (older & ~3UL)) / 4;
+}
+
+static unsigned long gps_of(enum lrcu_flavor f)
+{
+	struct lrcu_stats st;
+
+	return lrcu_get_stats(f, &st) ? 0 : st.gps_completed;
+}
+
+unsigned long rcut_gps(void) { return gps_of(LRCU_PREEMPT); }
+void rcut_sync(void) { synchronize_rcu(); }
+
+/* The torture_cb's rcu_space holds our struct rcu_head (first member). */
+static void rcut_cb(struct rcu_head *h)
+{
+	struct torture_cb *cb = (struct torture_cb *)(void *)h;
+
+	cb->func(cb);
+}
+
+void rcut_call(struct torture_cb *cb)
+{
+	call_rcu((struct rcu_head *)(void *)cb->rcu_space, rcut_cb);
+}
+
+void rcut_barrier(void) { rcu_barrier(); }
+unsigned long rcut_get_gp_state(void) { return get_state_synchronize_rcu(); }
+unsigned long rcut_start_poll(void) { return start_poll_synchronize_rcu(); }
+int rcut_poll(unsigned long cookie) { return poll_state_synchronize_rcu(cookie); }
+void rcut_cond_sync(unsigned long cookie) { cond_synchronize_rcu(cookie); }
+static unsigned long rcut_comp_state(void) { return get_completed_synchronize_rcu(); }
+unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
+void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
+
+void rcut_gp_state(FILE *out)
+{
+	lrcu_dump_gp_state(LRCU_PREEMPT, out);
+	lrcu_dump_gp_state(LRCU_SCHED, out);
+}
+
+static int rcut_debug_objects(void)
+{
+	char v[16];
+
+	return !lrcu_param_get("debug_objects", v, sizeof(v)) && !strcmp(v, "1");
+}
+
+static void stats_of(enum lrcu_flavor f, FILE *out)
+{
+	struct lrcu_stats st;
+
+	if (lrcu_get_stats(f, &st))
+		return;
+	fprintf(out, "%s: g%lu gps: %lu gp_max: %lu us fqs: %lu cbs: %lu/%lu pending %lu "
+		"max-batch %lu barriers: %lu orphaned: %lu registered: %d\n",
+		lrcu_flavor_name(f), st.gp_seq, st.gps_completed, st.gp_max_us, st.fqs_scans,
+		st.cbs_queued, st.cbs_invoked, st.cbs_pending, st.cb_max_batch, st.barriers,
+		st.cbs_orphaned, st.nr_registered);
+}
+
+static void rcut_stats(FILE *out) { stats_of(LRCU_PREEMPT, out); }
+static void rcut_fqs(void) { rcu_force_quiescent_state(); }
+
+/* ------------------------------------------------------------------ */
+/* rcu */
+
+static int bh_lock(void) { rcu_read_lock_bh(); return 0; }
+static void bh_unlock(int idx) { (void)idx; rcu_read_unlock_bh(); }
+static int sched_lock(void) { rcu_read_lock_sched(); return 0; }
+static void sched_unlock(int idx) { (void)idx; rcu_read_unlock_sched(); }
+
+static const struct torture_read_flavor rcu_flavors[] = {
+	{ "RCU_1", rcut_readlock, rcut_readunlock, 1 },
+	{ "RCU_2", rcut_readlock, rcut_readunlock, 1 },
+	{ "RBH", bh_lock, bh_unlock, 1 },
+	{ "SCHED", sched_lock, sched_unlock, 0 },
+};
+
+#define RCU_FLAVOR_OPS							\
+	.get_gp_seq = rcut_get_gp_seq,					\
+	.gp_diff = rcut_gp_diff,					\
+	.gps_completed = rcut_gps,					\
+	.get_gp_state = rcut_get_gp_state,				\
+	.start_gp_poll = rcut_start_poll,				\
+	.poll_gp_state = rcut_poll,					\
+	.cond_sync = rcut_cond_sync,					\
+	.get_comp_state = rcut_comp_state,				\
+	.fqs = rcut_fqs,						\
+	.debug_objects = rcut_debug_objects,				\
+	.stats = rcut_stats
+
+const struct torture_ops rcu_ops = {
+	RCUT_COMMON,
+	RCU_FLAVOR_OPS,
+	.name = "rcu",
+	.gp_name = "rcu",
+	.flags = TORTURE_OPS_IRQ_CAPABLE,
+	.readlock = rcut_readlock,
+	.readunlock = rcut_readunlock,
+	.dereference = rcut_dereference,
+	.read_flavors = rcu_flavors,
+	.n_read_flavors = 4,
+	.sync = rcut_sync,
+	.call = rcut_call,
+	.cb_barrier = rcut_barrier,
+};
+
+/* ------------------------------------------------------------------ */
+/* rcu_bh */
+
+static void *bh_dereference(void *const *pp) { return rcu_dereference_bh(*pp); }
+static void bh_sync(void) { synchronize_rcu_bh(); }
+static void bh_call(struct torture_cb *cb)
+{
+	call_rcu_bh((struct rcu_head *)(void *)cb->rcu_space, rcut_cb);
+}
+static void bh_barrier(void) { rcu_barrier_bh(); }
+
+static const struct torture_read_flavor bh_flavors[] = {
+	{ "RBH_1", bh_lock, bh_unlock, 1 },
+	{ "RBH_2", bh_lock, bh_unlock, 1 },
+	{ "RCU", rcut_readlock, rcut_readunlock, 1 },
+	{ "SCHED", sched_lock, sched_unlock, 0 },
+};
+
+const struct torture_ops rcu_bh_ops = {
+	RCUT_COMMON,
+	RCU_FLAVOR_OPS,
+	.name = "rcu_bh",
+	.gp_name = "rcu",
+	.flags = TORTURE_OPS_IRQ_CAPABLE,
+	.readlock = bh_lock,
+	.readunlock = bh_unlock,
+	.dereference = bh_dereference,
+	.read_flavors = bh_flavors,
+	.n_read_flavors = 4,
+	.sync = bh_sync,
+	.call = bh_call,
+	.cb_barrier = bh_barrier,
+};
+
+/* ------------------------------------------------------------------ */
+/* sched (QSBR) */
+
+static void *sched_dereference(void *const *pp) { return rcu_dereference_sched(*pp); }
+static unsigned long sched_gp_seq(void) { return gp_seq_of(LRCU_SCHED); }
+static unsigned long sched_gps(void) { return gps_of(LRCU_SCHED); }
+static void sched_sync(void) { synchronize_sched(); }
+static void sched_call(struct torture_cb *cb)
+{
+	call_rcu_sched((struct rcu_head *)(void *)cb->rcu_space, rcut_cb);
+}
+static void sched_barrier(void) { rcu_barrier_sched(); }
+static unsigned long sched_get_state(void) { return get_state_synchronize_sched(); }
+static unsigned long sched_start_poll(void) { return start_poll_synchronize_sched(); }
+static int sched_poll(unsigned long c) { return poll_state_synchronize_sched(c); }
+static void sched_cond_sync(unsigned long c) { cond_synchronize_sched(c); }
+static void sched_stats(FILE *out) { stats_of(LRCU_SCHED, out); }
+static void sched_fqs(void) { rcu_sched_force_quiescent_state(); }
+
+static const struct torture_read_flavor sched_flavors[] = {
+	{ "SCHED_1", sched_lock, sched_unlock, 1 },
+	{ "SCHED_2", sched_lock, sched_unlock, 1 },
+	{ "RCU", rcut_readlock, rcut_readunlock, 0 },
+	{ "RBH", bh_lock, bh_unlock, 0 },
+};
+
+const struct torture_ops sched_ops = {
+	RCUT_COMMON,
+	.name = "sched",
+	.gp_name = "rcu_sched",
+	.flags = TORTURE_OPS_QSBR | TORTURE_OPS_IRQ_CAPABLE,
+	.readlock = sched_lock,
+	.readunlock = sched_unlock,
+	.dereference = sched_dereference,
+	.read_flavors = sched_flavors,
+	.n_read_flavors = 4,
+	.get_gp_seq = sched_gp_seq,
+	.gp_diff = rcut_gp_diff,
+	.gps_completed = sched_gps,
+	.sync = sched_sync,
+	.call = sched_call,
+	.cb_barrier = sched_barrier,
+	.fqs = sched_fqs,
+	.get_gp_state = sched_get_state,
+	.start_gp_poll = sched_start_poll,
+	.poll_gp_state = sched_poll,
+	.cond_sync = sched_cond_sync,
+	.get_comp_state = rcut_comp_state,
+	.debug_objects = rcut_debug_objects,
+	.stats = sched_stats,
+};

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output.c - the console (kernel-shaped lines, "<type>-torture:" prefix,
+ * flushed line by line) and the files under --out DIR: stats.jsonl is
+ * written by stats.c, gp-latency.dat here (one line per grace period the
+ * writer or a fakewriter waited for), summary.json by main.c.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "torture.h"
+
+FILE *torture_stats_file, *torture_latency_file;
+
+static const char *prefix(void)
+{
+	return cur_ops ? cur_ops->name : tp.torture_type;
+}
+
+static void vtorout(const char *fmt, va_list ap)
+{
+	flockfile(stdout);
+	printf("%s-torture:", prefix());
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+	funlockfile(stdout);
+}
+
+void torout(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vtorout(fmt, ap);
+	va_end(ap);
+}
+
+void torverbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!tp.verbose)
+		return;
+	va_start(ap, fmt);
+	vtorout(fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Grace-period latencies: the file, and every sample kept for summary. */
+
+static pthread_mutex_t lat_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t *lat;		/* microseconds (lat_lock) */
+static size_t nlat, lat_cap;
+static double lat_sum;
+
+void torture_record_gp(const char *kind, unsigned long start_us)
+{
+	unsigned long now = torture_now_us(), us = now - start_us;
+
+	pthread_mutex_lock(&lat_lock);
+	if (torture_latency_file)
+		fprintf(torture_latency_file, "%lu.%06lu %s %lu\n", now / 1000000,
+			now % 1000000, kind, us);
+	if (nlat == lat_cap) {
+		size_t cap = lat_cap ? 2 * lat_cap : 4096;
+		uint32_t *n = realloc(lat, cap * sizeof(*n));
+
+		if (n) {
+			lat = n;
+			lat_cap = cap;
+		}
+	}
+	if (nlat < lat_cap) {
+		lat[nlat++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+		lat_sum += (double)us;
+	}
+	pthread_mutex_unlock(&lat_lock);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t pct(size_t n, double p)
+{
+	size_t i = (size_t)(p * (double)(n - 1) + 0.5);
+
+	return lat[i < n ? i : n - 1];
+}
+
+void torture_latency_summary(FILE *out)
+{
+	pthread_mutex_lock(&lat_lock);
+	if (!nlat) {
+		fprintf(out, "{\"count\":0,\"min\":null,\"p50\":null,\"p90\":null,"
+			"\"p99\":null,\"max\":null,\"mean\":null}");
+	} else {
+		qsort(lat, nlat, sizeof(*lat), cmp_u32);
+		fprintf(out, "{\"count\":%zu,\"min\":%u,\"p50\":%u,\"p90\":%u,\"p99\":%u,"
+			"\"max\":%u,\"mean\":%.1f}", nlat, lat[0], pct(nlat, 0.5),
+			pct(nlat, 0.9), pct(nlat, 0.99), lat[nlat - 1], lat_sum / (double)nlat);
+	}
+	pthread_mutex_unlock(&lat_lock);
+}
+
+static FILE *open_in(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "rcutorture: --out %s: cannot create %s\n", dir, path);
+	return f;
+}
+
+int torture_output_open(const char *dir)
+{
+	if (!dir)
+		return 0;
+	mkdir(dir, 0777);	/* may exist; fopen() reports real problems */
+	torture_stats_file = open_in(dir, "stats.jsonl");
+	torture_latency_file = open_in(dir, "gp-latency.dat");
+	if (!torture_stats_file || !torture_latency_file)
+		return -1;
+	fprintf(torture_latency_file, "# t_seconds kind latency_us\n");
+	return 0;
+}
+
+void torture_output_close(void)
+{
+	pthread_mutex_lock(&lat_lock);
+	if (torture_latency_file)
+		fclose(torture_latency_file);
+	torture_latency_file = NULL;
+	pthread_mutex_unlock(&lat_lock);
+	if (torture_stats_file)
+		fclose(torture_stats_file);
+	torture_stats_file = NULL;
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pool.c - the element pool and the pipeline (the kernel's rcu_tortures[]).
+ *
+ * Theory of operation
+ *
+ * TORTURE_POOL_SIZE elements circulate: freelist -> current (published by
+ * the writer) -> removed (pipe_count 1) -> one pipe_count bump per grace
+ * period -> freelist again when pipe_count reaches RCU_TORTURE_PIPE_LEN
+ * (mbtest cleared first).  Two ways through the grace periods:
+ *
+ *  - synchronous (sync/exp/cond/poll): the writer keeps removed elements on
+ *    a private list and bumps every one of them after each grace period it
+ *    waited for (pool_removed_update());
+ *  - asynchronous (gp_normal): pool_deferred_free() hands the element to
+ *    call(); its callback bumps the count and calls call() again, one hop
+ *    per grace period, until the count reaches PIPE_LEN.
+ *
+ * A reader that loaded an element inside one critical section can see its
+ * pipe_count at most 1: any later bump follows a grace period that started
+ * after the removal and so had to wait for that reader.  wcount[i] counts
+ * i -> i+1 transitions ("Free-Block Circulation"); wcount[PIPE_LEN] must
+ * stay 0.  A pending mailbox check (reader.c) hung on an element is
+ * released at its first bump after removal.
+ */
+#include <stdlib.h>
+#include "torture.h"
+
+void *rcu_torture_current;
+
+static struct rcu_torture pool[TORTURE_POOL_SIZE];
+static struct rcu_torture *freelist;		/* pool_lock */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rcu_torture *removed;		/* writer thread only */
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+void *pool_element(int i)
+{
+	return &pool[i];
+}
+
+static void pool_init_once(void)
+{
+	int i;
+
+	for (i = 0; i < TORTURE_POOL_SIZE; i++) {
+		pool[i].next = freelist;
+		freelist = &pool[i];
+	}
+}
+
+/* A checker may now look at the mailbox: release pairs with the acquire
+ * CAS in mbox_check() (reader.c). */
+static void mbox_release(struct rtc_mbox *m)
+{
+	if (m)
+		__atomic_store_n(&m->state, 2 /* MBOX_READY */, __ATOMIC_RELEASE);
+}
+
+int pool_freelist_empty(void)
+{
+	int empty;
+
+	pthread_once(&pool_once, pool_init_once);
+	pthread_mutex_lock(&pool_lock);
+	empty = freelist == NULL;
+	pthread_mutex_unlock(&pool_lock);
+	return empty;
+}
+
+struct rcu_torture *pool_alloc(void)
+{
+	struct rcu_torture *rp;
+
+	pthread_once(&pool_once, pool_init_once);
+	pthread_mutex_lock(&pool_lock);
+	rp = freelist;
+	if (rp)
+		freelist = rp->next;
+	pthread_mutex_unlock(&pool_lock);
+	if (!rp)
+		return NULL;
+	/* Only a broken RCU can leave a request hung on a free element. */
+	mbox_release(__atomic_exchange_n(&rp->chkp, NULL, __ATOMIC_ACQ_REL));
+	/* Plain-enough stores: published later by the release store of
+	 * rcu_torture_current (the writer's rcu_assign_pointer()). */
+	__atomic_store_n(&rp->pipe_count, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&rp->mbtest, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&rp->state, RTORT_CURRENT, __ATOMIC_RELAXED);
+	return rp;
+}
+
+void pool_free(struct rcu_torture *rp)
+{
+	STAT_INC(tc.rtf);
+	__atomic_store_n(&rp->state, RTORT_FREE, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&pool_lock);
+	rp->next = freelist;
+	freelist = rp;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+/*
+ * One grace period (or the removal, 0 -> 1) for rp.  Returns true when
+ * rp has been through PIPE_LEN of them and may be freed.
+ */
+bool pipe_update_one(struct rcu_torture *rp)
+{
+	int i = __atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED);
+
+	if (i >= 1)	/* a GP that began after the removal has ended */
+		mbox_release(__atomic_exchange_n(&rp->chkp, NULL, __ATOMIC_ACQ_REL));
+	if (i > RCU_TORTURE_PIPE_LEN)
+		i = RCU_TORTURE_PIPE_LEN;
+	STAT_INC(tc.wcount[i]);
+	/* Read by readers with a relaxed load; the grace period (or the
+	 * publication of the new element, for 0 -> 1) orders it. */
+	__atomic_store_n(&rp->pipe_count, i + 1, __ATOMIC_RELAXED);
+	if (i + 1 >= RCU_TORTURE_PIPE_LEN) {
+		__atomic_store_n(&rp->mbtest, 0, __ATOMIC_RELAXED);
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Asynchronous path */
+
+static void rcu_torture_cb(struct torture_cb *cb)
+{
+	struct rcu_torture *rp = (struct rcu_torture *)(void *)cb;
+
+	if (__atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED) == 1)
+		torture_record_gp("async", rp->call_us);
+	if (pipe_update_one(rp)) {
+		pool_free(rp);
+		return;
+	}
+	cur_ops->call(cb);	/* next hop: one more grace period */
+}
+
+void pool_deferred_free(struct rcu_torture *rp)
+{
+	__atomic_store_n(&rp->state, RTORT_ASYNC, __ATOMIC_RELAXED);
+	rp->call_us = torture_now_us();
+	torture_call(&rp->cb, rcu_torture_cb);
+}
+
+/* ------------------------------------------------------------------ */
+/* Synchronous paths: the writer's removed list */
+
+void pool_removed_add(struct rcu_torture *rp)
+{
+	__atomic_store_n(&rp->state, RTORT_REMOVED, __ATOMIC_RELAXED);
+	rp->next = removed;
+	removed = rp;
+}
+
+void pool_removed_update(void)
+{
+	struct rcu_torture **pp = &removed, *rp;
+
+	while ((rp = *pp)) {
+		if (pipe_update_one(rp)) {
+			*pp = rp->next;
+			pool_free(rp);
+		} else {
+			pp = &rp->next;
+		}
+	}
+}
+
+/*
+ * After enough callback barriers that every asynchronous chain has ended:
+ * an element still marked ASYNC lost a callback.
+ */
+unsigned long pool_leak_check(void)
+{
+	unsigned long n = 0;
+	int i;
+
+	for (i = 0; i < TORTURE_POOL_SIZE; i++) {
+		if (__atomic_load_n(&pool[i].state, __ATOMIC_RELAXED) != RTORT_ASYNC)
+			continue;
+		torout(" rtort_pipe_count: %d: element %d lost its callback",
+		       __atomic_load_n(&pool[i].pipe_count, __ATOMIC_RELAXED), i);
+		n++;
+	}
+	return n;
+}

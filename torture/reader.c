@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader.c - the readers: rcu_torture_reader() threads, one read
+ * (rcu_torture_one_read()), reader "extendables", the mailbox check and
+ * the irqreader analogue.
+ *
+ * Theory of operation
+ *
+ * A read is a chain of segments.  Each segment holds a random set of the
+ * RCU's read flavors (ops->read_flavors, filtered by rcutorture.extendables)
+ * with at least one protecting flavor; moving to the next segment acquires
+ * the new flavors before releasing the old ones, so the read never has a
+ * gap.  Random delays (the kernel's rcu_read_delay(): rarely 300 ms, more
+ * often 200 us, sometimes a yield) happen at segment transitions.  Inside
+ * the read the reader loads rcu_torture_current and, at the end, its
+ * pipe_count: anything above 1 means a grace period ended while the read
+ * held the element (Reader Pipe).  It also samples the grace-period
+ * sequence at both ends (Reader Batch), checks mbtest (rtmbe), checks that
+ * a cookie taken inside the read does not poll as complete, and sometimes
+ * hangs a mailbox request on the element (below).  The segments of the
+ * first failing or close-call read are kept and dumped at the end.
+ *
+ * Mailbox (rtmbkf): reader A, inside its read, snapshots reader C's loop
+ * counter and hangs a request on the element it holds.  The element's
+ * first pipe bump after removal follows a grace period that waited for A,
+ * so it marks the request ready (pool.c); a later reader B then re-reads
+ * C's counter: it must not be smaller than A's snapshot.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "torture.h"
+
+struct torture_reader *torture_readers;
+static long nrealreaders;
+
+/* The read flavors in use: the ops' list, or readlock alone. */
+static struct torture_read_flavor flav[TORTURE_MAX_FLAVORS];
+static unsigned int nflav, allowed_mask, protect_mask;
+
+static int rdr_lock(void) { return cur_ops->readlock(); }
+static void rdr_unlock(int idx) { cur_ops->readunlock(idx); }
+
+static void flavors_init(void)
+{
+	unsigned int i;
+
+	if (cur_ops->read_flavors && cur_ops->n_read_flavors) {
+		nflav = cur_ops->n_read_flavors;
+		if (nflav > TORTURE_MAX_FLAVORS)
+			nflav = TORTURE_MAX_FLAVORS;
+		memcpy(flav, cur_ops->read_flavors, nflav * sizeof(flav[0]));
+	} else {
+		nflav = 1;
+		flav[0] = (struct torture_read_flavor){ "RCU", rdr_lock, rdr_unlock, 1 };
+	}
+	allowed_mask = (unsigned int)tp.extendables & ((1u << nflav) - 1);
+	for (i = 0; i < nflav; i++)
+		if (flav[i].protects && (allowed_mask & (1u << i)))
+			protect_mask |= 1u << i;
+	if (!protect_mask) {	/* extendables excluded every protecting flavor */
+		for (i = 0; i < nflav && !flav[i].protects; i++)
+			;
+		protect_mask = 1u << (i < nflav ? i : 0);
+		allowed_mask |= protect_mask;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Segments */
+
+#define RT_MAX_SEGS	10
+struct rt_seg {
+	unsigned int mask;		/* flavors held */
+	unsigned long delay_us;		/* spun in this segment */
+	int preempted;			/* yielded */
+	int cpu, cpu_end;		/* where it started / ended */
+	unsigned long gp;		/* gp sequence at its start */
+};
+struct rt_read {
+	struct rt_seg seg[RT_MAX_SEGS];
+	int nsegs;
+	int idx[TORTURE_MAX_FLAVORS];	/* what each held flavor's unlock needs */
+	unsigned int held;
+};
+
+static unsigned long gp_sample(void)
+{
+	if (cur_ops->get_gp_seq)
+		return cur_ops->get_gp_seq();
+	return STAT_READ(tc.writer_gps);
+}
+
+static long gp_diff(unsigned long newer, unsigned long older)
+{
+	if (cur_ops->get_gp_seq && cur_ops->gp_diff)
+		return cur_ops->gp_diff(newer, older);
+	return (long)(newer - older);
+}
+
+static unsigned int random_mask(struct torture_random *rng)
+{
+	unsigned int m = (unsigned int)torture_random(rng) & allowed_mask;
+
+	while (!(m & protect_mask)) {
+		unsigned int b = (unsigned int)(torture_random(rng) % nflav);
+
+		m |= protect_mask & (1u << b);
+	}
+	return m;
+}
+
+/* Acquire what `to' adds, then release what it drops: never a gap. */
+static void rd_switch(struct rt_read *rd, unsigned int to)
+{
+	unsigned int i, add = to & ~rd->held, drop = rd->held & ~to;
+
+	for (i = 0; i < nflav; i++)
+		if (add & (1u << i))
+			rd->idx[i] = flav[i].lock();
+	for (i = nflav; i-- > 0;)
+		if (drop & (1u << i))
+			flav[i].unlock(rd->idx[i]);
+	rd->held = to;
+	if (rd->nsegs < RT_MAX_SEGS) {
+		struct rt_seg *s = &rd->seg[rd->nsegs++];
+
+		*s = (struct rt_seg){ .mask = to, .cpu = sched_getcpu(), .gp = gp_sample() };
+	}
+}
+
+/* The kernel's rcu_read_delay(), scaled by the number of readers. */
+static void read_delay(struct rt_read *rd, struct torture_random *rng)
+{
+	struct rt_seg *s = rd->nsegs ? &rd->seg[rd->nsegs - 1] : NULL;
+	unsigned long n = (unsigned long)nrealreaders, us = 0;
+
+	if (!(torture_random(rng) % (n * 2000 * 300)))
+		us += 300000;
+	if (!(torture_random(rng) % (n * 2 * 200)))
+		us += 200;
+	if (us)
+		torture_spin_us(us);
+	if (!(torture_random(rng) % (n * 500))) {
+		sched_yield();
+		if (s)
+			s->preempted = 1;
+	}
+	if (s) {
+		s->delay_us += us;
+		s->cpu_end = sched_getcpu();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The first failing or close-call read, for the end-of-test dump. */
+
+/* [0]: first failing read (pipe > 1), [1]: first close call (batch > 1). */
+static struct saved_read {
+	struct rt_read rd;
+	int state;		/* 0 free, 1 writing, 2 saved; atomic */
+	int pipe;
+	long batch;
+} saved[2];
+
+static void save_read(const struct rt_read *rd, int pipe, long batch)
+{
+	struct saved_read *s = &saved[pipe > 1 ? 0 : 1];
+	int expect = 0;
+
+	if (!__atomic_compare_exchange_n(&s->state, &expect, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	s->rd = *rd;
+	s->pipe = pipe;
+	s->batch = batch;
+	__atomic_store_n(&s->state, 2, __ATOMIC_RELEASE);	/* pairs with the dump */
+}
+
+static void seg_names(unsigned int mask, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nflav; i++)
+		if (mask & (1u << i))
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+						 "%s%s", used ? " " : "", flav[i].name);
+}
+
+/* The first failing read if any, else the first close call. */
+void reader_segments_dump(void)
+{
+	const struct saved_read *sr = &saved[0];
+	char names[128];
+	int i;
+
+	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
+		sr = &saved[1];
+	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
+		return;
+	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld)",
+	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch);
+	for (i = 0; i < sr->rd.nsegs; i++) {
+		const struct rt_seg *s = &sr->rd.seg[i];
+
+		seg_names(s->mask, names, sizeof(names));
+		torout(" \t%d: %#x %s CPU %d->%d g%ld delay %lu us%s", i, s->mask,
+		       s->mask ? names : "(none)", s->cpu, s->cpu_end, (long)s->gp, s->delay_us,
+		       s->preempted ? " preempted" : "");
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Mailbox check */
+
+enum { MBOX_FREE, MBOX_PENDING, MBOX_READY, MBOX_CHECKING };
+
+static void mbox_hang(struct torture_reader *r, struct rcu_torture *p,
+		      struct torture_random *rng)
+{
+	struct rtc_mbox *m, *none = NULL;
+	int c;
+
+	if (!r || nrealreaders < 2 || torture_random(rng) % 16)
+		return;
+	m = &r->mbox;
+	/* Acquire pairs with the checker's release of MBOX_FREE: its reads
+	 * of our fields are done before we rewrite them. */
+	if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != MBOX_FREE)
+		return;
+	c = (int)(torture_random(rng) % (unsigned long)(nrealreaders - 1));
+	if (c >= r->id)
+		c++;
+	m->target = c;
+	m->chkloops = __atomic_load_n(&torture_readers[c].myloops, __ATOMIC_RELAXED);
+	__atomic_store_n(&m->state, MBOX_PENDING, __ATOMIC_RELAXED);
+	/* Release: the snapshot above is visible to whoever takes the request
+	 * off the element (pool.c's exchange). */
+	if (!__atomic_compare_exchange_n(&p->chkp, &none, m, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		__atomic_store_n(&m->state, MBOX_FREE, __ATOMIC_RELAXED);
+}
+
+static void mbox_check(struct torture_random *rng)
+{
+	struct rtc_mbox *m;
+	unsigned long now;
+	int expect = MBOX_READY;
+
+	if (nrealreaders < 2)
+		return;
+	m = &torture_readers[torture_random(rng) % (unsigned long)nrealreaders].mbox;
+	/* Acquire pairs with mbox_release() in pool.c: the grace period that
+	 * ended after A's read happens before our load of C's counter. */
+	if (!__atomic_compare_exchange_n(&m->state, &expect, MBOX_CHECKING, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	now = __atomic_load_n(&torture_readers[m->target].myloops, __ATOMIC_RELAXED);
+	STAT_INC(tc.rtmbkf_try);
+	if (now < m->chkloops && STAT_INC(tc.rtmbkf_fail) == 0)
+		torout(" rtmbkf: reader %d's loop count went back from %lu to %lu across a "
+		       "grace period", m->target, m->chkloops, now);
+	__atomic_store_n(&m->state, MBOX_FREE, __ATOMIC_RELEASE);	/* pairs with mbox_hang() */
+}
+
+/* ------------------------------------------------------------------ */
+/* One read */
+
+static void cookie_check_failed(const char *which)
+{
+	if (STAT_INC(tc.cookie_errors) == 0)
+		torout(" %s: a cookie taken inside a reader polled as complete "
+		       "before the reader ended", which);
+}
+
+static void record(int pipe, long batch)
+{
+	if (batch < 0)
+		batch = 0;
+	if (batch > RCU_TORTURE_PIPE_LEN)
+		batch = RCU_TORTURE_PIPE_LEN;
+	STAT_INC(tc.pipe[pipe]);
+	STAT_INC(tc.batch[batch]);
+	STAT_INC(tc.reads);
+}
+
+bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
+{
+	struct rt_read rd = { .nsegs = 0, .held = 0 };
+	unsigned long started, completed, cookie = 0;
+	struct rcu_torture *p;
+	int pipe, n, i;
+	long batch;
+	bool have_cookie = cur_ops->get_gp_state && cur_ops->poll_gp_state;
+
+	rd_switch(&rd, random_mask(rng));
+	started = gp_sample();
+	if (have_cookie)
+		cookie = cur_ops->get_gp_state();
+	p = cur_ops->dereference(&rcu_torture_current);
+	if (!p) {
+		rd_switch(&rd, 0);
+		return false;
+	}
+	if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
+		STAT_INC(tc.rtmbe);
+	mbox_hang(r, p, rng);
+	read_delay(&rd, rng);
+	n = __builtin_popcount(allowed_mask) > 1 ? (int)(torture_random(rng) % 8) : 0;
+	for (i = 0; i < n; i++) {
+		rd_switch(&rd, random_mask(rng));
+		read_delay(&rd, rng);
+	}
+	pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
+	if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
+		pipe = RCU_TORTURE_PIPE_LEN;
+	completed = gp_sample();
+	if (have_cookie && cur_ops->poll_gp_state(cookie))
+		cookie_check_failed("Cookie check 2");
+	rd_switch(&rd, 0);
+	batch = gp_diff(completed, started);
+	record(pipe, batch);
+	if (pipe > 1 || batch > 1)
+		save_read(&rd, pipe, batch);
+	if (r)	/* read by mailbox requests of other readers */
+		__atomic_store_n(&r->myloops, r->myloops + 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* irqreader: reads from a signal handler (ops must be IRQ_CAPABLE) */
+
+#define IRQ_SIGNAL	(SIGRTMIN + 2)
+static __thread int tls_irq_ok;		/* this thread may read from a handler */
+
+static void irq_allow(int ok)
+{
+	__atomic_store_n(&tls_irq_ok, ok, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with the handler's load */
+}
+
+static void irq_handler(int sig)
+{
+	struct rcu_torture *p;
+	int idx, pipe;
+
+	(void)sig;
+	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED))
+		return;
+	idx = cur_ops->readlock();
+	p = cur_ops->dereference(&rcu_torture_current);
+	if (p) {
+		if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
+			STAT_INC(tc.rtmbe);
+		pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
+		if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
+			pipe = RCU_TORTURE_PIPE_LEN;
+		STAT_INC(tc.pipe[pipe]);
+		STAT_INC(tc.nt);
+	}
+	cur_ops->readunlock(idx);
+}
+
+static void *irq_source(void *arg)
+{
+	struct torture_random rng;
+
+	(void)arg;
+	torture_random_init(&rng, 0x1e1e);
+	torverbose(" rcu_torture_irq task started");
+	while (!torture_must_stop()) {
+		struct torture_reader *r = &torture_readers[torture_random(&rng) %
+							    (unsigned long)nrealreaders];
+
+		/* Acquire pairs with the reader's release of ->started. */
+		if (__atomic_load_n(&r->started, __ATOMIC_ACQUIRE))
+			pthread_kill(r->thread, IRQ_SIGNAL);
+		torture_hrtimeout_us(1000, 1000, &rng);
+	}
+	return NULL;
+}
+
+void irqreader_start(void)
+{
+	struct sigaction sa;
+
+	if (!tp.irqreader || !(cur_ops->flags & TORTURE_OPS_IRQ_CAPABLE))
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = irq_handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(IRQ_SIGNAL, &sa, NULL);
+	torture_spawn("rcu_torture_irq", irq_source, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The reader thread */
+
+/* CPU hotplug analogue: do what the onoff thread asked (onoff.c). */
+static void reader_onoff(struct torture_reader *r)
+{
+	int req = __atomic_load_n(&r->onoff_req, __ATOMIC_ACQUIRE);	/* pairs with onoff.c */
+
+	if (req == ONOFF_ONLINE)
+		return;
+	irq_allow(0);
+	if (req == ONOFF_UNREGISTERED)
+		torture_reader_unregister();
+	else
+		torture_offline();
+	__atomic_store_n(&r->onoff_ack, req, __ATOMIC_RELEASE);	/* pairs with onoff.c */
+	while (__atomic_load_n(&r->onoff_req, __ATOMIC_ACQUIRE) != ONOFF_ONLINE &&
+	       !torture_must_stop())
+		torture_sleep_us(1000);
+	if (req == ONOFF_UNREGISTERED) {
+		if (torture_reader_register())
+			torout(" reader %d: re-registration failed", r->id);
+	} else {
+		torture_online();
+	}
+	__atomic_store_n(&r->onoff_ack, ONOFF_ONLINE, __ATOMIC_RELEASE);
+	irq_allow(1);
+}
+
+void *rcu_torture_reader(void *arg)
+{
+	struct torture_reader *r = arg;
+	unsigned long lastsleep = torture_now_us();
+	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
+
+	if (torture_reader_register()) {
+		torout(" reader %d: cannot register", r->id);
+		return NULL;
+	}
+	torverbose(" rcu_torture_reader task started");
+	r->thread = pthread_self();
+	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);	/* pairs with irq_source() */
+	irq_allow(1);
+	while (!torture_must_stop()) {
+		reader_onoff(r);
+		if (qsbr && cur_ops->quiescent_state)
+			cur_ops->quiescent_state();
+		if (!rcu_torture_one_read(&r->rng, r))
+			torture_idle_sleep_us(1000);	/* writer not started yet */
+		mbox_check(&r->rng);
+		if (torture_now_us() - lastsleep > 10000) {
+			irq_allow(0);
+			torture_idle_sleep_us(500 + torture_random(&r->rng) % 500);
+			irq_allow(1);
+			lastsleep = torture_now_us();
+		}
+		if (__atomic_load_n(&r->onoff_req, __ATOMIC_RELAXED) == ONOFF_ONLINE) {
+			irq_allow(0);
+			stutter_wait("rcu_torture_reader");
+			irq_allow(1);
+		}
+	}
+	irq_allow(0);
+	torture_reader_unregister();
+	torverbose(" rcu_torture_reader task stopping");
+	return NULL;
+}
+
+int readers_start(void)
+{
+	long i;
+	char name[32];
+
+	nrealreaders = tp.nreaders;
+	flavors_init();
+	torture_readers = calloc((size_t)nrealreaders, sizeof(*torture_readers));
+	if (!torture_readers)
+		return -1;
+	for (i = 0; i < nrealreaders; i++) {
+		torture_readers[i].id = (int)i;
+		torture_random_init(&torture_readers[i].rng, 0x1000 + (unsigned long)i);
+	}
+	irqreader_start();	/* before the readers: joined (stopped) first */
+	for (i = 0; i < nrealreaders; i++) {
+		snprintf(name, sizeof(name), "rcu_torture_rea");
+		if (torture_spawn(name, rcu_torture_reader, &torture_readers[i]))
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * torture.h - the torture core's shared state: parameters, counters,
+ * threads, the element pool, and the helpers every thread uses.
+ *
+ * Counters are updated with relaxed atomics (they order nothing: the
+ * stats thread only needs untorn values).  Parameters are written by main()
+ * before any thread starts and read-only afterwards (pthread_create()
+ * orders them).
+ */
+#ifndef TORTURE_TORTURE_H
+#define TORTURE_TORTURE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <torture/ops.h>
+
+#define RCU_TORTURE_PIPE_LEN	10
+#define TORTURE_POOL_SIZE	(10 * RCU_TORTURE_PIPE_LEN)
+#define TORTURE_HZ		1000	/* a jiffy is 1 ms here */
+#define TORTURE_MAX_FLAVORS	8
+
+/* Statistics: relaxed atomics. */
+#define STAT_INC(x)	__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
+#define STAT_ADD(x, n)	__atomic_fetch_add(&(x), (n), __ATOMIC_RELAXED)
+#define STAT_READ(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STAT_SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* ------------------------------------------------------------------ */
+/* Parameters (params.c): kernel names; see the table there. */
+struct torture_params {
+	char torture_type[256];
+	long nreaders, nfakewriters, stat_interval, verbose, shutdown_secs;
+	long stutter, shuffle_interval, test_no_idle_hz, irqreader, extendables;
+	long n_barrier_cbs, object_debug, onoff_interval, onoff_holdoff;
+	long fqs_duration, fqs_holdoff, fqs_stutter;
+	long stall_cpu, stall_cpu_holdoff, stall_cpu_block;
+	long fwd_progress, fwd_progress_holdoff, fwd_progress_div;
+	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_wi, gp_poll_wi;
+	long read_exit_delay, read_exit_burst, stop_on_error;
+	unsigned long seed;
+};
+extern struct torture_params tp;
+extern const struct torture_ops *cur_ops;
+extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
+
+/* Parse argv; library tokens (anything not rcutorture.*) are appended to
+ * libargs.  Returns 0, or -1 after printing the one-line error. */
+int params_parse(int argc, char **argv, char *libargs, size_t liblen,
+		 const char **outdir, const char **scenario, int *list_types);
+void params_print(FILE *out);		/* "name=value ..." */
+void params_json(FILE *out);		/* {"name":value,...} */
+void params_usage(FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Types (types.c) */
+const struct torture_ops *torture_type_find(const char *name, char *err, size_t len,
+					    int *status);
+void torture_types_list(FILE *out);
+int torture_param_known_elsewhere(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Random numbers (util.c): per-thread LCG, seeded from tp.seed. */
+struct torture_random {
+	uint64_t state;
+};
+void torture_random_init(struct torture_random *r, unsigned long salt);
+unsigned long torture_random(struct torture_random *r);
+
+/* ------------------------------------------------------------------ */
+/* Time and sleeping (util.c).  Sleeps return early once the test must
+ * stop.  torture_idle_sleep_us() puts a registered QSBR thread offline
+ * while it sleeps. */
+unsigned long torture_now_us(void);	/* since the start of the run */
+void torture_sleep_us(unsigned long us);
+void torture_hrtimeout_us(unsigned long base, unsigned long fuzz, struct torture_random *r);
+void torture_idle_sleep_us(unsigned long us);
+void torture_spin_us(unsigned long us);
+
+/* ------------------------------------------------------------------ */
+/* Threads (util.c) */
+bool torture_must_stop(void);
+void torture_request_stop(void);
+/* Spawn a torture thread; it is joined by torture_stop_all(). */
+int torture_spawn(const char *name, void *(*fn)(void *), void *arg);
+/* Stop every thread, waiting at most timeout_s; false if some hung. */
+bool torture_join_all(unsigned long timeout_s, char *hung, size_t len);
+/* For the shuffler: run fn on every live torture thread's pthread_t. */
+void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg);
+void torture_thread_exiting(void);	/* a thread leaving early */
+
+/* Threads as CPUs: registration and extended quiescent states, through
+ * the ops, remembered per thread so helpers know what to do. */
+int torture_reader_register(void);	/* register, online */
+void torture_reader_unregister(void);
+void torture_offline(void);
+void torture_online(void);
+void torture_updater_start(bool want_slot);	/* register if needed (or asked) + offline */
+void torture_updater_stop(void);
+void torture_call(struct torture_cb *cb, void (*func)(struct torture_cb *));
+bool torture_thread_registered(void);
+
+/* ------------------------------------------------------------------ */
+/* Output (output.c) */
+extern FILE *torture_stats_file, *torture_latency_file;
+__attribute__((format(printf, 1, 2))) void torout(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void torverbose(const char *fmt, ...);
+void torture_record_gp(const char *kind, unsigned long start_us);
+void torture_latency_summary(FILE *out);	/* JSON object */
+int torture_output_open(const char *dir);
+void torture_output_close(void);
+
+/* ------------------------------------------------------------------ */
+/* Counters shown in the stats block (stats.c prints them). */
+struct torture_counters {
+	unsigned long ver;		/* writer updates (rcu_torture_current_version) */
+	unsigned long rta, rtaf, rtf;	/* allocs, failed allocs, frees */
+	unsigned long rtmbe;		/* reader saw mbtest == 0 */
+	unsigned long rtmbkf_fail, rtmbkf_try;
+	unsigned long rtbe;		/* barrier errors */
+	unsigned long nt;		/* irq (signal-handler) reads */
+	unsigned long reads;		/* read-side critical sections */
+	unsigned long cookie_errors;	/* polled-cookie checks failed */
+	unsigned long leaks;		/* pool elements lost */
+	unsigned long writer_stalls;	/* stats prints with a stalled writer */
+	unsigned long deliberate_stalls;/* ... of which during stall_cpu */
+	unsigned long barrier_ok, barrier_attempts;
+	unsigned long read_exits;
+	unsigned long fwd_floods, fwd_launders, fwd_max_cbs, fwd_errors;
+	unsigned long on_ok, on_try, off_ok, off_try;
+	unsigned long min_on, max_on, min_off, max_off, sum_on, sum_off;
+	unsigned long onoff_fail;
+	unsigned long pipe[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Pipe */
+	unsigned long batch[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Batch */
+	unsigned long wcount[RCU_TORTURE_PIPE_LEN + 1];	/* Free-Block Circulation */
+	unsigned long writer_gps;	/* GP waits completed by the writer */
+	unsigned long stall_active;	/* stall_cpu episode (or its aftermath) */
+	unsigned long misuse_expected;	/* misuses caused on purpose */
+	unsigned long objdebug_fail;	/* object_debug: duplicate not caught */
+};
+extern struct torture_counters tc;
+
+/* ------------------------------------------------------------------ */
+/* The pool (pool.c) and the pipeline */
+struct rtc_mbox;
+struct rcu_torture {
+	struct torture_cb cb;		/* the async (deferred-free) path */
+	int pipe_count;			/* GPs since removal (+1); atomic */
+	int mbtest;			/* 1 while allocated; atomic */
+	int state;			/* RTORT_*: the writer's view; atomic */
+	struct rcu_torture *next;	/* freelist / removed list (owner lock) */
+	struct rtc_mbox *chkp;		/* pending mailbox check; atomic */
+	unsigned long call_us;		/* when call() was issued (latency) */
+};
+enum { RTORT_FREE, RTORT_CURRENT, RTORT_REMOVED, RTORT_ASYNC };
+
+extern void *rcu_torture_current;	/* published with a release store */
+struct rcu_torture *pool_alloc(void);
+void pool_free(struct rcu_torture *rp);
+bool pipe_update_one(struct rcu_torture *rp);	/* true: reached PIPE_LEN */
+void pool_deferred_free(struct rcu_torture *rp);
+void pool_removed_add(struct rcu_torture *rp);
+void pool_removed_update(void);		/* after a grace period */
+unsigned long pool_leak_check(void);	/* elements neither free, current,
+					 * removed nor legitimately queued */
+void *pool_element(int i);
+int pool_freelist_empty(void);
+
+/* ------------------------------------------------------------------ */
+/* Readers (reader.c) */
+struct rtc_mbox {
+	int state;			/* MBOX_*; atomic */
+	int target;			/* reader whose loop count is checked */
+	unsigned long chkloops;		/* its count when the request was hung */
+};
+struct torture_reader {
+	int id;
+	struct torture_random rng;
+	unsigned long myloops;		/* reads so far; atomic (mailbox checks) */
+	struct rtc_mbox mbox;		/* this reader's mailbox request */
+	int onoff_req;			/* ONOFF_*: asked by onoff; atomic */
+	int onoff_ack;			/* ONOFF_*: state reached; atomic */
+	int irq_ok;			/* may a signal handler read now; atomic */
+	pthread_t thread;
+	int started;			/* thread up and registered; atomic */
+} __attribute__((aligned(64)));
+extern struct torture_reader *torture_readers;
+enum { ONOFF_ONLINE, ONOFF_OFFLINE, ONOFF_UNREGISTERED };
+void *rcu_torture_reader(void *arg);
+/* One read; ctx may be NULL (aux readers: read_exit, stall, fwd). */
+bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *ctx);
+void reader_segments_dump(void);
+int readers_start(void);
+void irqreader_start(void);
+
+/* ------------------------------------------------------------------ */
+/* Writer, fakewriters (writer.c) */
+extern int writer_state;		/* RTWS_*; atomic */
+const char *writer_state_name(int s);
+bool writer_paused(int s);		/* deliberately idle (stutter, stop) */
+void writer_stall_report(void);
+int writer_update_types(void);		/* pick the enabled update types */
+int writers_start(void);
+void writer_final_drain(void);		/* after stop: barriers, leak check */
+
+/* Other threads: each file starts its own. */
+int barrier_start(void);
+int stutter_start(void);
+bool stutter_wait(const char *who);	/* true if it paused */
+int onoff_start(void);
+int shuffle_start(void);
+int fqs_start(void);
+int stall_start(void);
+int fwd_prog_start(void);
+int read_exit_start(void);
+int object_debug_test(void);		/* 0 ok, -1 failed */
+
+/* Stats (stats.c) */
+int stats_start(void);
+void stats_print(bool final);
+unsigned long torture_errors(char *reason, size_t len);
+extern int torture_hung_at_stop;
+void torture_ops_lines(void (*fn)(FILE *out));	/* prefix an ops dump */
+
+#endif /* TORTURE_TORTURE_H */

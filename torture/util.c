@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.c - what every torture thread uses: random numbers, time, sleeps
+ * that end early when the test stops, spawning and joining threads, and
+ * registration of threads with the RCU under test ("CPUs").
+ *
+ * Registration state is remembered per thread so that a helper knows
+ * whether this thread must go offline before it sleeps (QSBR readers) or
+ * come online around call() (registered updaters of a QSBR RCU).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "torture.h"
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: a 64-bit LCG per thread (the kernel's torture_random()
+ * is also an LCG); the high bits are the good ones. */
+
+void torture_random_init(struct torture_random *r, unsigned long salt)
+{
+	r->state = (uint64_t)tp.seed * 0x9e3779b97f4a7c15ULL + salt * 0xbf58476d1ce4e5b9ULL + 1;
+	torture_random(r);
+}
+
+unsigned long torture_random(struct torture_random *r)
+{
+	r->state = r->state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned long)(r->state >> 33);
+}
+
+/* ------------------------------------------------------------------ */
+/* Time */
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t start_us;	/* set before any thread starts */
+
+unsigned long torture_now_us(void)
+{
+	if (!start_us)
+		start_us = mono_us();	/* main thread, first call */
+	return (unsigned long)(mono_us() - start_us);
+}
+
+static void sleep_exact_us(unsigned long us)
+{
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;	/* irqreader signals interrupt sleeps */
+}
+
+/* Sleep in slices so that a stop request is noticed within 50 ms. */
+void torture_sleep_us(unsigned long us)
+{
+	while (us && !torture_must_stop()) {
+		unsigned long slice = us < 50000 ? us : 50000;
+
+		sleep_exact_us(slice);
+		us -= slice;
+	}
+}
+
+/* The kernel's torture_hrtimeout_us(): base plus up to fuzz. */
+void torture_hrtimeout_us(unsigned long base, unsigned long fuzz, struct torture_random *r)
+{
+	torture_sleep_us(base + (fuzz ? torture_random(r) % fuzz : 0));
+}
+
+void torture_spin_us(unsigned long us)
+{
+	uint64_t end = mono_us() + us;
+
+	while (mono_us() < end)
+		;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stop flag: set once; every loop polls it. */
+
+static int must_stop;
+
+bool torture_must_stop(void)
+{
+	return __atomic_load_n(&must_stop, __ATOMIC_ACQUIRE);	/* pairs with the release below */
+}
+
+void torture_request_stop(void)
+{
+	__atomic_store_n(&must_stop, 1, __ATOMIC_RELEASE);	/* counters before the flag */
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads */
+
+struct tthread {
+	pthread_t t;
+	char name[32];
+	int alive;	/* cleared by torture_thread_exiting(); under threads_lock */
+};
+
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tthread *threads;
+static size_t nthreads, threads_cap;
+
+int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
+{
+	struct tthread *t;
+	int rc;
+
+	pthread_mutex_lock(&threads_lock);
+	if (nthreads == threads_cap) {
+		size_t cap = threads_cap ? 2 * threads_cap : 32;
+		struct tthread *n = realloc(threads, cap * sizeof(*n));
+
+		if (!n) {
+			pthread_mutex_unlock(&threads_lock);
+			return -1;
+		}
+		threads = n;
+		threads_cap = cap;
+	}
+	t = &threads[nthreads];
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->alive = 1;
+	rc = pthread_create(&t->t, NULL, fn, arg);
+	if (rc) {
+		pthread_mutex_unlock(&threads_lock);
+		fprintf(stderr, "rcutorture: cannot create thread %s: %s\n", name, strerror(rc));
+		return -1;
+	}
+	pthread_setname_np(t->t, name);
+	nthreads++;
+	pthread_mutex_unlock(&threads_lock);
+	return 0;
+}
+
+void torture_thread_exiting(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&threads_lock);
+	for (i = 0; i < nthreads; i++)
+		if (pthread_equal(threads[i].t, pthread_self()))
+			threads[i].alive = 0;
+	pthread_mutex_unlock(&threads_lock);
+}
+
+void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg)
+{
+	size_t i;
+
+	pthread_mutex_lock(&threads_lock);
+	for (i = 0; i < nthreads; i++)
+		if (threads[i].alive)
+			fn(threads[i].t, arg);
+	pthread_mutex_unlock(&threads_lock);
+}
+
+bool torture_join_all(unsigned long timeout_s, char *hung, size_t len)
+{
+	struct timespec dl;
+	size_t i, n;
+	bool ok = true;
+
+	torture_request_stop();
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += (time_t)timeout_s;
+	hung[0] = '\0';
+	pthread_mutex_lock(&threads_lock);
+	n = nthreads;	/* no spawns after the stop request */
+	pthread_mutex_unlock(&threads_lock);
+	for (i = 0; i < n; i++) {
+		if (pthread_timedjoin_np(threads[i].t, NULL, &dl)) {
+			size_t used = strlen(hung);
+
+			snprintf(hung + used, len - used, "%s%s", used ? " " : "", threads[i].name);
+			ok = false;
+			continue;
+		}
+		pthread_mutex_lock(&threads_lock);
+		threads[i].alive = 0;
+		pthread_mutex_unlock(&threads_lock);
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads as CPUs */
+
+static __thread int tls_registered;
+static __thread int tls_offline;
+
+bool torture_thread_registered(void)
+{
+	return tls_registered;
+}
+
+int torture_reader_register(void)
+{
+	if (!cur_ops->thread_register)
+		return 0;
+	if (cur_ops->thread_register())
+		return -1;
+	tls_registered = 1;
+	tls_offline = 0;
+	return 0;
+}
+
+void torture_reader_unregister(void)
+{
+	if (!tls_registered)
+		return;
+	if (tls_offline)
+		torture_online();	/* leave as we came */
+	if (cur_ops->thread_unregister)
+		cur_ops->thread_unregister();
+	tls_registered = 0;
+}
+
+void torture_offline(void)
+{
+	if (!tls_registered || tls_offline)
+		return;
+	if (cur_ops->thread_offline)
+		cur_ops->thread_offline();
+	tls_offline = 1;
+}
+
+void torture_online(void)
+{
+	if (!tls_registered || !tls_offline)
+		return;
+	if (cur_ops->thread_online)
+		cur_ops->thread_online();
+	tls_offline = 0;
+}
+
+void torture_idle_sleep_us(unsigned long us)
+{
+	int was_online = tls_registered && !tls_offline;
+
+	if (was_online)
+		torture_offline();
+	torture_sleep_us(us);
+	if (was_online)
+		torture_online();
+}
+
+/*
+ * Update-side threads register only if the RCU needs registered callers
+ * (or the caller wants its own slot, e.g. barrier threads spreading
+ * callbacks over "CPUs"), and then stay offline between calls.
+ */
+void torture_updater_start(bool want_slot)
+{
+	if (!(cur_ops->flags & TORTURE_OPS_UPDATERS_REGISTER) && !want_slot)
+		return;
+	if (torture_reader_register() == 0)
+		torture_offline();
+}
+
+void torture_updater_stop(void)
+{
+	torture_reader_unregister();
+}
+
+void torture_call(struct torture_cb *cb, void (*func)(struct torture_cb *))
+{
+	int was_offline = tls_registered && tls_offline;
+
+	cb->func = func;
+	if (was_offline)
+		torture_online();
+	cur_ops->call(cb);
+	if (was_offline)
+		torture_offline();
+}
