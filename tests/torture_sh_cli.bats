@@ -95,7 +95,7 @@ CONFIG_FOO=y'
 	grep -q 'rcutorture.seed=42' "$RES/TREE04/cmdline"
 	grep -q '^CONFIG_NR_CPUS=8$' "$RES/TREE04/ConfigFragment"
 	grep -q '^# CONFIG_NO_HZ_FULL=y: no userspace meaning: ignored' "$RES/TREE04/ConfigFragment"
-	[[ $output == *$'\n'"TREE04 ------- "*" GPs ("*"/s) [sched: g"*"] SUCCESS"* ]]
+	[[ $output == *$'\n'"TREE04 ------- "*" GPs ("*"/s) [rcu_sched: g"*"] SUCCESS"* ]]
 	[[ $output == *"All 1 runs succeeded."* ]]
 	grep -q '^TREE04 ------- .* SUCCESS$' "$RES/log"
 	grep -q 'no userspace meaning' "$RES/log"
@@ -120,7 +120,7 @@ CONFIG_FOO=y'
 }
 
 @test "--until-fail stops at the first failing round" {
-	FAKE_MODE=stall fake_run --duration 4s --until-fail --repeat 5 TREE09
+	FAKE_MODE=stall fake_run --duration 1m --until-fail --repeat 5 TREE09
 	[ "$status" -eq 1 ]
 	[ -d "$RES/TREE09" ] && [ ! -e "$RES/TREE09.2" ]
 	[[ $output == *"FAILURE: "*"GP HANG at"* ]]

@@ -127,8 +127,15 @@ frobnicate=1'
 	run plan_of TREE04
 	[[ $output == *"arg rcutorture.stat_interval=15"* && $output == *"arg rcutorture.n_barrier_cbs=4"* ]]
 	[[ $output == *"arg rcutorture.shutdown_secs=60"* && $output == *"duration 60"* ]]
-	run scen_resolve TREE04 20 2
-	[[ $output == *"arg rcutorture.stat_interval=5"* && $output == *"duration 20"* ]]
+	run scen_resolve TREE04 40 2
+	[[ $output == *"arg rcutorture.stat_interval=10"* && $output == *"duration 40"* ]]
+	# Longer than a stutter pause (TREE04: 3 s; the default: 5 s).
+	run scen_resolve TREE04 10 2
+	[[ $output == *"arg rcutorture.stat_interval=4"* ]]
+	run scen_resolve TREE02 10 2
+	[[ $output == *"arg rcutorture.stat_interval=6"* ]]
+	run scen_resolve TREE02 10 2 --bootargs rcutorture.stutter=0
+	[[ $output == *"arg rcutorture.stat_interval=2"* ]]
 	run plan_of TREE04 "rcutorture.shutdown_secs=7 rcutorture.stat_interval=2"
 	[[ $output == *"duration 7"* && $output == *"arg rcutorture.stat_interval=2"* ]]
 	[ "$(grep -c shutdown_secs <<<"$output")" -eq 2 ]	# the arg and its fragment line

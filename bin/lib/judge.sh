@@ -18,7 +18,7 @@ JUDGE_CLOSE_CALLS_PER_10H=${JUDGE_CLOSE_CALLS_PER_10H:-5}
 
 # judge_console FILE EXPECT_ODEBUG: facts about a console.log, one
 # "KEY VALUE" a line (keys: success failure anyfail bang nver lastver hang
-# badseq closecalls gpstate totalgps maxcbs odebug_expected ttype, and
+# badseq closecalls gpstate totalgps maxcbs odebug_expected, and
 # bad_<Category> counts).
 judge_console() {
 	awk -v expect_odebug="$2" '
@@ -43,9 +43,29 @@ judge_console() {
 		if (s ~ /Badness/) return "Badness"
 		return ""
 	}
+	# checkver V FINAL: "ver:" must strictly increase; equal values up to
+	# the end are a hang, any other step back a BAD SEQ.
+	function checkver(v, final) {
+		v += 0
+		nver++
+		if (nver > 1 && v == last && !final && hang == "") {
+			hang = v " torture stat " nver
+			eqseq = last ":" v " version " nver
+		}
+		if (nver > 1 && v < last && badseq == "") badseq = last ":" v " version " nver
+		if (nver > 1 && v > last && hang != "") {
+			if (badseq == "") badseq = eqseq
+			hang = ""
+		}
+		last = v
+	}
 	{ sub(/\r$/, "") }
-	!ttype && match($0, /^[A-Za-z0-9_:.+\/-]+-torture:/) { ttype = substr($0, 1, RLENGTH - 9) }
 	/End of test: SUCCESS/ { success = 1 }
+	/End of test:/ {
+		# The block before the end line is the final one (see below).
+		if (pending != "") checkver(pending, 1)
+		pending = ""
+	}
 	/End of test: FAILURE/ {
 		failure = $0
 		sub(/.*End of test: FAILURE:? */, "", failure)
@@ -57,27 +77,23 @@ judge_console() {
 	/-torture:.* ver: [0-9]/ {
 		if (match($0, /rtc: [^ ]+/) && substr($0, RSTART + 5, RLENGTH - 5) ~ /^(\(null\)|\(nil\)|0|0x0+|0+)$/)
 			next
+		if (pending != "") checkver(pending, 0)
 		match($0, / ver: [0-9]+/)
-		v = substr($0, RSTART + 6, RLENGTH - 6) + 0
-		nver++
-		# Equal values to the end: a hang; any other step back: BAD SEQ.
-		if (nver > 1 && v == last && hang == "") {
-			hang = v " torture stat " nver
-			eqseq = last ":" v " version " nver
-		}
-		if (nver > 1 && v < last && badseq == "") badseq = last ":" v " version " nver
-		if (nver > 1 && v > last && hang != "") {
-			if (badseq == "") badseq = eqseq
-			hang = ""
-		}
-		last = v
+		pending = substr($0, RSTART + 6, RLENGTH - 6)
 		next
 	}
-	/Reader Batch:/ { batch = $0 }
 	/End-test grace-period state:/ {
-		if (match($0, /g[-0-9]+ f0x[0-9a-fA-F]+/)) gpstate = substr($0, RSTART, RLENGTH)
+		# The block just before this line (or the end line) is the
+		# final one, printed after the writer stopped: it may repeat
+		# the last value.
+		if (pending != "") checkver(pending, 1)
+		pending = ""
+		gp = $0
+		sub(/: .*/, "", gp)
+		if (match($0, /g[-0-9]+ f0x[0-9a-fA-F]+/)) gpstate = gp ": " substr($0, RSTART, RLENGTH)
 		if (match($0, /total-gps=[0-9]+/)) totalgps = substr($0, RSTART + 10, RLENGTH - 10)
 	}
+	/Reader Batch:/ { batch = $0 }
 	/n_max_cbs: [0-9]/ {
 		match($0, /n_max_cbs: [0-9]+/)
 		n = substr($0, RSTART + 11, RLENGTH - 11) + 0
@@ -89,15 +105,19 @@ judge_console() {
 	skipblock { next }
 	{ c = category($0); if (c != "") bad[c]++ }
 	END {
+		if (pending != "") checkver(pending, 0)
 		print "success " (success + 0)
 		if (failure != "") print "failure " failure
 		if (anyfail != "") print "anyfail " anyfail
 		if (bang != "") {
+			# The kernel counts the last nine numbers of the last
+			# "!!!" line; none means another counter set the mark.
 			n = numsum(bang, 9)
 			label = bang
 			sub(/.*!!! */, "", label)
 			sub(/:.*/, "", label)
-			print "bang " (n >= 0 ? label " errors (" n " instances)" : bang)
+			if (n > 0) print "bang " label " errors (" n " instances)"
+			else if (n < 0) print "bang " bang
 		}
 		print "nver " (nver + 0)
 		if (nver) print "lastver " last
@@ -108,17 +128,24 @@ judge_console() {
 		if (totalgps != "") print "totalgps " totalgps
 		if (maxcbs) print "maxcbs " maxcbs
 		if (odebug) print "odebug_expected " odebug
-		if (ttype != "") print "ttype " ttype
 		for (c in bad) print "bad_" c " " bad[c]
 	}' "$1"
 }
 
-# judge_summary_fields FILE: summary.json's figures, tab-separated:
-# result errors-sum stalls exit_status gps ver duration_s torture_type scenario
+# judge_summary_fields FILE: summary.json's figures, one a line (empty
+# when null): result errors-sum stalls exit_status gps ver duration_s scenario
 judge_summary_fields() {
-	jq -r '[.result, ((.errors // {}) | [.[]?] | add // 0), (.stalls // 0),
-		.exit_status, .gps, .ver, .duration_s, .torture_type, .scenario]
-		| map(if . == null then "" else tostring end) | @tsv' "$1" 2>/dev/null
+	jq -r '.result, ((.errors // {}) | [.[]?] | add // 0), (.stalls // 0),
+		.exit_status, .gps, .ver, .duration_s, .scenario
+		| if . == null then "" else tostring end' "$1" 2>/dev/null
+}
+
+# judge_numbers WORD...: is each WORD empty or a number?
+judge_numbers() {
+	local w
+	for w in "$@"; do
+		[[ -z $w || $w =~ ^[0-9]+(\.[0-9]+)?$ ]] || return 1
+	done
 }
 
 # judge_status_reason STATUS CONSOLE: why a run with this exit status
@@ -148,7 +175,8 @@ judge_cmdline_param() {
 # judge_close_calls N SECONDS: "fail" or "note" for N close calls in a run
 # of SECONDS, as kvm-recheck-rcu judges them; nothing when N is 0.
 judge_close_calls() {
-	local n=$1 secs=${2:-0}
+	local n=$1 secs=${2%.*}
+	secs=${secs:-0}
 	((n > 0)) || return 0
 	if ((n > 1 && secs > 0 && n * 36000 > JUDGE_CLOSE_CALLS_PER_10H * secs)); then
 		echo fail
@@ -189,7 +217,7 @@ judge_dir() {
 	secs=${f[duration]:-$(judge_cmdline_param "$dir" shutdown_secs)}
 	cc=$(judge_close_calls "${f[closecalls]:-0}" "$secs")
 	case $cc in
-	fail) why+=("${f[closecalls]} Reader Batch close calls in ${secs}s") ;;
+	fail) why+=("${f[closecalls]} Reader Batch close calls in ${secs%.*}s") ;;
 	note) notes+=("${f[closecalls]} close calls") ;;
 	esac
 
@@ -227,9 +255,10 @@ judge_console_reasons() {
 # judge_summary_check DIR STATUS FACTS WHY: summary.json must agree with
 # the console and the exit status; also takes its figures into FACTS.
 judge_summary_check() {
-	local dir=$1 status=$2 fields cverdict
+	local dir=$1 status=$2 cverdict
 	local -n _sf=$3 _swhy=$4
-	local result errs stalls xst gps ver dur ttype scen
+	local result errs stalls xst gps ver dur scen
+	local -a fields=()
 	if [ ! -f "$dir/summary.json" ]; then
 		# A run that got to its end line owes us a summary.json.
 		if [ -n "${_sf[failure]:-}" ] || [ "${_sf[success]:-0}" = 1 ]; then
@@ -238,14 +267,15 @@ judge_summary_check() {
 		return 0
 	fi
 	have_jq || return 0
-	if ! fields=$(judge_summary_fields "$dir/summary.json") || [ -z "$fields" ]; then
+	mapfile -t fields < <(judge_summary_fields "$dir/summary.json" || true)
+	if [ ${#fields[@]} -ne 8 ] || ! judge_numbers "${fields[@]:1:6}"; then
 		_swhy+=("summary.json unreadable")
 		return 0
 	fi
-	IFS=$'\t' read -r result errs stalls xst gps ver dur ttype scen <<<"$fields"
+	result=${fields[0]} errs=${fields[1]} stalls=${fields[2]} xst=${fields[3]}
+	gps=${fields[4]} ver=${fields[5]} dur=${fields[6]} scen=${fields[7]}
 	_sf[gps]=${gps:-$ver}
 	_sf[duration]=$dur
-	[ -z "$ttype" ] || _sf[ttype]=$ttype
 	if [ "${_sf[success]:-0}" = 1 ] && [ -z "${_sf[anyfail]:-}" ]; then cverdict=SUCCESS; else cverdict=FAILURE; fi
 	if [ "$result" != "$cverdict" ]; then
 		_swhy+=("summary.json says '$result', console.log says $cverdict")
@@ -282,7 +312,7 @@ judge_format_line() {
 			out+=" ($rate/s)"
 		fi
 	fi
-	[ -z "${_lf[gpstate]:-}" ] || out+=" [${_lf[ttype]:-rcu}: ${_lf[gpstate]}]"
+	[ -z "${_lf[gpstate]:-}" ] || out+=" [${_lf[gpstate]}]"
 	[ -z "${_lf[maxcbs]:-}" ] || out+=" n_max_cbs: ${_lf[maxcbs]}"
 	if [ ${#_lwhy[@]} -eq 0 ]; then
 		out+=" SUCCESS"

@@ -348,7 +348,7 @@ scen_plan() {
 		dflt[rcutorture.onoff_interval]=1000
 		dflt[rcutorture.onoff_holdoff]=$((duration / 4 < 30 ? duration / 4 : 30))
 	fi
-	dflt[rcutorture.stat_interval]=$((duration < 60 ? (duration / 4 > 0 ? duration / 4 : 1) : 15))
+	dflt[rcutorture.stat_interval]=$(scen_stat_interval "$duration" "${val[rcutorture.stutter]:-5}")
 	dflt[rcutorture.n_barrier_cbs]=4
 	dflt[rcutorture.shutdown_secs]=$duration
 
@@ -372,6 +372,17 @@ scen_plan() {
 	for k in "${order[@]}"; do echo "fragment $k${val[$k]:+=${val[$k]}}"; done
 	for k in "${notes[@]}"; do echo "note $k"; done
 	return 0
+}
+
+# scen_stat_interval DURATION STUTTER: the default seconds between stats
+# blocks: 15 as the kernel's scripts, a quarter of runs under a minute;
+# always longer than a stutter pause, so that "ver:" must grow from one
+# block to the next (the judges' GP HANG check).
+scen_stat_interval() {
+	local d=$1 st=$2 i=15
+	((d >= 60)) || i=$((d / 4))
+	((st <= 0 || i > st)) || i=$((st + 1))
+	echo $((i > 0 ? i : 1))
 }
 
 # scen_run_checks CHECKS VAL FROM: every #CHECK# against the effective
