@@ -177,7 +177,7 @@ static void run_until_shutdown(void)
 
 static void write_summary(const char *result, const char *reason, int status)
 {
-	char path[4096], dummy[8];
+	char path[4096];
 	FILE *f;
 	bool gk = cur_ops->gps_completed != NULL;
 
@@ -202,7 +202,7 @@ static void write_summary(const char *result, const char *reason, int status)
 		STAT_READ(tc.cookie_errors), STAT_READ(tc.leaks),
 		STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls),
 		torture_hung_at_stop, STAT_READ(tc.fwd_errors),
-		cur_ops->misuse_count ? cur_ops->misuse_count() : 0, STAT_READ(tc.onoff_fail));
+		misuse_unexpected(), STAT_READ(tc.onoff_fail));
 	if (gk)
 		fprintf(f, "\"gps\":%lu,", cur_ops->gps_completed());
 	else
@@ -215,7 +215,6 @@ static void write_summary(const char *result, const char *reason, int status)
 	torture_latency_summary(f);
 	fprintf(f, ",\"stalls\":%lu,\"exit_status\":%d}\n", STAT_READ(tc.writer_stalls), status);
 	fclose(f);
-	(void)dummy;
 }
 
 /* Threads that do not stop mean a grace period that never ends. */

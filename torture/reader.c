@@ -334,7 +334,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 /* irqreader: reads from a signal handler (ops must be IRQ_CAPABLE) */
 
 #define IRQ_SIGNAL	(SIGRTMIN + 2)
-static __thread int tls_irq_ok;		/* this thread may read from a handler */
+static __thread int tls_irq_ok;		/* a reader thread, not in transition */
 
 static void irq_allow(int ok)
 {
@@ -348,7 +348,7 @@ static void irq_handler(int sig)
 	int idx, pipe;
 
 	(void)sig;
-	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED) || !torture_may_read())
 		return;
 	idx = cur_ops->readlock();
 	p = cur_ops->dereference(&rcu_torture_current);
@@ -448,16 +448,11 @@ void *rcu_torture_reader(void *arg)
 			torture_idle_sleep_us(1000);	/* writer not started yet */
 		mbox_check(&r->rng);
 		if (torture_now_us() - lastsleep > 10000) {
-			irq_allow(0);
 			torture_idle_sleep_us(500 + torture_random(&r->rng) % 500);
-			irq_allow(1);
 			lastsleep = torture_now_us();
 		}
-		if (__atomic_load_n(&r->onoff_req, __ATOMIC_RELAXED) == ONOFF_ONLINE) {
-			irq_allow(0);
+		if (__atomic_load_n(&r->onoff_req, __ATOMIC_RELAXED) == ONOFF_ONLINE)
 			stutter_wait("rcu_torture_reader");
-			irq_allow(1);
-		}
 	}
 	irq_allow(0);
 	torture_reader_unregister();

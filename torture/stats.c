@@ -39,7 +39,7 @@ static unsigned long gps_now(bool *known)
 	return *known ? cur_ops->gps_completed() : 0;
 }
 
-static unsigned long misuse_unexpected(void)
+unsigned long misuse_unexpected(void)
 {
 	unsigned long m = cur_ops->misuse_count ? cur_ops->misuse_count() : 0;
 	unsigned long e = STAT_READ(tc.misuse_expected);

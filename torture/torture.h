@@ -101,6 +101,7 @@ void torture_updater_start(bool want_slot);	/* register if needed (or asked) + o
 void torture_updater_stop(void);
 void torture_call(struct torture_cb *cb, void (*func)(struct torture_cb *));
 bool torture_thread_registered(void);
+bool torture_may_read(void);		/* registered and online (irqreader) */
 
 /* ------------------------------------------------------------------ */
 /* Output (output.c) */
@@ -221,6 +222,7 @@ int object_debug_test(void);		/* 0 ok, -1 failed */
 int stats_start(void);
 void stats_print(bool final);
 unsigned long torture_errors(char *reason, size_t len);
+unsigned long misuse_unexpected(void);
 extern int torture_hung_at_stop;
 void torture_ops_lines(void (*fn)(FILE *out));	/* prefix an ops dump */
 

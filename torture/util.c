@@ -196,12 +196,31 @@ bool torture_join_all(unsigned long timeout_s, char *hung, size_t len)
 /* ------------------------------------------------------------------ */
 /* Threads as CPUs */
 
+/*
+ * This thread's state, also read by a signal handler on the same thread
+ * (irqreader): relaxed accesses plus signal fences.  The state says
+ * "cannot read" before the ops call that makes it true, and "can read"
+ * only after the call that makes it so.
+ */
 static __thread int tls_registered;
 static __thread int tls_offline;
+
+static void tls_set(int *v, int val)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with torture_may_read() */
+	__atomic_store_n(v, val, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
 
 bool torture_thread_registered(void)
 {
 	return tls_registered;
+}
+
+bool torture_may_read(void)
+{
+	return __atomic_load_n(&tls_registered, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&tls_offline, __ATOMIC_RELAXED);
 }
 
 int torture_reader_register(void)
@@ -210,8 +229,8 @@ int torture_reader_register(void)
 		return 0;
 	if (cur_ops->thread_register())
 		return -1;
-	tls_registered = 1;
-	tls_offline = 0;
+	tls_set(&tls_offline, 0);
+	tls_set(&tls_registered, 1);
 	return 0;
 }
 
@@ -221,18 +240,18 @@ void torture_reader_unregister(void)
 		return;
 	if (tls_offline)
 		torture_online();	/* leave as we came */
+	tls_set(&tls_registered, 0);
 	if (cur_ops->thread_unregister)
 		cur_ops->thread_unregister();
-	tls_registered = 0;
 }
 
 void torture_offline(void)
 {
 	if (!tls_registered || tls_offline)
 		return;
+	tls_set(&tls_offline, 1);
 	if (cur_ops->thread_offline)
 		cur_ops->thread_offline();
-	tls_offline = 1;
 }
 
 void torture_online(void)
@@ -241,7 +260,7 @@ void torture_online(void)
 		return;
 	if (cur_ops->thread_online)
 		cur_ops->thread_online();
-	tls_offline = 0;
+	tls_set(&tls_offline, 0);
 }
 
 void torture_idle_sleep_us(unsigned long us)

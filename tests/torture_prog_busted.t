@@ -1,0 +1,51 @@
+#!/bin/bash
+# The harness catches deliberately broken RCUs, each within 30 seconds on
+# this machine (stop_on_error ends the run at the first error): busted
+# (grace periods end at once), a grace period that skips one leaf of the
+# rcu_node tree (rcutree.fault_skip_leaf), a callback barrier that returns
+# early, a reader unlock that drops nesting, a polled-GP check that
+# completes one grace period early.
+. "$(dirname "$0")/torture_prog_lib.sh"
+
+COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
+	rcutorture.stutter=0 rcutorture.fwd_progress=0"
+
+# caught NAME REASON-PATTERN ARGS...
+caught() {
+	local name=$1 pat=$2
+	shift 2
+	# shellcheck disable=SC2086
+	run "$name" $COMMON "$@"
+	if [ "$RC" = 1 ] && tail -n 1 "$OUT" | grep -q "End of test: FAILURE: $pat" &&
+	   awk -v e="$ELAPSED" 'BEGIN { exit !(e < 30) }' &&
+	   jq -e '.result == "FAILURE" and .exit_status == 1' "$DIR/summary.json" >/dev/null; then
+		ok 0 "$name caught in $ELAPSED s: $pat"
+	else
+		ok 1 "$name caught within 30 s (status $RC, $ELAPSED s)"
+		show
+	fi
+}
+
+caught busted "too-short grace period" rcutorture.torture_type=busted
+grep -q "^busted-torture: !!! Reader Pipe:" "$OUT"; ok $? "busted: the !!! marker on Reader Pipe"
+grep -q "Failure/close-call rcutorture reader segments: (failure" "$OUT"
+ok $? "busted: the failing read's segments are dumped"
+
+# Two slots per leaf: the readers (slots 2.. after the library's two
+# callback threads) sit in leaves 1 and 2; leaf 1's holdouts are ignored.
+caught skip_leaf "too-short grace period" rcutorture.torture_type=rcu rcutorture.nreaders=4 \
+	rcutree.rcu_fanout_leaf=2 rcutree.fault_skip_leaf=1 rcutorture.read_exit_burst=0
+
+caught busted_barrier "callback barrier error" rcutorture.torture_type=busted_barrier \
+	rcutorture.n_barrier_cbs=4
+caught busted_unlock "too-short grace period" rcutorture.torture_type=busted_unlock
+caught busted_poll "" rcutorture.torture_type=busted_poll rcutorture.gp_poll=1
+grep -Eq "Cookie check 2|!!! Reader Pipe" "$OUT"; ok $? "busted_poll: a cookie check or the pipeline fired"
+
+# The same leaf fault is harmless when no reader is in the skipped leaf.
+run skip_empty_leaf rcutorture.torture_type=rcu rcutorture.nreaders=1 rcutorture.stutter=0 \
+	rcutree.rcu_fanout_leaf=2 rcutree.fault_skip_leaf=5 rcutorture.read_exit_burst=0 \
+	rcutorture.shutdown_secs="$(short_secs 2 3)" rcutorture.stat_interval=1
+ok "$RC" "fault_skip_leaf on an empty leaf: SUCCESS (no false alarm)"
+
+done_testing

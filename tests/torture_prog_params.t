@@ -1,0 +1,100 @@
+#!/bin/bash
+# rcutorture's command line: good and malformed parameters, exit statuses,
+# one-line errors naming the parameter, the lib:/types plumbing, the files.
+. "$(dirname "$0")/torture_prog_lib.sh"
+
+# bad ARGS... EXPECTED_STATUS PATTERN DESCRIPTION (args end at "--")
+bad() {
+	local args=() st pat desc
+	while [ "$1" != "--" ]; do args+=("$1"); shift; done
+	shift
+	st=$1 pat=$2 desc=$3
+	"$RCUTORTURE" "${args[@]}" >"$T_TMP/bad.out" 2>"$T_TMP/bad.err"
+	local rc=$?
+	local lines
+	lines=$(wc -l <"$T_TMP/bad.err")
+	if [ "$rc" -eq "$st" ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$T_TMP/bad.err" &&
+	   ! grep -q "Start of test" "$T_TMP/bad.out"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		diag "status $rc (want $st), stderr:"; sed 's/^/#   /' "$T_TMP/bad.err"
+	fi
+}
+
+bad rcutorture.nreaders=abc -- 2 "rcutorture.nreaders: bad value 'abc'" "non-numeric value"
+bad rcutorture.nreaders=3x -- 2 "rcutorture.nreaders: bad value '3x'" "trailing garbage"
+bad rcutorture.nreaders= -- 2 "rcutorture.nreaders: bad value ''" "empty value"
+bad rcutorture.stutter=-1 -- 2 "rcutorture.stutter: value -1 out of range" "negative stutter"
+bad rcutorture.irqreader=maybe -- 2 "rcutorture.irqreader: bad value 'maybe'" "bad boolean"
+bad rcutorture.shutdown_secs=99999999999999999999 -- 2 "rcutorture.shutdown_secs: bad value" "overflow"
+bad rcutorture.bogus=1 -- 2 "unknown parameter 'rcutorture.bogus'" "unknown rcutorture parameter"
+bad rcutorture.nreaders -- 2 "rcutorture.nreaders: missing value" "missing value"
+bad rcutorture.seed=-5 -- 2 "rcutorture.seed: bad value '-5'" "negative seed"
+bad rcutorture.torture_type=nosuch -- 2 "unknown type 'nosuch'" "unknown torture_type"
+bad rcutree.blimit=0 -- 2 "rcutree.blimit: value 0 out of range" "library parameter out of range"
+bad rcutree.nosuch=1 -- 2 "unknown parameter 'rcutree.nosuch'" "unknown library parameter"
+bad nreaders -- 2 "malformed argument 'nreaders'" "token without '='"
+bad --out -- 2 "--out: missing argument" "--out without a directory"
+bad --frobnicate -- 2 "malformed argument '--frobnicate'" "unknown option"
+bad rcutorture.torture_type=rcu rcutorture.gp_exp=1 -- 2 "no update-side primitives" \
+	"gp_exp alone on a type without expedited grace periods"
+bad rcutorture.torture_type=lib:/nonexistent/x.so -- 3 "cannot load" "lib: plugin that does not exist"
+bad rcutorture.torture_type=lib:/bin/true -- 3 "torture_type=lib:/bin/true" "lib: path that is not a plugin"
+
+"$RCUTORTURE" --list-types >"$T_TMP/types" 2>&1
+ok $? "--list-types exits 0"
+for t in rcu rcu_bh sched busted busted_barrier busted_unlock busted_poll trivial; do
+	grep -qx "$t" "$T_TMP/types"; ok $? "--list-types lists $t"
+done
+"$RCUTORTURE" --help | grep -q "nfakewriters=4"; ok $? "--help shows kernel defaults"
+
+# A good run: library parameters pass through, nr_cpus defines "ncpus"
+# (nreaders=-1 => ncpus-1), later tokens win, the seed is printed.
+run good rcutorture.nreaders=2 rcutorture.nreaders=-1 nr_cpus=4 rcutree.blimit=20 \
+	rcutorture.shutdown_secs=2 rcutorture.stat_interval=1 rcutorture.seed=4242 \
+	--scenario UNIT
+ok $RC "good parameters: exit 0 ($ELAPSED s)"
+grep -q "^rcu-torture:--- Start of test: nreaders=3 .*seed=4242" "$OUT"
+ok $? "Start line: nreaders=-1 with nr_cpus=4 gives 3 readers, seed echoed"
+[ "$(tail -n 1 "$OUT" | grep -c '^rcu-torture:--- End of test: SUCCESS: ')" = 1 ]
+ok $? "last line is End of test: SUCCESS"
+grep -q "^rcu:  Start-test grace-period state: g" "$OUT"; ok $? "Start-test grace-period state line"
+grep -q "^rcu-torture: Reader Pipe:  [0-9]" "$OUT"; ok $? "Reader Pipe line"
+grep -q "^rcu-torture: Free-Block Circulation:  [0-9]" "$OUT"; ok $? "Free-Block Circulation line"
+grep -Eq "^rcu-torture: rtc: 0x[0-9a-f]+ ver: [0-9]+ tfle: [01] rta: .* nt: [0-9]+ onoff: .* \(HZ=1000\) barrier: [0-9]+/[0-9]+:[0-9]+ read-exits: [0-9]+ nocb-toggles: 0:0$" "$OUT"
+ok $? "stats line in the kernel's format"
+jq -e 'select(.final) | .errors == 0 and (.pipe | length) == 11 and (.fbc | length) == 11 and .gps > 0' \
+	"$DIR/stats.jsonl" >/dev/null
+ok $? "stats.jsonl: a final line with 11-entry arrays and gps"
+[ "$(jq -s 'length' "$DIR/stats.jsonl")" -ge 2 ]; ok $? "stats.jsonl: one line per print"
+jq -e '.result == "SUCCESS" and .exit_status == 0 and .seed == 4242 and .scenario == "UNIT"
+	and .params.nreaders == 3 and .latency_us.count > 0 and (.errors | add) == 0' \
+	"$DIR/summary.json" >/dev/null
+ok $? "summary.json: SUCCESS, seed, scenario, params, latency"
+awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|async|barrier)$/ && $3 ~ /^[0-9]+$/) } END { exit bad || NR < 2 }' \
+	"$DIR/gp-latency.dat"
+ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
+
+# Library parameters on a type that does not use our library.
+if "$RCUTORTURE" --list-types | grep -qx urcu-memb; then
+	run na rcutorture.torture_type=urcu-memb rcutree.blimit=20 rcutorture.shutdown_secs=1 \
+		rcutorture.stat_interval=0
+	[ "$RC" = 0 ] && grep -q "rcutree.blimit=20: not applicable to torture_type=urcu-memb" "$OUT"
+	ok $? "library parameter with a liburcu type: noted as not applicable"
+else
+	skip "library parameter with a liburcu type" "liburcu-dev not installed"
+fi
+
+# SIGTERM ends a run without shutdown_secs cleanly, with a verdict.
+"$RCUTORTURE" rcutorture.stat_interval=0 --out "$T_TMP/sig" >"$T_TMP/sig.log" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 0 ] && tail -n 1 "$T_TMP/sig.log" | grep -q "End of test: SUCCESS" &&
+	[ -s "$T_TMP/sig/summary.json" ]
+ok $? "SIGTERM: orderly stop, verdict and summary.json (status $rc)"
+
+done_testing

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Correct RCUs pass: our types (rcu, rcu_bh, sched, trivial) with every
+# thread kind enabled, each liburcu flavor, the lib: example plugin.  A
+# harness that flags a correct RCU is as broken as one that misses a
+# broken one.  Also: object_debug, and a deliberate stall_cpu that is
+# reported but not a failure.
+. "$(dirname "$0")/torture_prog_lib.sh"
+
+SECS=$(short_secs 3 4)
+ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreaders=3
+	rcutorture.n_barrier_cbs=2 rcutorture.onoff_interval=30 rcutorture.stutter=1
+	rcutorture.fwd_progress_holdoff=1 rcutorture.read_exit_delay=1 rcutorture.read_exit_burst=4
+	rcutorture.fqs_duration=2000 rcutorture.fqs_holdoff=200 rcutorture.fqs_stutter=1
+	rcutorture.shuffle_interval=1"
+
+# passes TYPE ARGS...
+passes() {
+	local t=$1
+	shift
+	# shellcheck disable=SC2086
+	run "pass-${t//[:\/]/_}" rcutorture.torture_type="$t" $ALL "$@"
+	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
+	   ! grep -q '!!!\|???' "$OUT" &&
+	   jq -e '.result == "SUCCESS" and .ver > 0 and .reads > 0 and (.errors | add) == 0 and .close_calls <= 1' \
+		"$DIR/summary.json" >/dev/null; then
+		ok 0 "$t passes ($ELAPSED s)"
+	else
+		ok 1 "$t passes (status $RC)"
+		show
+	fi
+}
+
+for t in rcu rcu_bh sched trivial; do
+	passes "$t"
+done
+jq -e 'select(.final) | .barrier_ok > 0 and .barrier_errors == 0 and .onoff.off_ok > 0
+	and .onoff.on_ok > 0 and .rtmbkf_try > 0 and .nt > 0' "$T_TMP/pass-sched/stats.jsonl" >/dev/null
+ok $? "sched: barrier rounds, onoff transitions, mailbox checks, irq reads all happened"
+grep -q "rcu_torture_fwd_prog n_max_cbs: [0-9]" "$T_TMP/pass-rcu.log"
+ok $? "rcu: a forward-progress callback flood ran"
+jq -e 'select(.final) | .read_exits > 0 or true' "$T_TMP/pass-rcu/stats.jsonl" >/dev/null &&
+	grep -q "read-exits: [1-9]" "$T_TMP/pass-rcu.log"
+ok $? "rcu: read-exit bursts ran"
+
+if ! "$RCUTORTURE" --list-types | grep -qx urcu-memb; then
+	skip "liburcu flavors" "liburcu-dev not installed (torture.mk did not build the urcu-* types)"
+elif [ "${SAN:-}" = thread ]; then
+	skip "liburcu flavors" "liburcu is not built with ThreadSanitizer (false reports)"
+else
+	for t in urcu-memb urcu-mb urcu-signal urcu-qsbr urcu-bp; do
+		passes "$t"
+	done
+fi
+
+passes "lib:$PLUGIN"
+grep -q "^example-rwlock-torture:--- End of test: SUCCESS" "$OUT"
+ok $? "the plugin's own name prefixes the console"
+
+# object_debug: our library reports the duplicate call_rcu() with
+# debug_objects=1; the run still succeeds (the misuse was on purpose).
+run objdebug rcutorture.torture_type=rcu rcutorture.object_debug=1 debug_objects=1 \
+	rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "rcu_test_debug_objects: duplicated callback was detected" "$OUT" &&
+	grep -q "ODEBUG: activate active" "$OUT"
+ok $? "object_debug=1 debug_objects=1: the duplicate call_rcu() is reported, SUCCESS"
+run objdebug_off rcutorture.torture_type=rcu rcutorture.object_debug=1 \
+	rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "rcu_test_debug_objects: Not testing" "$OUT"
+ok $? "object_debug=1 without debug objects: not tested (a duplicate would corrupt)"
+
+# A deliberate stall: the writer stalls, it is reported (???) and counted
+# in stalls, but is not a FAILURE.  Needs > 10 s of stall.
+if [ -n "${SAN:-}" ]; then
+	skip "stall_cpu" "long test, run without sanitizers"
+else
+	run stall rcutorture.torture_type=rcu rcutorture.stall_cpu=12 rcutorture.stall_cpu_holdoff=0 \
+		rcutorture.shutdown_secs=14 rcutorture.stat_interval=1 rcutorture.stutter=0
+	[ "$RC" = 0 ] && grep -q "??? Writer stall state RTWS_" "$OUT" &&
+		grep -q "rcu_torture_stall end" "$OUT" &&
+		jq -e '.stalls > 0 and .result == "SUCCESS"' "$DIR/summary.json" >/dev/null
+	ok $? "stall_cpu: writer stall reported, counted in stalls, not a failure ($ELAPSED s)"
+fi
+
+done_testing
