@@ -9,7 +9,7 @@
 SECS=$(short_secs 3 4)
 ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreaders=3
 	rcutorture.n_barrier_cbs=2 rcutorture.onoff_interval=30 rcutorture.stutter=1
-	rcutorture.fwd_progress_holdoff=1 rcutorture.read_exit_delay=1 rcutorture.read_exit_burst=4
+	rcutorture.fwd_progress_holdoff=1 rcutorture.fwd_progress_div=16 rcutorture.read_exit_delay=1 rcutorture.read_exit_burst=4
 	rcutorture.fqs_duration=2000 rcutorture.fqs_holdoff=200 rcutorture.fqs_stutter=1
 	rcutorture.shuffle_interval=1"
 
@@ -47,9 +47,17 @@ if ! "$RCUTORTURE" --list-types | grep -qx urcu-memb; then
 elif [ "${SAN:-}" = thread ]; then
 	skip "liburcu flavors" "liburcu is not built with ThreadSanitizer (false reports)"
 else
-	for t in urcu-memb urcu-mb urcu-signal urcu-qsbr urcu-bp; do
+	for t in urcu-memb urcu-mb urcu-signal urcu-qsbr; do
 		passes "$t"
 	done
+	if [ "${SAN:-}" = address ]; then
+		# liburcu 0.13's own code: urcu/static/urcu-bp.h:171 "member access
+		# within misaligned address ... struct urcu_bp_reader, which
+		# requires 128 byte alignment" (its registry arena).
+		skip "urcu-bp passes" "UBSan reports misaligned access inside liburcu-bp itself"
+	else
+		passes urcu-bp
+	fi
 fi
 
 passes "lib:$PLUGIN"
