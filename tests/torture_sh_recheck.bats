@@ -10,10 +10,10 @@ SAVED=$FIX/results/2025.01.01-00.00.00
 setup() {
 	cp -r "$SAVED" "$BATS_TEST_TMPDIR/run"
 	R=$BATS_TEST_TMPDIR/run
-	OK=$R/TREE04
+	OK=$R/TREE02
 }
 
-recheck_ok_dir() {	# recheck_ok_dir: judge the (doctored) TREE04
+recheck_ok_dir() {	# recheck_ok_dir: judge the (doctored) TREE02
 	run "$RECHECK" "$OK"
 }
 
@@ -25,7 +25,7 @@ last_line_with() {
 @test "saved results: one line a scenario, BUSTED fails, exit 1" {
 	run "$RECHECK" "$R"
 	[ "$status" -eq 1 ]
-	[[ $output == *"TREE04 ------- "*" GPs ("*"/s) ["*": g"*" f0x"*"] SUCCESS"* ]]
+	[[ $output == *"TREE02 ------- "*" GPs ("*"/s) ["*": g"*" f0x"*"] SUCCESS"* ]]
 	[[ $output == *"BUSTED ------- "*"FAILURE: Reader Pipe errors ("*" instances)"* ]]
 	[[ $output == *"1 of 3 runs failed."* ]]
 	[ -f "$R/BUSTED/console.log.diags" ] && [ ! -f "$OK/console.log.diags" ]
@@ -35,7 +35,7 @@ last_line_with() {
 	recheck_ok_dir
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
-	[[ ${lines[0]} == "TREE04 ------- "*" SUCCESS" ]]
+	[[ ${lines[0]} == "TREE02 ------- "*" SUCCESS" ]]
 }
 
 @test "a !!! Reader Pipe line (doctored console) is a FAILURE with the instance count" {
@@ -46,7 +46,7 @@ last_line_with() {
 	recheck_ok_dir
 	[ "$status" -eq 1 ]
 	[[ ${lines[0]} == *"FAILURE: Reader Pipe errors (7 instances)"* ]]
-	grep -q '^BUG: TREE04 Reader Pipe errors (7 instances)' "$OK/console.log.diags"
+	grep -q '^BUG: TREE02 Reader Pipe errors (7 instances)' "$OK/console.log.diags"
 }
 
 @test "a doctored summary.json: result or error counters disagreeing with the console" {
@@ -100,7 +100,7 @@ last_line_with() {
 		"WARNING: ThreadSanitizer: data race (pid=1)|Sanitizer: 1" \
 		"BUG: KCSAN: data-race in foo|Bugs: 1" \
 		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:|Stalls: 1"; do
-		cp "$SAVED/TREE04/console.log" "$OK/console.log"
+		cp "$SAVED/TREE02/console.log" "$OK/console.log"
 		sed -i "2a ${bad%|*}" "$OK/console.log"
 		recheck_ok_dir
 		[ "$status" -eq 1 ] || { echo "$bad: $output"; false; }
@@ -113,8 +113,9 @@ last_line_with() {
 ODEBUG: activate active (active state 0) object type: rcu_head hint: 0x1
 WARNING: rcu_head 0x2: double call_rcu() (the head is already queued)
 ---[ end trace ]---'
-	printf '%s\n' "$splat" >>"$R/TREE06/console.log"
+	# TREE06 runs the object_debug self-test: its console has the splat.
 	grep -q 'object_debug=1' "$R/TREE06/cmdline"
+	grep -q '^ODEBUG: ' "$R/TREE06/console.log"
 	run "$RECHECK" "$R/TREE06"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == *" SUCCESS (1 expected ODEBUG splats (object_debug=1))" ]]
@@ -161,7 +162,7 @@ WARNING: rcu_head 0x2: double call_rcu() (the head is already queued)
 	run env PATH="$d" "$RECHECK" "$R"
 	[ "$status" -eq 1 ]
 	[[ $output == *"jq not found (Debian package jq)"* ]]
-	[[ $output == *"TREE04 ------- "*" GPs ("*"/s) "*" SUCCESS"* ]]
+	[[ $output == *"TREE02 ------- "*" GPs ("*"/s) "*" SUCCESS"* ]]
 	[[ $output == *"BUSTED ------- "*"FAILURE: Reader Pipe errors"* ]]
 }
 
