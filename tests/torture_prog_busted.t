@@ -4,7 +4,7 @@
 # (grace periods end at once), a grace period that skips one leaf of the
 # rcu_node tree (rcutree.fault_skip_leaf), a callback barrier that returns
 # early, a reader unlock that drops nesting, a polled-GP check that
-# completes one grace period early.
+# completes one grace period early, a lost reader unlock (hang).
 . "$(dirname "$0")/torture_prog_lib.sh"
 
 COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
@@ -33,7 +33,7 @@ ok $? "busted: the failing read's segments are dumped"
 
 # Two slots per leaf: the readers (slots 2.. after the library's two
 # callback threads) sit in leaves 1 and 2; leaf 1's holdouts are ignored.
-caught skip_leaf "too-short grace period" rcutorture.torture_type=rcu rcutorture.nreaders=4 \
+caught skip_leaf "\(too-short grace period\|polled grace-period cookie\)" rcutorture.torture_type=rcu rcutorture.nreaders=4 \
 	rcutree.rcu_fanout_leaf=2 rcutree.fault_skip_leaf=1 rcutorture.read_exit_burst=0
 
 caught busted_barrier "callback barrier error" rcutorture.torture_type=busted_barrier \
@@ -41,6 +41,13 @@ caught busted_barrier "callback barrier error" rcutorture.torture_type=busted_ba
 caught busted_unlock "too-short grace period" rcutorture.torture_type=busted_unlock
 caught busted_poll "" rcutorture.torture_type=busted_poll rcutorture.gp_poll=1
 grep -Eq "Cookie check 2|!!! Reader Pipe" "$OUT"; ok $? "busted_poll: a cookie check or the pipeline fired"
+
+# A lost rcu_read_unlock(): grace periods hang; the writer-stall check
+# fires after 10 s without progress.
+caught busted_hang "writer stall (grace-period hang)" rcutorture.torture_type=busted_hang
+grep -q "??? Writer stall state RTWS_[A-Z_]*([0-9]*) g-\?[0-9]* f0x0" "$OUT" &&
+	grep -q "^busted_hang-torture: rcu_preempt: g.* RCU_GP_" "$OUT"
+ok $? "busted_hang: the writer's state and the RCU's grace-period state are reported"
 
 # The same leaf fault is harmless when no reader is in the skipped leaf.
 run skip_empty_leaf rcutorture.torture_type=rcu rcutorture.nreaders=1 rcutorture.stutter=0 \

@@ -114,7 +114,7 @@ static void gp_state_line(const char *when)
 	if (!cur_ops->get_gp_seq)
 		return;
 	flockfile(stdout);
-	printf("%s:  %s-test grace-period state: g%lu f0x0", g, when, cur_ops->get_gp_seq());
+	printf("%s:  %s-test grace-period state: g%ld f0x0", g, when, (long)cur_ops->get_gp_seq());
 	if (!strcmp(when, "End") && cur_ops->gps_completed)
 		printf(" total-gps=%lu", cur_ops->gps_completed());
 	printf("\n");
@@ -201,7 +201,7 @@ static void write_summary(const char *result, const char *reason, int status)
 		STAT_READ(tc.rtmbe), STAT_READ(tc.rtmbkf_fail), STAT_READ(tc.rtbe),
 		STAT_READ(tc.cookie_errors), STAT_READ(tc.leaks),
 		STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls),
-		torture_hung_at_stop, STAT_READ(tc.fwd_errors),
+		STAT_READ(torture_hung_at_stop), STAT_READ(tc.fwd_errors),
 		misuse_unexpected(), STAT_READ(tc.onoff_fail));
 	if (gk)
 		fprintf(f, "\"gps\":%lu,", cur_ops->gps_completed());
@@ -217,15 +217,51 @@ static void write_summary(const char *result, const char *reason, int status)
 	fclose(f);
 }
 
+/*
+ * The final drain (callback barriers) runs on the main thread; if the RCU
+ * hangs there, this watchdog still gives the verdict.  finish_done says
+ * that main got through (then the watchdog does nothing).
+ */
+static int finish_done;
+static int finish(void);
+
+static void *drain_watchdog(void *arg)
+{
+	unsigned long secs = (unsigned long)arg, end = torture_now_us() + secs * 1000000;
+
+	while (torture_now_us() < end)
+		if (__atomic_load_n(&finish_done, __ATOMIC_ACQUIRE))	/* pairs with main */
+			return NULL;
+		else
+			usleep(100000);
+	if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
+		return NULL;
+	STAT_SET(torture_hung_at_stop, 1);
+	torout(" callback barriers did not complete within %lu s after the stop", secs);
+	writer_stall_report();
+	_exit(finish());
+}
+
+static void drain_watchdog_start(void)
+{
+	pthread_t t;
+
+	if (!pthread_create(&t, NULL, drain_watchdog, (void *)60UL))
+		pthread_detach(t);
+}
+
 /* Threads that do not stop mean a grace period that never ends. */
 static void stop_threads(void)
 {
 	char hung[1024];
 	unsigned long timeout = 60 + (unsigned long)tp.stall_cpu;
 
+	/* A hang already reported: no point in waiting long for it to end. */
+	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls))
+		timeout = 5;
 	if (torture_join_all(timeout, hung, sizeof(hung)))
 		return;
-	torture_hung_at_stop = 1;
+	STAT_SET(torture_hung_at_stop, 1);
 	torout(" threads did not stop within %lu s: %s", timeout, hung);
 	writer_stall_report();
 }
@@ -236,8 +272,13 @@ static int finish(void)
 	unsigned long errors;
 	int status;
 
-	if (!torture_hung_at_stop)
+	if (!STAT_READ(torture_hung_at_stop)) {
+		drain_watchdog_start();
 		writer_final_drain();
+		if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
+			for (;;)
+				pause();	/* the watchdog is reporting the hang */
+	}
 	stats_print(true);
 	gp_state_line("End");
 	reader_segments_dump();
@@ -304,7 +345,7 @@ int main(int argc, char **argv)
 	run_until_shutdown();
 	stop_threads();
 	status = finish();
-	if (torture_hung_at_stop) {
+	if (STAT_READ(torture_hung_at_stop)) {
 		fflush(NULL);
 		_exit(status);	/* hung threads cannot be joined */
 	}

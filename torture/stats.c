@@ -59,7 +59,7 @@ unsigned long torture_errors(char *reason, size_t len)
 		{ STAT_READ(tc.cookie_errors), "polled grace-period cookie check failed" },
 		{ STAT_READ(tc.leaks), "callback lost (leak check)" },
 		{ STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls), "writer stall (grace-period hang)" },
-		{ (unsigned long)torture_hung_at_stop, "grace-period hang at shutdown" },
+		{ (unsigned long)STAT_READ(torture_hung_at_stop), "grace-period hang at shutdown" },
 		{ STAT_READ(tc.fwd_errors), "forward-progress failure" },
 		{ misuse_unexpected(), "RCU reported misuse" },
 		{ STAT_READ(tc.objdebug_fail), "object_debug: duplicate call() not detected" },
@@ -225,8 +225,8 @@ void writer_stall_report(void)
 	int st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);
 	unsigned long g = cur_ops->get_gp_seq ? cur_ops->get_gp_seq() : 0;
 
-	torout(" ??? Writer stall state %s(%d) g%lu f0x0 ver %lu", writer_state_name(st),
-	       st, g, STAT_READ(tc.ver));
+	torout(" ??? Writer stall state %s(%d) g%ld f0x0 ver %lu", writer_state_name(st),
+	       st, (long)g, STAT_READ(tc.ver));
 	torture_ops_lines(cur_ops->gp_state);
 }
 
