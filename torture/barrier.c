@@ -33,7 +33,7 @@ static void barrier_cbf(struct torture_cb *cb)
 	/* Acquire pairs with the coordinator's release of barrier_done. */
 	if (b->round <= __atomic_load_n(&barrier_done, __ATOMIC_ACQUIRE))
 		barrier_error("callback invoked after its barrier returned", b->round,
-			      __atomic_load_n(&barrier_done, __ATOMIC_RELAXED));
+			      __atomic_load_n(&barrier_done, __ATOMIC_RELAXED));	/* message only */
 	else
 		STAT_INC(barrier_invoked);
 	free(b);
@@ -89,6 +89,7 @@ static void *rcu_torture_barrier(void *arg)
 	torture_updater_start(false);
 	torverbose(" rcu_torture_barrier task started");
 	for (r = 1; !torture_must_stop(); r++) {
+		/* Relaxed: published by the release store of the round below. */
 		__atomic_store_n(&barrier_posted, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&barrier_invoked, 0, __ATOMIC_RELAXED);
 		/* Release: the resets above before the cbs threads see the round. */
@@ -101,6 +102,8 @@ static void *rcu_torture_barrier(void *arg)
 		torture_record_gp("barrier", start);
 		/* Release pairs with the late-callback check in barrier_cbf(). */
 		__atomic_store_n(&barrier_done, r, __ATOMIC_RELEASE);
+		/* The barrier ordered the callbacks' increments before us;
+		 * acquire for good measure against a broken barrier. */
 		got = __atomic_load_n(&barrier_invoked, __ATOMIC_ACQUIRE);
 		if (got != (unsigned long)tp.n_barrier_cbs)
 			barrier_error("barrier_cbs_invoked != n_barrier_cbs", got,

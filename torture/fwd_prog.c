@@ -148,7 +148,7 @@ static long nr_gps;		/* its invocations */
 
 static void nr_cbf(struct torture_cb *cb)
 {
-	__atomic_fetch_add(&nr_gps, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&nr_gps, 1, __ATOMIC_RELAXED);	/* a count, read below */
 	if (__atomic_load_n(&nr_running, __ATOMIC_ACQUIRE))	/* pairs with the clear below */
 		cur_ops->call(cb);
 }
@@ -161,6 +161,7 @@ static void fwd_prog_nr(struct torture_random *rng)
 	long gps;
 	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
 
+	/* Relaxed: call() below publishes them to the callback. */
 	__atomic_store_n(&nr_gps, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&nr_running, 1, __ATOMIC_RELAXED);
 	torture_call(&cb, nr_cbf);
@@ -176,7 +177,7 @@ static void fwd_prog_nr(struct torture_random *rng)
 		loops++;
 	}
 	torture_offline();
-	gps = __atomic_load_n(&nr_gps, __ATOMIC_RELAXED);
+	gps = __atomic_load_n(&nr_gps, __ATOMIC_RELAXED);	/* a count: pairs with nothing */
 	/* Release: stop re-posting; the barrier below waits for the last one. */
 	__atomic_store_n(&nr_running, 0, __ATOMIC_RELEASE);
 	cur_ops->cb_barrier();

@@ -25,7 +25,7 @@ static int sig_stop;
 static void on_signal(int sig)
 {
 	(void)sig;
-	__atomic_store_n(&sig_stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sig_stop, 1, __ATOMIC_RELAXED);	/* polled by run_until_shutdown() */
 }
 
 /* ------------------------------------------------------------------ */
@@ -164,7 +164,7 @@ static void run_until_shutdown(void)
 	unsigned long end = (unsigned long)tp.shutdown_secs * 1000000;
 	char reason[256];
 
-	while (!__atomic_load_n(&sig_stop, __ATOMIC_RELAXED) &&
+	while (!__atomic_load_n(&sig_stop, __ATOMIC_RELAXED) &&	/* set by on_signal() */
 	       (!end || torture_now_us() < end)) {
 		torture_sleep_us(100000);
 		if (tp.stop_on_error && torture_errors(reason, sizeof(reason))) {
@@ -234,6 +234,7 @@ static void *drain_watchdog(void *arg)
 			return NULL;
 		else
 			usleep(100000);
+	/* Exactly one of main and the watchdog wins (the exchange in finish()). */
 	if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
 		return NULL;
 	STAT_SET(torture_hung_at_stop, 1);
@@ -275,6 +276,7 @@ static int finish(void)
 	if (!STAT_READ(torture_hung_at_stop)) {
 		drain_watchdog_start();
 		writer_final_drain();
+		/* Pairs with the watchdog's exchange: one of us reports. */
 		if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
 			for (;;)
 				pause();	/* the watchdog is reporting the hang */

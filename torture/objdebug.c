@@ -12,6 +12,7 @@ static int objdebug_invoked;
 static void objdebug_cb(struct torture_cb *cb)
 {
 	(void)cb;
+	/* Read after cb_barrier(), which orders the callbacks before it. */
 	__atomic_fetch_add(&objdebug_invoked, 1, __ATOMIC_RELAXED);
 }
 
@@ -36,7 +37,7 @@ int object_debug_test(void)
 	cur_ops->cb_barrier();
 	after = cur_ops->misuse_count();
 	torture_updater_stop();
-	n = __atomic_load_n(&objdebug_invoked, __ATOMIC_RELAXED);
+	n = __atomic_load_n(&objdebug_invoked, __ATOMIC_RELAXED);	/* after the barrier */
 	STAT_ADD(tc.misuse_expected, after - before);
 	if (after > before && n == 1) {
 		torout(" rcu_test_debug_objects: duplicated callback was detected");

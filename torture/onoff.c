@@ -31,7 +31,7 @@ static bool onoff_request(struct torture_reader *r, int req, unsigned long *ms)
 
 	/* Release/acquire pair with reader_onoff(). */
 	__atomic_store_n(&r->onoff_req, req, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE) != req) {
+	while (__atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE) != req) {	/* reader_onoff() */
 		if (torture_must_stop() || torture_now_us() - start > ONOFF_ACK_TIMEOUT_US)
 			return false;
 		torture_sleep_us(100);
@@ -43,7 +43,7 @@ static bool onoff_request(struct torture_reader *r, int req, unsigned long *ms)
 static void onoff_one(struct torture_reader *r, struct torture_random *rng)
 {
 	unsigned long ms;
-	int cur = __atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE);
+	int cur = __atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE);	/* reader_onoff()'s release */
 
 	if (cur == ONOFF_ONLINE) {
 		int req = (torture_random(rng) & 1) ? ONOFF_UNREGISTERED : ONOFF_OFFLINE;
@@ -83,6 +83,7 @@ static void *torture_onoff(void *arg)
 	}
 	/* Leave every reader online so that it can stop normally. */
 	for (i = 0; i < tp.nreaders; i++)
+		/* Pairs with the acquire loads in reader_onoff(). */
 		__atomic_store_n(&torture_readers[i].onoff_req, ONOFF_ONLINE, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -86,6 +86,8 @@ struct rcu_torture *pool_alloc(void)
 	 * rcu_torture_current (the writer's rcu_assign_pointer()). */
 	__atomic_store_n(&rp->pipe_count, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rp->mbtest, 1, __ATOMIC_RELAXED);
+	/* ->state: the writer's and callbacks' bookkeeping; read by the leak
+	 * check after callback barriers, which order it. */
 	__atomic_store_n(&rp->state, RTORT_CURRENT, __ATOMIC_RELAXED);
 	return rp;
 }
@@ -93,7 +95,7 @@ struct rcu_torture *pool_alloc(void)
 void pool_free(struct rcu_torture *rp)
 {
 	STAT_INC(tc.rtf);
-	__atomic_store_n(&rp->state, RTORT_FREE, __ATOMIC_RELAXED);
+	__atomic_store_n(&rp->state, RTORT_FREE, __ATOMIC_RELAXED);	/* see pool_alloc() */
 	pthread_mutex_lock(&pool_lock);
 	rp->next = freelist;
 	freelist = rp;
@@ -106,6 +108,7 @@ void pool_free(struct rcu_torture *rp)
  */
 bool pipe_update_one(struct rcu_torture *rp)
 {
+	/* Only the writer or rp's own callback bumps it, one at a time. */
 	int i = __atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED);
 
 	if (i >= 1)	/* a GP that began after the removal has ended */
@@ -117,6 +120,7 @@ bool pipe_update_one(struct rcu_torture *rp)
 	 * publication of the new element, for 0 -> 1) orders it. */
 	__atomic_store_n(&rp->pipe_count, i + 1, __ATOMIC_RELAXED);
 	if (i + 1 >= RCU_TORTURE_PIPE_LEN) {
+		/* Readers may see it only if the RCU is broken (rtmbe). */
 		__atomic_store_n(&rp->mbtest, 0, __ATOMIC_RELAXED);
 		return true;
 	}
@@ -130,6 +134,7 @@ static void rcu_torture_cb(struct torture_cb *cb)
 {
 	struct rcu_torture *rp = (struct rcu_torture *)(void *)cb;
 
+	/* Our own previous bump (the call() orders it). */
 	if (__atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED) == 1)
 		torture_record_gp("async", rp->call_us);
 	if (pipe_update_one(rp)) {
@@ -141,7 +146,7 @@ static void rcu_torture_cb(struct torture_cb *cb)
 
 void pool_deferred_free(struct rcu_torture *rp)
 {
-	__atomic_store_n(&rp->state, RTORT_ASYNC, __ATOMIC_RELAXED);
+	__atomic_store_n(&rp->state, RTORT_ASYNC, __ATOMIC_RELAXED);	/* see pool_alloc() */
 	rp->call_us = torture_now_us();
 	torture_call(&rp->cb, rcu_torture_cb);
 }
@@ -151,7 +156,7 @@ void pool_deferred_free(struct rcu_torture *rp)
 
 void pool_removed_add(struct rcu_torture *rp)
 {
-	__atomic_store_n(&rp->state, RTORT_REMOVED, __ATOMIC_RELAXED);
+	__atomic_store_n(&rp->state, RTORT_REMOVED, __ATOMIC_RELAXED);	/* see pool_alloc() */
 	rp->next = removed;
 	removed = rp;
 }
@@ -180,10 +185,11 @@ unsigned long pool_leak_check(void)
 	int i;
 
 	for (i = 0; i < TORTURE_POOL_SIZE; i++) {
+		/* After the barriers: they order the callbacks' stores. */
 		if (__atomic_load_n(&pool[i].state, __ATOMIC_RELAXED) != RTORT_ASYNC)
 			continue;
 		torout(" rtort_pipe_count: %d: element %d lost its callback",
-		       __atomic_load_n(&pool[i].pipe_count, __ATOMIC_RELAXED), i);
+		       __atomic_load_n(&pool[i].pipe_count, __ATOMIC_RELAXED), i);	/* message */
 		n++;
 	}
 	return n;

@@ -169,6 +169,7 @@ static void save_read(const struct rt_read *rd, int pipe, long batch)
 	struct saved_read *s = &saved[pipe > 1 ? 0 : 1];
 	int expect = 0;
 
+	/* Claim the slot; the release store of 2 below publishes it. */
 	if (!__atomic_compare_exchange_n(&s->state, &expect, 1, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
@@ -197,6 +198,7 @@ void reader_segments_dump(void)
 	char names[128];
 	int i;
 
+	/* Acquire pairs with save_read()'s release of state 2. */
 	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
 		sr = &saved[1];
 	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
@@ -235,13 +237,16 @@ static void mbox_hang(struct torture_reader *r, struct rcu_torture *p,
 	if (c >= r->id)
 		c++;
 	m->target = c;
+	/* C's counter, inside our read: ordered against the checker's load
+	 * by the grace period and the release/acquire chain (pool.c). */
 	m->chkloops = __atomic_load_n(&torture_readers[c].myloops, __ATOMIC_RELAXED);
+	/* Owner-only until the CAS below publishes the request. */
 	__atomic_store_n(&m->state, MBOX_PENDING, __ATOMIC_RELAXED);
 	/* Release: the snapshot above is visible to whoever takes the request
 	 * off the element (pool.c's exchange). */
 	if (!__atomic_compare_exchange_n(&p->chkp, &none, m, false,
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		__atomic_store_n(&m->state, MBOX_FREE, __ATOMIC_RELAXED);
+		__atomic_store_n(&m->state, MBOX_FREE, __ATOMIC_RELAXED);	/* never published */
 }
 
 static void mbox_check(struct torture_random *rng)
@@ -258,6 +263,7 @@ static void mbox_check(struct torture_random *rng)
 	if (!__atomic_compare_exchange_n(&m->state, &expect, MBOX_CHECKING, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
+	/* Ordered after A's snapshot by the acquire CAS above. */
 	now = __atomic_load_n(&torture_readers[m->target].myloops, __ATOMIC_RELAXED);
 	STAT_INC(tc.rtmbkf_try);
 	if (now < m->chkloops && STAT_INC(tc.rtmbkf_fail) == 0)
@@ -305,6 +311,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		rd_switch(&rd, 0);
 		return false;
 	}
+	/* Ordered by ops->dereference() after pool_alloc()'s stores. */
 	if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
 		STAT_INC(tc.rtmbe);
 	mbox_hang(r, p, rng);
@@ -314,6 +321,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		rd_switch(&rd, random_mask(rng));
 		read_delay(&rd, rng);
 	}
+	/* Pairs with pipe_update_one()'s store, ordered by the grace period. */
 	pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
 	if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
 		pipe = RCU_TORTURE_PIPE_LEN;
@@ -338,7 +346,7 @@ static __thread int tls_irq_ok;		/* a reader thread, not in transition */
 
 static void irq_allow(int ok)
 {
-	__atomic_store_n(&tls_irq_ok, ok, __ATOMIC_RELAXED);
+	__atomic_store_n(&tls_irq_ok, ok, __ATOMIC_RELAXED);	/* same thread: the fence below */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with the handler's load */
 }
 
@@ -348,11 +356,13 @@ static void irq_handler(int sig)
 	int idx, pipe;
 
 	(void)sig;
+	/* Pairs with irq_allow()'s signal fence. */
 	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED) || !torture_may_read())
 		return;
 	idx = cur_ops->readlock();
 	p = cur_ops->dereference(&rcu_torture_current);
 	if (p) {
+		/* As in rcu_torture_one_read(). */
 		if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
 			STAT_INC(tc.rtmbe);
 		pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
@@ -422,7 +432,7 @@ static void reader_onoff(struct torture_reader *r)
 	} else {
 		torture_online();
 	}
-	__atomic_store_n(&r->onoff_ack, ONOFF_ONLINE, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->onoff_ack, ONOFF_ONLINE, __ATOMIC_RELEASE);	/* pairs with onoff.c */
 	irq_allow(1);
 }
 
@@ -451,6 +461,7 @@ void *rcu_torture_reader(void *arg)
 			torture_idle_sleep_us(500 + torture_random(&r->rng) % 500);
 			lastsleep = torture_now_us();
 		}
+		/* A hint; reader_onoff() does the acquire. */
 		if (__atomic_load_n(&r->onoff_req, __ATOMIC_RELAXED) == ONOFF_ONLINE)
 			stutter_wait("rcu_torture_reader");
 	}

@@ -99,6 +99,7 @@ static void print_block(bool bang)
 	       "rtmbkf: %lu/%lu rtbe: %lu rtbke: 0 rtbf: 0 rtb: 0 nt: %lu "
 	       "onoff: %lu/%lu:%lu/%lu %lu,%lu:%lu,%lu %lu:%lu (HZ=%d) barrier: %lu/%lu:%lu "
 	       "read-exits: %lu nocb-toggles: 0:0",
+	       /* the address only, never dereferenced */
 	       (unsigned long)__atomic_load_n(&rcu_torture_current, __ATOMIC_RELAXED),
 	       STAT_READ(tc.ver), pool_freelist_empty(), STAT_READ(tc.rta), STAT_READ(tc.rtaf),
 	       STAT_READ(tc.rtf), STAT_READ(tc.rtmbe), STAT_READ(tc.rtmbkf_fail),
@@ -222,7 +223,7 @@ static bool stall_deliberate(unsigned long now, unsigned long window)
 
 void writer_stall_report(void)
 {
-	int st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);
+	int st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);	/* diagnostics */
 	unsigned long g = cur_ops->get_gp_seq ? cur_ops->get_gp_seq() : 0;
 
 	torout(" ??? Writer stall state %s(%d) g%ld f0x0 ver %lu", writer_state_name(st),
@@ -249,7 +250,7 @@ static void *rcu_torture_stats(void *arg)
 		stats_print(false);
 		now = torture_now_us();
 		ver = STAT_READ(tc.ver);
-		st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);
+		st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);	/* diagnostics */
 		if (ver != last_ver || writer_paused(st)) {
 			last_ver = ver;
 			last_change = now;

@@ -32,11 +32,11 @@ static void *torture_stutter(void *arg)
 		torture_sleep_us(us);	/* run */
 		if (torture_must_stop())
 			break;
-		__atomic_store_n(&stutter_pause, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&stutter_pause, 1, __ATOMIC_RELAXED);	/* see stutter_wait() */
 		torture_sleep_us(us);	/* pause */
 		__atomic_store_n(&stutter_pause, 0, __ATOMIC_RELAXED);
 	}
-	__atomic_store_n(&stutter_pause, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&stutter_pause, 0, __ATOMIC_RELAXED);	/* see stutter_wait() */
 	return NULL;
 }
 

@@ -209,7 +209,7 @@ static void tls_set(int *v, int val)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with torture_may_read() */
 	__atomic_store_n(v, val, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* ... and the ops call after us */
 }
 
 bool torture_thread_registered(void)
@@ -219,6 +219,7 @@ bool torture_thread_registered(void)
 
 bool torture_may_read(void)
 {
+	/* Same thread as tls_set(): its signal fences order these. */
 	return __atomic_load_n(&tls_registered, __ATOMIC_RELAXED) &&
 	       !__atomic_load_n(&tls_offline, __ATOMIC_RELAXED);
 }

@@ -32,6 +32,7 @@ static int trivial_register(void)
 
 	for (i = 0; i < TRIVIAL_SLOTS; i++) {
 		expect = 0;
+		/* Acquire pairs with trivial_unregister()'s release. */
 		if (__atomic_compare_exchange_n(&slot[i].used, &expect, 1, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			my_slot = i;
@@ -89,12 +90,13 @@ static void trivial_sync(void)
 	/* Full barrier: the caller's removal before the counter loads. */
 	__atomic_fetch_add(&dummy, 0, __ATOMIC_SEQ_CST);
 	for (i = 0; i < TRIVIAL_SLOTS; i++)
-		snap[i] = __atomic_load_n(&slot[i].ctr, __ATOMIC_SEQ_CST);
+		snap[i] = __atomic_load_n(&slot[i].ctr, __ATOMIC_SEQ_CST);	/* trivial_lock() */
 	for (i = 0; i < TRIVIAL_SLOTS; i++)
 		while ((snap[i] & 1) &&
+		       /* Acquire pairs with trivial_unlock()'s release. */
 		       __atomic_load_n(&slot[i].ctr, __ATOMIC_ACQUIRE) == snap[i])
 			sched_yield();
-	__atomic_fetch_add(&trivial_gps, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&trivial_gps, 1, __ATOMIC_RELAXED);	/* a statistic */
 }
 
 /* Completed synchronize() calls, for stats only: concurrent callers make
@@ -102,7 +104,7 @@ static void trivial_sync(void)
  * uses the writer's own grace-period count). */
 static unsigned long trivial_gps_completed(void)
 {
-	return __atomic_load_n(&trivial_gps, __ATOMIC_RELAXED);
+	return __atomic_load_n(&trivial_gps, __ATOMIC_RELAXED);	/* a statistic */
 }
 
 const struct torture_ops trivial_ops = {
