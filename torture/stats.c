@@ -172,8 +172,10 @@ static void json_line(bool final, unsigned long errors)
 	json_array(f, "batch", tc.batch);
 	json_array(f, "fbc", tc.wcount);
 	json_opt(f, "gps", known, gps);
-	json_opt(f, "gp_seq", cur_ops->get_gp_seq != NULL,
-		 cur_ops->get_gp_seq ? cur_ops->get_gp_seq() : 0);
+	if (cur_ops->get_gp_seq)	/* signed, as on the console (starts below 0) */
+		fprintf(f, "\"gp_seq\":%ld,", (long)cur_ops->get_gp_seq());
+	else
+		fprintf(f, "\"gp_seq\":null,");
 	fprintf(f, "\"reads\":%lu,\"close_calls\":%lu,\"cookie_errors\":%lu,\"leaks\":%lu,"
 		"\"writer_stalls\":%lu,\"barrier_ok\":%lu,\"barrier_attempts\":%lu,"
 		"\"barrier_errors\":%lu,",

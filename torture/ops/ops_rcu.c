@@ -130,9 +130,9 @@ static void stats_of(enum lrcu_flavor f, FILE *out)
 
 	if (lrcu_get_stats(f, &st))
 		return;
-	fprintf(out, "%s: g%lu gps: %lu gp_max: %lu us fqs: %lu cbs: %lu/%lu pending %lu "
+	fprintf(out, "%s: g%ld gps: %lu gp_max: %lu us fqs: %lu cbs: %lu/%lu pending %lu "
 		"max-batch %lu barriers: %lu orphaned: %lu registered: %d\n",
-		lrcu_flavor_name(f), st.gp_seq, st.gps_completed, st.gp_max_us, st.fqs_scans,
+		lrcu_flavor_name(f), (long)st.gp_seq, st.gps_completed, st.gp_max_us, st.fqs_scans,
 		st.cbs_queued, st.cbs_invoked, st.cbs_pending, st.cb_max_batch, st.barriers,
 		st.cbs_orphaned, st.nr_registered);
 }
