@@ -3,7 +3,9 @@
  * objdebug.c - object_debug (rcu_test_debug_objects): call() the same
  * callback twice while the first is still queued; an RCU with debug
  * objects on must report the duplicate, drop it, and count a misuse.  Run
- * once at start, only where ops->debug_objects() says it is safe.
+ * once at start, only where ops->debug_objects() says it is safe.  Both
+ * calls are made inside one read-side critical section, so the first
+ * callback cannot have run (and its head be free again) before the second.
  */
 #include "torture.h"
 
@@ -30,10 +32,16 @@ int object_debug_test(void)
 		       "call() (our types: run with debug_objects=1)", cur_ops->name);
 		return 0;
 	}
-	torture_updater_start(false);
+	int idx;
+
+	torture_updater_start(true);
+	torture_online();
 	before = cur_ops->misuse_count();
+	idx = cur_ops->readlock();
 	torture_call(&cb, objdebug_cb);
-	torture_call(&cb, objdebug_cb);	/* the duplicate */
+	cur_ops->call(&cb);	/* the duplicate (->func already set) */
+	cur_ops->readunlock(idx);
+	torture_offline();
 	cur_ops->cb_barrier();
 	after = cur_ops->misuse_count();
 	torture_updater_stop();
