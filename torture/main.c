@@ -189,8 +189,11 @@ static void write_summary(const char *result, const char *reason, int status)
 		fprintf(stderr, "rcutorture: cannot write %s\n", path);
 		return;
 	}
-	fprintf(f, "{\"scenario\":\"%s\",\"torture_type\":\"%s\",\"params\":",
-		scenario ? scenario : "", cur_ops->name);
+	fprintf(f, "{\"scenario\":");
+	json_string(f, scenario ? scenario : "");
+	fprintf(f, ",\"torture_type\":");
+	json_string(f, cur_ops->name);
+	fprintf(f, ",\"params\":");
 	params_json(f);
 	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":{", result, reason);
 	fprintf(f, "\"reader_pipe\":%lu,\"fbc10\":%lu,\"rtmbe\":%lu,\"rtmbkf\":%lu,\"rtbe\":%lu,"

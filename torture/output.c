@@ -48,6 +48,23 @@ void torverbose(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
 /* ------------------------------------------------------------------ */
 /* Grace-period latencies: the file, and every sample kept for summary. */
 

@@ -204,7 +204,9 @@ void params_json(FILE *out)
 	fputc('{', out);
 	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
 		fprintf(out, "\"%s\":%ld,", ptab[i].name, *ptab[i].val);
-	fprintf(out, "\"torture_type\":\"%s\",\"seed\":%lu}", tp.torture_type, tp.seed);
+	fprintf(out, "\"torture_type\":");
+	json_string(out, tp.torture_type);
+	fprintf(out, ",\"seed\":%lu}", tp.seed);
 }
 
 void params_usage(FILE *out)

@@ -110,6 +110,7 @@ __attribute__((format(printf, 1, 2))) void torout(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void torverbose(const char *fmt, ...);
 void torture_record_gp(const char *kind, unsigned long start_us);
 void torture_latency_summary(FILE *out);	/* JSON object */
+void json_string(FILE *out, const char *s);
 int torture_output_open(const char *dir);
 void torture_output_close(void);
 
