@@ -274,7 +274,10 @@ do_builds() {
 	local work=$1 res=$2 tag vars
 	shift 2
 	if [ -n "${TORTURE_BIN:-}" ]; then
-		log "Not building: TORTURE_BIN=$TORTURE_BIN"
+		log "Not building: TORTURE_BIN=$TORTURE_BIN runs every scenario"
+		while read -r tag vars; do
+			[ "$tag" = plain ] || log "Build $tag ($vars) not made: TORTURE_BIN used instead"
+		done < <(distinct_builds "$work" "$@")
 		return 0
 	fi
 	while read -r tag vars; do

@@ -155,8 +155,10 @@ judge_status_reason() {
 	case $st in
 	0 | 1) return 0 ;;
 	2 | 3)
-		msg=$(grep -m1 '^rcutorture:' "$2" 2>/dev/null) || msg="(no message)"
-		if [ "$st" = 2 ]; then echo "parameter error: $msg"; else echo "could not start: $msg"; fi ;;
+		# The program's own message, else the library's, else the last line.
+		msg=$({ grep -m1 '^rcutorture: ' "$2" || grep -m1 '^rcu: ' "$2" || tail -n1 "$2"; } 2>/dev/null) ||
+			true
+		if [ "$st" = 2 ]; then echo "parameter error: ${msg:-(no message)}"; else echo "could not start: ${msg:-(no message)}"; fi ;;
 	*)
 		if ((st > 128)); then
 			echo "killed by signal $((st - 128)) ($(kill -l $((st - 128)) 2>/dev/null || echo '?'))"
@@ -208,7 +210,8 @@ judge_dir() {
 	if [ -f "$dir/console.log" ]; then
 		while read -r k v; do f[$k]=$v; done < <(judge_console "$dir/console.log" \
 			"$([ "$(judge_cmdline_param "$dir" object_debug)" = 1 ] && echo 1 || echo 0)")
-		judge_console_reasons f why notes
+		# Nothing ran after a usage error (2) or a failed start (3).
+		[[ $status == [23] ]] || judge_console_reasons f why notes
 	elif [ ${#why[@]} -eq 0 ]; then
 		why+=("no console.log")
 	fi

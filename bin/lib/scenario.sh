@@ -279,121 +279,145 @@ scen_param_value() {
 	esac
 }
 
+# The plan being made (scen_plan resets it): the effective values, where
+# each came from (FILE:LINE or --bootargs), their order, the #CHECK#
+# records, the parameter defaults the configuration implies (DFLT), the
+# boot arguments passed as given (ARGS), notes, and what the Kconfig
+# options say (SP: smp preempt hotplug debug san ncpus maxcpus).
+declare -gA SP_VAL=() SP_FROM=() SP_DFLT=() SP=()
+declare -ga SP_ORDER=() SP_CHECKS=() SP_ARGS=() SP_NOTES=()
+
 # scen_plan NAME DURATION HOSTCPUS < records: the plan (see the top of
 # this file).  Fails with 2 after printing every failed #CHECK# and
 # conflict as "ORIGIN: ...: reason" on stderr.
 scen_plan() {
-	local name=$1 duration=$2 hostcpus=$3
-	local org op key v spec type effect min rc=0 k
-	local -A val=() from=() dflt=()
-	local -a order=() checks=() notes=() args=()
-	local smp='' preempt='' hotplug='' debug='' san='' ncpus='' maxcpus='' ttype
+	local rc=0
+	SP_VAL=() SP_FROM=() SP_DFLT=() SP=() SP_ORDER=() SP_CHECKS=() SP_ARGS=() SP_NOTES=()
+	scen_plan_read
+	scen_plan_effects || rc=2
+	scen_plan_defaults "$2" "$3"
+	scen_run_checks || rc=2
+	((rc == 0)) || return "$rc"
+	scen_plan_print "$1"
+}
+
+# scen_plan_read < records: merge the settings (later wins), keep the checks.
+scen_plan_read() {
+	local org op key v
 	while IFS=$'\t' read -r org op key v; do
 		[ -n "$key" ] || continue
 		if [ "$op" = check ]; then
-			checks+=("$org"$'\t'"$key"$'\t'"$v")
+			SP_CHECKS+=("$org"$'\t'"$key"$'\t'"$v")
 			continue
 		fi
-		[ -n "${val[$key]+x}" ] || order+=("$key")
-		val[$key]=$v
-		from[$key]=$org
+		[ -n "${SP_VAL[$key]+x}" ] || SP_ORDER+=("$key")
+		SP_VAL[$key]=$v
+		SP_FROM[$key]=$org
 	done
+}
 
-	for key in "${order[@]}"; do
-		v=${val[$key]}
+# scen_plan_effects: what each effective setting does (see the tables).
+scen_plan_effects() {
+	local key v type effect min rc=0
+	for key in "${SP_ORDER[@]}"; do
+		v=${SP_VAL[$key]}
 		read -r type effect min <<<"$(scen_spec "$key")"
 		case $effect in
-		ncpus) ncpus=$v ;;
-		smp) smp=$v ;;
-		preempt) [ "$v" = y ] && preempt=y || preempt=${preempt:-n} ;;
-		nopreempt) [ "$v" != y ] || preempt=${preempt:-n} ;;
-		hotplug) hotplug=$v ;;
-		debug) [ "$v" != y ] || debug=1 ;;
+		ncpus | smp | hotplug | maxcpus) SP[$effect]=$v ;;
+		# CONFIG_PREEMPT=y wins over the other choices of the kernel's menu.
+		preempt) if [ "$v" = y ]; then SP[preempt]=y; else SP[preempt]=${SP[preempt]:-n}; fi ;;
+		nopreempt) [ "$v" != y ] || SP[preempt]=${SP[preempt]:-n} ;;
+		debug) [ "$v" != y ] || SP[debug]=1 ;;
 		san:*)
 			[ "$v" = y ] || continue
-			if [ -n "$san" ] && [ "$san" != "${effect#san:}" ]; then
-				echo "${from[$key]}: $key=y: cannot be combined with another sanitizer" >&2
+			if [ -n "${SP[san]:-}" ] && [ "${SP[san]}" != "${effect#san:}" ]; then
+				echo "${SP_FROM[$key]}: $key=y: cannot be combined with another sanitizer" >&2
 				rc=2
 			fi
-			san=${effect#san:} ;;
-		param:*) dflt[${effect#param:}]=$(scen_param_value "$v") ;;
-		maxcpus) maxcpus=$v ;;
-		pass) args+=("$key=$v") ;;
+			SP[san]=${effect#san:} ;;
+		param:*) SP_DFLT[${effect#param:}]=$(scen_param_value "$v") ;;
+		pass) SP_ARGS+=("$key=$v") ;;
 		ignored)
 			# Saying "=n" of a kernel-only option is only noise.
 			[ "$v" != n ] || continue
-			notes+=("$key${v:+=$v}: no userspace meaning: ignored (${from[$key]})") ;;
+			SP_NOTES+=("$key${v:+=$v}: no userspace meaning: ignored (${SP_FROM[$key]})") ;;
 		esac
 	done
+	: "$type" "$min"
+	return "$rc"
+}
 
+# scen_plan_defaults DURATION HOSTCPUS: the CPU count and the defaults the
+# kernel's scripts (ver_functions.sh) and rcutorture itself would use.
+scen_plan_defaults() {
+	local duration=$1 n ttype
 	# CPUs (threads): 1 without SMP, else CONFIG_NR_CPUS, else the host's;
 	# boot maxcpus= and nr_cpus= clip it, as in the kernel.
-	if [ "$smp" = n ]; then
-		ncpus=1
-	fi
-	ncpus=${ncpus:-$hostcpus}
-	[ -z "$maxcpus" ] || ((maxcpus >= ncpus)) || ncpus=$maxcpus
-	[ -z "${val[nr_cpus]:-}" ] || ((val[nr_cpus] >= ncpus)) || ncpus=${val[nr_cpus]}
-	if [ -n "${val[CONFIG_NR_CPUS]:-}" ] || [ "$smp" = n ]; then
-		dflt[nr_cpus]=$([ "$smp" = n ] && echo 1 || echo "${val[CONFIG_NR_CPUS]}")
+	[ "${SP[smp]:-}" != n ] || SP[ncpus]=1
+	n=${SP[ncpus]:-$2}
+	[ -z "${SP[maxcpus]:-}" ] || ((SP[maxcpus] >= n)) || n=${SP[maxcpus]}
+	[ -z "${SP_VAL[nr_cpus]:-}" ] || ((SP_VAL[nr_cpus] >= n)) || n=${SP_VAL[nr_cpus]}
+	SP[ncpus]=$n
+	if [ -n "${SP_VAL[CONFIG_NR_CPUS]:-}" ] || [ "${SP[smp]:-}" = n ]; then
+		SP_DFLT[nr_cpus]=$([ "${SP[smp]:-}" = n ] && echo 1 || echo "${SP_VAL[CONFIG_NR_CPUS]}")
 	fi
 
-	# The kernel's defaults (ver_functions.sh and rcutorture's own).
-	duration=${val[rcutorture.shutdown_secs]:-$duration}
-	if [ "$preempt" = n ]; then ttype=sched; else ttype=rcu; fi
-	ttype=${val[rcutorture.torture_type]:-$ttype}
-	dflt[rcutorture.torture_type]=$ttype
-	dflt[rcutorture.nreaders]=$((ncpus > 1 ? ncpus - 1 : 1))
-	if [ "$hotplug" = y ] && ! [[ " ${order[*]}" == *" rcutorture.onoff_"* ]]; then
-		dflt[rcutorture.onoff_interval]=1000
-		dflt[rcutorture.onoff_holdoff]=$((duration / 4 < 30 ? duration / 4 : 30))
+	duration=${SP_VAL[rcutorture.shutdown_secs]:-$duration}
+	SP[duration]=$duration
+	if [ "${SP[preempt]:-}" = n ]; then ttype=sched; else ttype=rcu; fi
+	SP[type]=${SP_VAL[rcutorture.torture_type]:-$ttype}
+	SP_DFLT[rcutorture.torture_type]=${SP[type]}
+	SP_DFLT[rcutorture.nreaders]=$((n > 1 ? n - 1 : 1))
+	if [ "${SP[hotplug]:-}" = y ] && ! [[ " ${SP_ORDER[*]}" == *" rcutorture.onoff_"* ]]; then
+		SP_DFLT[rcutorture.onoff_interval]=1000
+		SP_DFLT[rcutorture.onoff_holdoff]=$((duration / 4 < 30 ? duration / 4 : 30))
 	fi
-	dflt[rcutorture.stat_interval]=$(scen_stat_interval "$duration" "${val[rcutorture.stutter]:-5}")
-	dflt[rcutorture.n_barrier_cbs]=4
-	dflt[rcutorture.shutdown_secs]=$duration
+	SP_DFLT[rcutorture.stat_interval]=$(scen_stat_interval "$duration" "${SP_VAL[rcutorture.stutter]:-5}")
+	SP_DFLT[rcutorture.n_barrier_cbs]=4
+	SP_DFLT[rcutorture.shutdown_secs]=$duration
+}
 
-	scen_run_checks checks val from || rc=2
-	((rc == 0)) || return "$rc"
-
-	echo "name $name"
-	echo "type $ttype"
-	echo "ncpus $ncpus"
-	echo "duration $duration"
-	echo "build $(scen_build_tag "$debug" "$san")"
-	[ -z "$debug" ] || echo "make DEBUG=1"
-	[ -z "$san" ] || echo "make SAN=$san"
+# scen_plan_print NAME: the plan's lines.
+scen_plan_print() {
+	local k
+	echo "name $1"
+	echo "type ${SP[type]}"
+	echo "ncpus ${SP[ncpus]}"
+	echo "duration ${SP[duration]}"
+	echo "build $(scen_build_tag "${SP[debug]:-}" "${SP[san]:-}")"
+	[ -z "${SP[debug]:-}" ] || echo "make DEBUG=1"
+	[ -z "${SP[san]:-}" ] || echo "make SAN=${SP[san]}"
 	for k in rcutorture.torture_type nr_cpus rcutree.rcu_fanout rcutree.rcu_fanout_leaf \
 		rcutree.rcu_fanout_exact debug_objects rcutorture.nreaders \
 		rcutorture.onoff_interval rcutorture.onoff_holdoff rcutorture.stat_interval \
 		rcutorture.n_barrier_cbs rcutorture.shutdown_secs; do
-		[ -n "${dflt[$k]+x}" ] && [ -z "${val[$k]+x}" ] && echo "arg $k=${dflt[$k]}"
+		if [ -n "${SP_DFLT[$k]+x}" ] && [ -z "${SP_VAL[$k]+x}" ]; then echo "arg $k=${SP_DFLT[$k]}"; fi
 	done
-	for k in "${args[@]}"; do echo "arg $k"; done
-	for k in "${order[@]}"; do echo "fragment $k${val[$k]:+=${val[$k]}}"; done
-	for k in "${notes[@]}"; do echo "note $k"; done
-	return 0
+	for k in "${SP_ARGS[@]}"; do echo "arg $k"; done
+	for k in "${SP_ORDER[@]}"; do echo "fragment $k${SP_VAL[$k]:+=${SP_VAL[$k]}}"; done
+	for k in "${SP_NOTES[@]}"; do echo "note $k"; done
 }
 
 # scen_stat_interval DURATION STUTTER: the default seconds between stats
-# blocks: 15 as the kernel's scripts, a quarter of runs under a minute;
-# always longer than a stutter pause, so that "ver:" must grow from one
-# block to the next (the judges' GP HANG check).
+# blocks: 15 as the kernel's scripts, a quarter of runs under a minute,
+# but never less than a stutter pause plus 10 s: as with the kernel's 15 s
+# and 5 s pauses, every interval then holds 10 s of running writer, and
+# "ver:" must grow from one block to the next (the judges' GP HANG check).
 scen_stat_interval() {
 	local d=$1 st=$2 i=15
 	((d >= 60)) || i=$((d / 4))
-	((st <= 0 || i > st)) || i=$((st + 1))
+	((st <= 0 || i >= st + 10)) || i=$((st + 10))
 	echo $((i > 0 ? i : 1))
 }
 
-# scen_run_checks CHECKS VAL FROM: every #CHECK# against the effective
-# values (arrays passed by name).  An unset bool reads as n.
+# scen_run_checks: every #CHECK# against the effective values.  An unset
+# bool reads as n.
 scen_run_checks() {
-	local -n _checks=$1 _val=$2 _from=$3
 	local c org key want have rc=0
-	for c in "${_checks[@]}"; do
+	for c in "${SP_CHECKS[@]}"; do
 		IFS=$'\t' read -r org key want <<<"$c"
-		if [ -n "${_val[$key]+x}" ]; then
-			have=${_val[$key]}
+		if [ -n "${SP_VAL[$key]+x}" ]; then
+			have=${SP_VAL[$key]}
 		elif [[ $(scen_spec "$key") == bool* ]]; then
 			have=n
 		else
@@ -401,7 +425,7 @@ scen_run_checks() {
 		fi
 		[ "$have" != "$want" ] || continue
 		printf '%s: #CHECK#%s=%s: effective value is %s%s\n' "$org" "$key" "$want" "$have" \
-			"${_from[$key]:+ (from ${_from[$key]})}" >&2
+			"${SP_FROM[$key]:+ (from ${SP_FROM[$key]})}" >&2
 		rc=2
 	done
 	return "$rc"
