@@ -32,6 +32,8 @@ plan_of() {	# plan_of NAME [BOOTARGS]: the plan, 60 s, 2 host CPUs
 	run list_expand CFLIST quick
 	[ "$status" -eq 0 ]
 	[[ $output == *TREE01* ]]
+	# One name a line and nothing else: CI passes "$(tr '\n' ' ' <configs/quick)".
+	! grep -qv '^[A-Z0-9-]*$' "$TOP/configs/CFLIST" "$TOP/configs/quick"
 }
 
 @test "a good file: comments, not-set lines, #CHECK#, several boot args a line" {

@@ -7,7 +7,7 @@ load torture_sh_helpers
 
 setup() {
 	BIN=${BUILD_DIR:-$TOP/build}/rcutorture
-	[ -x "$BIN" ] || skip "$BIN not built (make builds it with torture/torture.mk)"
+	[ -x "$BIN" ] || { echo "$BIN not built: run make (torture/torture.mk builds it)"; false; }
 }
 
 @test "real rcutorture: TREE09 ends in SUCCESS, BUSTED in FAILURE; recheck agrees" {
