@@ -155,11 +155,10 @@ check_bootargs() {
 # make_plans WORK NAME...: WORK/NAME.plan for each distinct scenario;
 # every error is printed before failing.
 make_plans() {
-	local work=$1 name rc=0 hostcpus
+	local work=$1 name rc=0
 	shift
-	hostcpus=$(allowed_cpus | wc -l)
 	for name in $(printf '%s\n' "$@" | sort -u); do
-		scen_resolve "$name" "$OPT_DURATION" "$hostcpus" ${OPT_BOOTARGS[@]+"${OPT_BOOTARGS[@]}"} \
+		scen_resolve "$name" "$OPT_DURATION" "$HOST_CPUS" ${OPT_BOOTARGS[@]+"${OPT_BOOTARGS[@]}"} \
 			>"$work/$name.plan" || rc=2
 	done
 	return "$rc"
@@ -197,24 +196,28 @@ instance_names() {
 	done
 }
 
-# batches_for WORK INSTANCE...: "BATCH INSTANCE NEED" lines.
+# batches_for WORK INSTANCE...: "BATCH INSTANCE CPULIST" lines: the runs
+# of a batch go side by side, each on its own CPUs.
 batches_for() {
-	local work=$1 inst hostcpus
+	local work=$1 inst n b need prev=0 off=0
 	shift
-	hostcpus=$(allowed_cpus | wc -l)
+	local -a cpus
+	mapfile -t cpus < <(allowed_cpus)
 	for inst in "$@"; do
-		local n
 		n=$(plan_get ncpus <"$work/$(instance_scenario "$inst").plan")
-		echo "$inst $((n < hostcpus ? n : hostcpus))"
-	done | sched_batches "$CPU_BUDGET"
+		echo "$inst $((n < HOST_CPUS ? n : HOST_CPUS))"
+	done | sched_batches "$CPU_BUDGET" | while read -r b inst need; do
+		((b == prev)) || off=0
+		prev=$b
+		echo "$b $inst $(sched_cpus "$off" "$need" "${cpus[@]}")"
+		off=$((off + need))
+	done
 }
 
 # dryrun WORK NAME...: what a run would do.
 dryrun() {
-	local work=$1 tag vars b inst need prev=0 off=0 plan
+	local work=$1 tag vars b inst cpus prev=0 plan
 	shift
-	local -a cpus
-	mapfile -t cpus < <(allowed_cpus)
 	echo "Scenarios: $*"
 	echo "Duration: ${OPT_DURATION}s each; CPUs: $CPU_BUDGET; rounds: $(rounds_desc)"
 	while read -r tag vars; do
@@ -225,13 +228,12 @@ dryrun() {
 			echo "Build $tag: $(build_cmd "$tag" $vars | tr '\n' ' ' | sed 's/ $//')"
 		fi
 	done < <(distinct_builds "$work" "$@")
-	while read -r b inst need; do
+	while read -r b inst cpus; do
 		plan=$work/$(instance_scenario "$inst").plan
-		if ((b != prev)); then echo "Batch $b:"; prev=$b off=0; fi
-		echo "  $inst: $(run_cmd "$OPT_RESULTS/DATE/$inst" "$(plan_bin "$plan")" \
-			"$(sched_cpus "$off" "$need" "${cpus[@]}")" "$plan" | tr '\n' ' ' | sed 's/ $//')"
+		if ((b != prev)); then echo "Batch $b:"; prev=$b; fi
+		echo "  $inst: $(run_cmd "$OPT_RESULTS/DATE/$inst" "$(plan_bin "$plan")" "$cpus" "$plan" |
+			tr '\n' ' ' | sed 's/ $//')"
 		plan_get note <"$plan" | sed 's/^/    note: /'
-		off=$((off + need))
 	done < <(instance_names "$@" && batches_for "$work" "${INSTANCES[@]}")
 }
 
@@ -290,17 +292,16 @@ do_builds() {
 	done < <(distinct_builds "$work" "$@")
 }
 
-# run_batch WORK RESDIR INSTANCE:NEED...: start the batch's runs, watch
-# them to their end.
+# run_batch WORK RESDIR INSTANCE:CPULIST...: start the batch's runs,
+# watch them to their end.
 RUNNING=()
 run_batch() {
-	local work=$1 res=$2 item inst need plan dir off=0 tag
+	local work=$1 res=$2 item inst cpus plan dir tag
 	shift 2
-	local -a cpus cmd
-	mapfile -t cpus < <(allowed_cpus)
+	local -a cmd
 	RUNNING=()
 	for item in "$@"; do
-		inst=${item%:*} need=${item##*:}
+		inst=${item%%:*} cpus=${item#*:}
 		plan=$work/$(instance_scenario "$inst").plan
 		dir=$res/$inst
 		run_prepare "$dir" "$plan"
@@ -310,12 +311,10 @@ run_batch() {
 			log "$inst: not run: build $tag failed"
 			continue
 		fi
-		mapfile -t cmd < <(run_cmd "$dir" "$(plan_bin "$plan")" \
-			"$(sched_cpus "$off" "$need" "${cpus[@]}")" "$plan")
-		off=$((off + need))
+		mapfile -t cmd < <(run_cmd "$dir" "$(plan_bin "$plan")" "$cpus" "$plan")
 		run_start "$dir" "$(plan_get duration <"$plan")" "${cmd[@]}"
 		RUNNING+=("$dir")
-		log "$inst: started, $(plan_get duration <"$plan")s on CPUs $(sched_cpus "$((off - need))" "$need" "${cpus[@]}")"
+		log "$inst: started, $(plan_get duration <"$plan")s on CPUs $cpus"
 	done
 	[ ${#RUNNING[@]} -eq 0 ] || run_watch "$OPT_GRACE" "${RUNNING[@]}"
 	for dir in ${RUNNING[@]+"${RUNNING[@]}"}; do
@@ -338,18 +337,18 @@ on_signal() {
 # summary lines are added to TABLE; fails if any run failed.
 TABLE=()
 run_round() {
-	local work=$1 res=$2 b inst need prev='' line rc=0
+	local work=$1 res=$2 b inst cpus prev='' line rc=0
 	shift 2
 	local -a insts=() batch=()
 	instance_names "$@"
 	insts=("${INSTANCES[@]}")
-	while read -r b inst need; do
+	while read -r b inst cpus; do
 		if [ -n "$prev" ] && [ "$b" != "$prev" ]; then
 			run_batch "$work" "$res" "${batch[@]}"
 			batch=()
 		fi
 		prev=$b
-		batch+=("$inst:$need")
+		batch+=("$inst:$cpus")
 	done < <(batches_for "$work" "${insts[@]}")
 	run_batch "$work" "$res" "${batch[@]}"
 	for inst in "${insts[@]}"; do
@@ -380,7 +379,8 @@ summary() {
 main() {
 	local work names round=0 st=0
 	parse_options "$@"
-	CPU_BUDGET=${OPT_CPUS:-$(allowed_cpus | wc -l)}
+	HOST_CPUS=$(allowed_cpus | wc -l)
+	CPU_BUDGET=${OPT_CPUS:-$HOST_CPUS}
 	check_bootargs || exit 2
 	names=$(list_expand "${OPT_NAMES[@]}") || exit 2
 	[ -n "$names" ] || die 2 "no scenarios to run"
