@@ -151,14 +151,14 @@ judge_numbers() {
 # judge_status_reason STATUS CONSOLE: why a run with this exit status
 # failed, beyond what its console says (empty for 0 and 1).
 judge_status_reason() {
-	local st=$1 msg
+	local st=$1 msg what
 	case $st in
 	0 | 1) return 0 ;;
 	2 | 3)
 		# The program's own message, else the library's, else the last line.
-		msg=$({ grep -m1 '^rcutorture: ' "$2" || grep -m1 '^rcu: ' "$2" || tail -n1 "$2"; } 2>/dev/null) ||
-			true
-		if [ "$st" = 2 ]; then echo "parameter error: ${msg:-(no message)}"; else echo "could not start: ${msg:-(no message)}"; fi ;;
+		msg=$({ grep -m1 '^rcutorture: ' "$2" || grep -m1 '^rcu: ' "$2" || tail -n1 "$2"; } 2>/dev/null) || true
+		if [ "$st" = 2 ]; then what="parameter error"; else what="could not start"; fi
+		echo "$what: ${msg:-(no message)}" ;;
 	*)
 		if ((st > 128)); then
 			echo "killed by signal $((st - 128)) ($(kill -l $((st - 128)) 2>/dev/null || echo '?'))"
@@ -234,7 +234,7 @@ judge_dir() {
 # harmless remarks into NOTES (arrays passed by name).
 judge_console_reasons() {
 	local -n _f=$1 _why=$2 _notes=$3
-	local k bad=
+	local k bad=''
 	if [ -n "${_f[bang]:-}" ]; then
 		_why+=("${_f[bang]}")
 	elif [ -n "${_f[failure]:-}" ]; then
