@@ -107,7 +107,7 @@ static void test_env(void)
 	   "lrcu_init() returns -1 on a bad RCU_BOOTARGS");
 	st = run_self("register", NULL, "nr_cpus=100000 rcutree.rcu_fanout=2 rcutree.rcu_fanout_leaf=2",
 		      out, sizeof(out));
-	ok(exited_with(st, 2) && strstr(out, "more than 4 levels"),
+	ok(exited_with(st, 2) && strstr(out, "more than 6 levels"),
 	   "an impossible geometry is refused with the reason");
 	diag_output(out);
 }

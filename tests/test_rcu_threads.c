@@ -193,8 +193,17 @@ static int sig_bad_nesting, sig_target_ready, sig_stop;
 
 static void sig_reader(int sig)
 {
+	struct elem *e;
+
 	(void)sig;
 	check_elem(1);		/* a full read-side section, with a yield */
+	/* A sched section too, possibly on an offline thread. */
+	rcu_read_lock_sched();
+	e = rcu_dereference_sched(cur);
+	sched_yield();
+	if (e && READ_ONCE(e->magic) != MAGIC)
+		__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
+	rcu_read_unlock_sched();
 	__atomic_fetch_add(&sig_reads, 1, __ATOMIC_RELAXED);
 }
 
@@ -217,6 +226,14 @@ static void *sig_target(void *arg)
 			__atomic_store_n(&sig_bad_nesting, 1, __ATOMIC_RELAXED);
 		if (++n % 64 == 0)
 			check_elem((int)n);
+		if (n % 256 == 0) {
+			/* Offline for a while: handlers still read safely. */
+			rcu_thread_offline();
+			sleep_ms(1);
+			rcu_thread_online();
+			if (!rcu_is_watching())
+				__atomic_store_n(&sig_bad_nesting, 1, __ATOMIC_RELAXED);
+		}
 	}
 	rcu_unregister_thread();
 	return NULL;
@@ -224,6 +241,7 @@ static void *sig_target(void *arg)
 
 static void test_signal_readers(void)
 {
+	unsigned long misuse = lrcu_misuse_count();
 	pthread_t t;
 	long i, n = scale(2000);
 
@@ -238,6 +256,7 @@ static void test_signal_readers(void)
 		rcu_assign_pointer(cur, e);
 		pthread_kill(t, SIGUSR1);
 		synchronize_rcu();
+		synchronize_sched();
 		if (old) {
 			WRITE_ONCE(old->magic, 0);	/* poison: readers must be gone */
 			free(old);
@@ -247,8 +266,10 @@ static void test_signal_readers(void)
 	pthread_join(t, NULL);
 	free(rcu_dereference_protected(cur, 1));
 	RCU_INIT_POINTER(cur, NULL);
-	ok(!bad && !sig_bad_nesting, "%ld signal-handler readers interrupting nested sections: "
-	   "nesting intact, no poisoned element seen", __atomic_load_n(&sig_reads, __ATOMIC_RELAXED));
+	ok(!bad && !sig_bad_nesting, "%ld signal-handler readers (rcu and sched) interrupting "
+	   "nested sections and offline periods: nesting intact, no poisoned element seen",
+	   __atomic_load_n(&sig_reads, __ATOMIC_RELAXED));
+	ok(lrcu_misuse_count() == misuse, "handlers reading on an offline thread are legal");
 }
 
 int main(int argc, char **argv)

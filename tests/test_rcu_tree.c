@@ -26,6 +26,7 @@ struct cfg {
 static const struct cfg cfgs[] = {
 	{ 2, 2, 0, 14, 1, NULL },	/* 16 slots: four levels of fanout 2 */
 	{ 2, 2, 0, 14, 14, NULL },
+	{ 2, 2, 0, 16, 16, NULL },	/* 18 slots: five levels */
 	{ 2, 4, 0, 30, 30, NULL },
 	{ 3, 3, 0, 60, 40, NULL },
 	{ 3, 3, 1, 60, 60, NULL },	/* exact: leaves of exactly 3 */

@@ -17,7 +17,8 @@
 #include "rcu_seq.h"
 #include "segcblist.h"
 
-#define LRCU_MAX_LEVELS		4
+#define LRCU_MAX_LEVELS		6	/* the kernel stops at 4; fanout 2
+					 * with 16 threads + ours needs 5 */
 #define LRCU_FANOUT_MAX		64	/* bits in a qsmask */
 #define LRCU_JIFFY_US		1000	/* a jiffy is 1 ms here */
 

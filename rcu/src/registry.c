@@ -270,8 +270,15 @@ void lrcu_thread_online(void)
 }
 
 /*
- * rcu_read_lock_sched() or rcu_quiescent_state() found the sched word 0:
- * first use (join the flavor), or a misuse while offline/unregistered.
+ * rcu_read_lock_sched() found the sched word 0: first use of the flavor
+ * (join it), or a section entered while the thread is in an extended
+ * quiescent state.  The latter is what a signal handler does when it
+ * interrupts a thread that is offline (or blocked in synchronize_*(),
+ * which takes it offline): like an interrupt taken from the kernel's idle
+ * loop, the section must be protected, so the thread comes online for its
+ * duration and goes back offline at its outermost unlock
+ * (lrcu_sched_exit_slow()).  Every step is a single store that a nested
+ * handler restores, so this is async-signal-safe.
  */
 void lrcu_sched_enter_slow(void)
 {
@@ -281,12 +288,19 @@ void lrcu_sched_enter_slow(void)
 		lrcu_read_lock_unregistered("rcu_read_lock_sched()");
 		return;
 	}
-	if (r->flags & LRCU_R_OFFLINE) {
-		lrcu_read_misuse("rcu_read_lock_sched() used illegally while offline (idle)");
-		return;
-	}
-	r->flags |= LRCU_R_SCHED_JOINED;
+	if (r->flags & LRCU_R_OFFLINE)
+		r->flags |= LRCU_R_SCHED_MOMENTARY;
+	else
+		r->flags |= LRCU_R_SCHED_JOINED;
 	sched_go_online(r);
+}
+
+void lrcu_sched_exit_slow(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+
+	r->flags &= ~LRCU_R_SCHED_MOMENTARY;
+	sched_go_offline(r);
 }
 
 /* rcu_quiescent_state() off its fast path. */

@@ -41,6 +41,8 @@
 #define LRCU_R_OFFLINE		0x2	/* extended quiescent state */
 #define LRCU_R_SCHED_JOINED	0x4	/* has used the sched flavor */
 #define LRCU_R_IN_CALLBACK	0x8	/* running an RCU callback */
+#define LRCU_R_SCHED_MOMENTARY	0x10	/* sched section entered while offline:
+					 * online until its outermost unlock */
 
 struct lrcu_reader {
 	/*
@@ -78,6 +80,7 @@ void lrcu_read_misuse(const char *what);
 void lrcu_qs_special(void);
 void lrcu_qs_slow(void);
 void lrcu_sched_enter_slow(void);
+void lrcu_sched_exit_slow(void);
 
 /*
  * Reader-side fence.  With sys_membarrier() the updater pays: it forces a
@@ -203,7 +206,9 @@ static inline void lrcu_read_unlock_sched_inline(void)
 		return;
 	}
 #endif
-	lrcu_reader.sched_nesting--;
+	if (!--lrcu_reader.sched_nesting &&
+	    unlikely(lrcu_reader.flags & LRCU_R_SCHED_MOMENTARY))
+		lrcu_sched_exit_slow();	/* back to the extended quiescent state */
 }
 
 static inline void lrcu_quiescent_state_inline(void)
