@@ -45,7 +45,9 @@ run() {
 	ELAPSED=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')
 }
 
-show() {	# the last lines of the last run's console, as diagnostics
+show() {	# the last run's error lines and last lines, as diagnostics
+	grep -E '!!!|\?\?\?|rcu_torture_fwd_prog:|Cookie check|rtbe|rtmbkf:|WARNING|BUG|ERROR|torture_onoff' "$OUT" |
+		head -n 10 | cut -c1-200 | sed 's/^/#   /'
 	tail -n "${1:-15}" "$OUT" | cut -c1-200 | sed 's/^/#   /'
 }
 
