@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/list.h>
 #include <rcu/rcupdate.h>
 #include "tap.h"
 
@@ -29,6 +30,15 @@
 #ifdef LT_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
+
+/* A node that can be on one list of each kind at once. */
+struct lt_node {
+	int id;
+	struct list_head l;
+	struct hlist_node h;
+	struct hlist_nulls_node n;
+	struct hlist_bl_node b;
+};
 
 /* ------------------------------------------------------------------ */
 /* Scaling                                                              */
@@ -264,6 +274,67 @@ static inline unsigned long lt_quarantine_drain(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Elements freed after a grace period                                  */
+/*
+ * Test elements start with a struct lt_elem: a checked payload, the
+ * rcu_head for freeing and the allocation size.  lt_retire() frees a
+ * removed element after a grace period, either with call_rcu() (the
+ * callback poisons and quarantines it) or with kfree_rcu().
+ */
+struct lt_elem {
+	struct lt_payload pl;
+	struct rcu_head rcu;
+	size_t size;
+};
+
+static unsigned long lt_cb_queued, lt_cb_done, lt_kfreed;
+
+/* Allocate an element of `size' bytes (struct lt_elem first) with a
+ * payload for key/gen; plain stores, to be ordered by its publication. */
+static inline void *lt_elem_new(size_t size, unsigned long key, unsigned long gen)
+{
+	struct lt_elem *e = malloc(size);
+
+	if (!e)
+		abort();
+	lt_payload_init(&e->pl, key, gen);
+	e->size = size;
+	return e;
+}
+
+static inline void lt_elem_free_cb(struct rcu_head *head)
+{
+	struct lt_elem *e = container_of(head, struct lt_elem, rcu);
+
+	lt_payload_poison(&e->pl);
+	lt_quarantine(e, e->size);
+	/* Relaxed: read after rcu_barrier(), which orders it. */
+	__atomic_fetch_add(&lt_cb_done, 1, __ATOMIC_RELAXED);
+}
+
+static inline void lt_retire(struct lt_elem *e, uint64_t *rng)
+{
+	if (lt_below(rng, 2)) {
+		__atomic_fetch_add(&lt_cb_queued, 1, __ATOMIC_RELAXED);
+		call_rcu(&e->rcu, lt_elem_free_cb);
+	} else {
+		__atomic_fetch_add(&lt_kfreed, 1, __ATOMIC_RELAXED);
+		kfree_rcu(e, rcu);
+	}
+}
+
+/* rcu_barrier(), then check that every call_rcu() callback ran. */
+static inline void lt_check_callbacks(void)
+{
+	rcu_barrier();
+	is_long(__atomic_load_n(&lt_cb_done, __ATOMIC_RELAXED),
+		__atomic_load_n(&lt_cb_queued, __ATOMIC_RELAXED),
+		"after rcu_barrier() every call_rcu() callback has run (plus %lu kfree_rcu)",
+		__atomic_load_n(&lt_kfreed, __ATOMIC_RELAXED));
+	lt_quarantine_drain();
+}
+
+/* ------------------------------------------------------------------ */
 /* Threads                                                              */
 
 static inline void lt_register(void)
@@ -280,6 +351,29 @@ static inline void lt_create(pthread_t *t, void *(*fn)(void *), void *arg)
 		fprintf(stderr, "pthread_create: %s\n", strerror(err));
 		exit(2);
 	}
+}
+
+/*
+ * ThreadSanitizer options for children started with run_self():
+ *   atexit_sleep_ms=0  children that use RCU would each sit out TSan's
+ *                      one-second exit delay for the library's threads;
+ *                      nothing of ours runs then.
+ *   handle_segv=0      a fault inside an atomic builtin (a store through a
+ *                      poisoned link) deadlocks clang 14's TSan runtime in
+ *                      its SEGV report (the handler reallocs while the
+ *                      interrupted atomic holds TSan's slot lock); let the
+ *                      fault kill the child plainly instead.
+ */
+static inline void lt_tsan_child_options(void)
+{
+#ifdef LRCU_TSAN
+	const char *old = getenv("TSAN_OPTIONS");
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s%satexit_sleep_ms=0 handle_segv=0",
+		 old ? old : "", old ? " " : "");
+	setenv("TSAN_OPTIONS", buf, 1);
+#endif
 }
 
 #endif /* TESTS_LIST_TEST_H */

@@ -24,10 +24,9 @@
 #define STEP_BOUND	100000
 
 struct bnode {
-	struct lt_payload pl;
+	struct lt_elem base;	/* payload, rcu_head */
 	unsigned long bucket;
 	struct hlist_bl_node node;
-	struct rcu_head rcu;
 };
 
 static struct hlist_bl_head heads[NBUCKETS];
@@ -39,7 +38,6 @@ static struct {
 	int owner;		/* atomic: who holds the lock, -1 for nobody */
 } bk[NBUCKETS];
 
-static unsigned long cb_queued, cb_done, kfreed;
 
 /* ------------------------------------------------------------------ */
 
@@ -61,7 +59,7 @@ static void *reader_fn(void *arg)
 					lt_fail("hlist_bl traversal does not terminate");
 					break;
 				}
-				if (!lt_payload_check(&n->pl, "hlist_bl_for_each_entry_rcu"))
+				if (!lt_payload_check(&n->base.pl, "hlist_bl_for_each_entry_rcu"))
 					break;
 				if (n->bucket != b) {
 					lt_fail("node of bucket %lu found in bucket %lu", n->bucket, b);
@@ -87,26 +85,6 @@ struct updater {
 	uint64_t rng;
 	unsigned long nops, adds, dels, trylocks, trylock_busy;
 };
-
-static void bnode_free_cb(struct rcu_head *head)
-{
-	struct bnode *n = container_of(head, struct bnode, rcu);
-
-	lt_payload_poison(&n->pl);
-	lt_quarantine(n, sizeof(*n));
-	__atomic_fetch_add(&cb_done, 1, __ATOMIC_RELAXED);	/* read after rcu_barrier() */
-}
-
-static void bnode_retire(struct bnode *n, uint64_t *rng)
-{
-	if (lt_below(rng, 2)) {
-		__atomic_fetch_add(&cb_queued, 1, __ATOMIC_RELAXED);
-		call_rcu(&n->rcu, bnode_free_cb);
-	} else {
-		__atomic_fetch_add(&kfreed, 1, __ATOMIC_RELAXED);
-		kfree_rcu(n, rcu);
-	}
-}
 
 /* Walk a bucket under its lock: length, back pointers, lock bit. */
 static int bucket_consistent(unsigned long b)
@@ -137,10 +115,7 @@ static void locked_update(struct updater *u, unsigned long b)
 		lt_fail("bucket %lu locked by %d while %d holds it", b, u->id, other);
 	bk[b].count++;
 	if (bk[b].len < MAXLEN && (bk[b].len == 0 || lt_below(&u->rng, 2))) {
-		n = malloc(sizeof(*n));
-		if (!n)
-			abort();
-		lt_payload_init(&n->pl, u->nops, (unsigned long)u->id);
+		n = lt_elem_new(sizeof(*n), u->nops, (unsigned long)u->id);
 		n->bucket = b;
 		hlist_bl_add_head_rcu(&n->node, &heads[b]);
 		bk[b].len++;
@@ -158,7 +133,7 @@ static void locked_update(struct updater *u, unsigned long b)
 			hlist_bl_del_init_rcu(&n->node);
 		bk[b].len--;
 		u->dels++;
-		bnode_retire(n, &u->rng);
+		lt_retire(&n->base, &u->rng);
 	}
 	if (lt_below(&u->rng, 16) == 0)
 		sched_yield();	/* hold the lock across a reschedule */
@@ -259,18 +234,13 @@ int main(void)
 		good &= bucket_consistent(b);
 		hlist_bl_for_each_entry_safe(n, pos, tmp, &heads[b], node) {
 			hlist_bl_del_rcu(&n->node);
-			bnode_retire(n, &seed);
+			lt_retire(&n->base, &seed);
 		}
 		good &= hlist_bl_empty(&heads[b]);
 		hlist_bl_unlock(&heads[b]);
 	}
 	ok(good, "final buckets match the bookkeeping and empty cleanly");
-	rcu_barrier();
-	is_long(__atomic_load_n(&cb_done, __ATOMIC_RELAXED),
-		__atomic_load_n(&cb_queued, __ATOMIC_RELAXED),
-		"after rcu_barrier() every call_rcu() callback has run (plus %lu kfree_rcu)",
-		__atomic_load_n(&kfreed, __ATOMIC_RELAXED));
-	lt_quarantine_drain();
+	lt_check_callbacks();
 	rcu_unregister_thread();
 	return done_testing();
 }

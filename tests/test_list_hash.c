@@ -28,15 +28,13 @@
 #define STEP_BOUND	100000
 
 struct item {
-	struct lt_payload pl;
+	struct lt_elem base;	/* payload, rcu_head */
 	struct hlist_node node;
-	struct rcu_head rcu;
 };
 
 static struct hlist_head table[NBUCKETS];
 static pthread_mutex_t bucket_lock[NBUCKETS];
 static struct item *present[NKEYS];	/* the model; bucket lock */
-static unsigned long cb_queued, cb_done, kfreed;
 
 static unsigned int bucket_of(unsigned long key)
 {
@@ -82,9 +80,9 @@ static int visit(struct scan *s, struct item *it)
 		lt_fail("%s: traversal does not terminate", s->what);
 		return !(s->bad = 1);
 	}
-	if (!lt_payload_check(&it->pl, s->what))
+	if (!lt_payload_check(&it->base.pl, s->what))
 		return !(s->bad = 1);
-	key = it->pl.key;
+	key = it->base.pl.key;
 	if (key >= NKEYS || bucket_of(key) != s->bucket) {
 		lt_fail("%s: key %lu found in bucket %u", s->what, key, s->bucket);
 		return !(s->bad = 1);
@@ -171,18 +169,18 @@ static void scan_bucket(struct reader *r, int bh)
 	it = hlist_entry_safe(rcu_dereference_raw(hlist_first_rcu(&table[s.bucket])),
 			      struct item, node);
 	if (it && visit(&s, it)) {
-		seen[it->pl.key]++;
+		seen[it->base.pl.key]++;
 		if (bh) {
 			hlist_for_each_entry_continue_rcu_bh(it, node) {
 				if (!visit(&s, it))
 					break;
-				seen[it->pl.key]++;
+				seen[it->base.pl.key]++;
 			}
 		} else {
 			hlist_for_each_entry_continue_rcu(it, node) {
 				if (!visit(&s, it))
 					break;
-				seen[it->pl.key]++;
+				seen[it->base.pl.key]++;
 			}
 		}
 	}
@@ -237,34 +235,10 @@ struct updater {
 	unsigned long done[U_KINDS];
 };
 
+/* Payload in plain stores, ordered by the add that publishes the item. */
 static struct item *item_new(unsigned long key, unsigned long gen)
 {
-	struct item *it = malloc(sizeof(*it));
-
-	if (!it)
-		abort();
-	lt_payload_init(&it->pl, key, gen);	/* plain: published by the add */
-	return it;
-}
-
-static void item_free_cb(struct rcu_head *head)
-{
-	struct item *it = container_of(head, struct item, rcu);
-
-	lt_payload_poison(&it->pl);
-	lt_quarantine(it, sizeof(*it));
-	__atomic_fetch_add(&cb_done, 1, __ATOMIC_RELAXED);	/* read after rcu_barrier() */
-}
-
-static void item_retire(struct item *it, uint64_t *rng)
-{
-	if (lt_below(rng, 2)) {
-		__atomic_fetch_add(&cb_queued, 1, __ATOMIC_RELAXED);
-		call_rcu(&it->rcu, item_free_cb);
-	} else {
-		__atomic_fetch_add(&kfreed, 1, __ATOMIC_RELAXED);
-		kfree_rcu(it, rcu);
-	}
+	return lt_elem_new(sizeof(struct item), key, gen);
 }
 
 /* A random node of a non-empty bucket (bucket lock held). */
@@ -291,7 +265,7 @@ static void update_one(struct updater *u)
 	old = present[key];
 	if (old) {
 		if (PERMANENT(key) || lt_below(&u->rng, 2)) {
-			it = item_new(key, old->pl.gen + 1);
+			it = item_new(key, old->base.pl.gen + 1);
 			hlist_replace_rcu(&old->node, &it->node);
 			present[key] = it;
 			kind = U_REPLACE;
@@ -303,7 +277,7 @@ static void update_one(struct updater *u)
 				hlist_del_init_rcu(&old->node);
 			present[key] = NULL;
 		}
-		item_retire(old, &u->rng);
+		lt_retire(&old->base, &u->rng);
 	} else {
 		it = item_new(key, 0);
 		kind = hlist_empty(head) ? U_ADD_HEAD :
@@ -349,12 +323,13 @@ static int table_matches_model(void)
 		struct hlist_node **pprev = &table[b].first;
 
 		hlist_for_each_entry(it, &table[b], node) {
-			if (it->node.pprev != pprev || it->pl.magic != LT_MAGIC_LIVE ||
-			    it->pl.key >= NKEYS || bucket_of(it->pl.key) != b ||
-			    present[it->pl.key] != it)
+			unsigned long key = it->base.pl.key;
+
+			if (it->node.pprev != pprev || it->base.pl.magic != LT_MAGIC_LIVE ||
+			    key >= NKEYS || bucket_of(key) != b || present[key] != it)
 				return 0;
 			pprev = &it->node.next;
-			count[it->pl.key]++;
+			count[key]++;
 		}
 	}
 	for (k = 0; k < NKEYS; k++)
@@ -426,15 +401,10 @@ int main(void)
 		if (!present[k])
 			continue;
 		hlist_del_rcu(&present[k]->node);
-		item_retire(present[k], &seed);
+		lt_retire(&present[k]->base, &seed);
 		present[k] = NULL;
 	}
-	rcu_barrier();
-	is_long(__atomic_load_n(&cb_done, __ATOMIC_RELAXED),
-		__atomic_load_n(&cb_queued, __ATOMIC_RELAXED),
-		"after rcu_barrier() every call_rcu() callback has run (plus %lu kfree_rcu)",
-		__atomic_load_n(&kfreed, __ATOMIC_RELAXED));
-	lt_quarantine_drain();
+	lt_check_callbacks();
 	rcu_unregister_thread();
 	return done_testing();
 }

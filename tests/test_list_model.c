@@ -22,15 +22,8 @@
 #define NL	3	/* lists per family (plus a scratch list for lists) */
 #define NULLS_BASE 1000
 
-struct node {
-	int id;
-	struct list_head l;
-	struct hlist_node h;
-	struct hlist_nulls_node n;
-	struct hlist_bl_node b;
-};
 
-static struct node nodes[NN];
+static struct lt_node nodes[NN];
 static uint64_t rng;
 
 /* ------------------------------------------------------------------ */
@@ -237,14 +230,14 @@ static int list_links_ok(struct list_head *head, const struct model *m)
 	for (p = head->next; p != head; p = p->next) {
 		if (!check(p->next->prev == p, "list: p->next->prev != p"))
 			return 0;
-		if (seq_add(list_entry(p, struct node, l)->id))
+		if (seq_add(list_entry(p, struct lt_node, l)->id))
 			break;
 	}
 	if (!seq_is("list links forward", m->v, m->n))
 		return 0;
 	seq_begin();
 	for (p = head->prev; p != head; p = p->prev)
-		if (seq_add(list_entry(p, struct node, l)->id))
+		if (seq_add(list_entry(p, struct lt_node, l)->id))
 			break;
 	reversed(m, rev);
 	if (!seq_is("list links backward", rev, m->n))
@@ -268,23 +261,23 @@ static int list_links_ok(struct list_head *head, const struct model *m)
 static int list_iters_ok(struct list_head *head, const struct model *m)
 {
 	struct list_head *p, *q;
-	struct node *e, *t;
+	struct lt_node *e, *t;
 	int rev[NN], k = m->n / 2, good = 1;
 
 	reversed(m, rev);
 
 	good &= SEQ_IS("list_for_each", m->v, m->n,
 		       list_for_each(p, head),
-		       list_entry(p, struct node, l)->id);
+		       list_entry(p, struct lt_node, l)->id);
 	good &= SEQ_IS("list_for_each_prev", rev, m->n,
 		       list_for_each_prev(p, head),
-		       list_entry(p, struct node, l)->id);
+		       list_entry(p, struct lt_node, l)->id);
 	good &= SEQ_IS("list_for_each_safe", m->v, m->n,
 		       list_for_each_safe(p, q, head),
-		       list_entry(p, struct node, l)->id);
+		       list_entry(p, struct lt_node, l)->id);
 	good &= SEQ_IS("list_for_each_prev_safe", rev, m->n,
 		       list_for_each_prev_safe(p, q, head),
-		       list_entry(p, struct node, l)->id);
+		       list_entry(p, struct lt_node, l)->id);
 	good &= SEQ_IS("list_for_each_entry", m->v, m->n,
 		       list_for_each_entry(e, head, l),
 		       e->id);
@@ -315,21 +308,21 @@ static int list_iters_ok(struct list_head *head, const struct model *m)
 		       e->id);
 	/* Stepwise. */
 	good &= SEQ_IS("list_first_or_null_rcu/list_next_or_null_rcu", m->v, m->n,
-		       for (e = list_first_or_null_rcu(head, struct node, l); e;
-			    e = list_next_or_null_rcu(head, &e->l, struct node, l)),
+		       for (e = list_first_or_null_rcu(head, struct lt_node, l); e;
+			    e = list_next_or_null_rcu(head, &e->l, struct lt_node, l)),
 		       e->id);
 	good &= SEQ_IS("list_next_rcu/list_entry_rcu", m->v, m->n,
 		       for (p = rcu_dereference(list_next_rcu(head)); p != head;
 			    p = rcu_dereference(list_next_rcu(p))),
-		       list_entry_rcu(list_next_rcu(p->prev), struct node, l)->id);
+		       list_entry_rcu(list_next_rcu(p->prev), struct lt_node, l)->id);
 	rcu_read_unlock();
 
-	e = list_first_entry_or_null(head, struct node, l);
+	e = list_first_entry_or_null(head, struct lt_node, l);
 	good &= check(m->n ? e && e->id == m->v[0] : !e, "list_first_entry_or_null");
 	if (m->n) {
-		good &= check(list_first_entry(head, struct node, l)->id == m->v[0],
+		good &= check(list_first_entry(head, struct lt_node, l)->id == m->v[0],
 			      "list_first_entry");
-		good &= check(list_last_entry(head, struct node, l)->id == m->v[m->n - 1],
+		good &= check(list_last_entry(head, struct lt_node, l)->id == m->v[m->n - 1],
 			      "list_last_entry");
 		good &= check(list_tail_rcu(head) == &nodes[m->v[m->n - 1]].l,
 			      "list_tail_rcu");
@@ -408,24 +401,33 @@ enum {
 };
 
 static struct opstat lst[L_NOPS] = {
-	[L_ADD] = { "list_add" }, [L_ADD_TAIL] = { "list_add_tail" },
-	[L_ADD_AFTER] = { "list_add after an entry" },
-	[L_DEL] = { "list_del" }, [L_DEL_INIT] = { "list_del_init" },
-	[L_DEL_INIT_CAREFUL] = { "list_del_init_careful" },
-	[L_REPLACE] = { "list_replace" }, [L_REPLACE_INIT] = { "list_replace_init" },
-	[L_SWAP] = { "list_swap" }, [L_MOVE] = { "list_move" },
-	[L_MOVE_TAIL] = { "list_move_tail" }, [L_BULK_MOVE_TAIL] = { "list_bulk_move_tail" },
-	[L_ROTATE_LEFT] = { "list_rotate_left" },
-	[L_ROTATE_TO_FRONT] = { "list_rotate_to_front" },
-	[L_CUT_POSITION] = { "list_cut_position" }, [L_CUT_BEFORE] = { "list_cut_before" },
-	[L_SPLICE] = { "list_splice" }, [L_SPLICE_TAIL] = { "list_splice_tail" },
-	[L_SPLICE_INIT] = { "list_splice_init" },
-	[L_SPLICE_TAIL_INIT] = { "list_splice_tail_init" },
-	[L_INIT_RCU] = { "INIT_LIST_HEAD_RCU" }, [L_ADD_RCU] = { "list_add_rcu" },
-	[L_ADD_TAIL_RCU] = { "list_add_tail_rcu" }, [L_DEL_RCU] = { "list_del_rcu" },
-	[L_REPLACE_RCU] = { "list_replace_rcu" },
-	[L_SPLICE_INIT_RCU] = { "list_splice_init_rcu" },
-	[L_SPLICE_TAIL_INIT_RCU] = { "list_splice_tail_init_rcu" },
+	[L_ADD] = { .name = "list_add" },
+	[L_ADD_TAIL] = { .name = "list_add_tail" },
+	[L_ADD_AFTER] = { .name = "list_add after an entry" },
+	[L_DEL] = { .name = "list_del" },
+	[L_DEL_INIT] = { .name = "list_del_init" },
+	[L_DEL_INIT_CAREFUL] = { .name = "list_del_init_careful" },
+	[L_REPLACE] = { .name = "list_replace" },
+	[L_REPLACE_INIT] = { .name = "list_replace_init" },
+	[L_SWAP] = { .name = "list_swap" },
+	[L_MOVE] = { .name = "list_move" },
+	[L_MOVE_TAIL] = { .name = "list_move_tail" },
+	[L_BULK_MOVE_TAIL] = { .name = "list_bulk_move_tail" },
+	[L_ROTATE_LEFT] = { .name = "list_rotate_left" },
+	[L_ROTATE_TO_FRONT] = { .name = "list_rotate_to_front" },
+	[L_CUT_POSITION] = { .name = "list_cut_position" },
+	[L_CUT_BEFORE] = { .name = "list_cut_before" },
+	[L_SPLICE] = { .name = "list_splice" },
+	[L_SPLICE_TAIL] = { .name = "list_splice_tail" },
+	[L_SPLICE_INIT] = { .name = "list_splice_init" },
+	[L_SPLICE_TAIL_INIT] = { .name = "list_splice_tail_init" },
+	[L_INIT_RCU] = { .name = "INIT_LIST_HEAD_RCU" },
+	[L_ADD_RCU] = { .name = "list_add_rcu" },
+	[L_ADD_TAIL_RCU] = { .name = "list_add_tail_rcu" },
+	[L_DEL_RCU] = { .name = "list_del_rcu" },
+	[L_REPLACE_RCU] = { .name = "list_replace_rcu" },
+	[L_SPLICE_INIT_RCU] = { .name = "list_splice_init_rcu" },
+	[L_SPLICE_TAIL_INIT_RCU] = { .name = "list_splice_tail_init_rcu" },
 };
 
 /* Insertion point: the head of list `li', or (half the time) an entry of
@@ -715,7 +717,7 @@ static int hlist_links_ok(struct hlist_head *hh, const struct model *m)
 		    !check(hlist_pprev_rcu(p) == p, "hlist_pprev_rcu"))
 			return 0;
 		pprev = &p->next;
-		if (seq_add(hlist_entry(p, struct node, h)->id))
+		if (seq_add(hlist_entry(p, struct lt_node, h)->id))
 			break;
 	}
 	if (!seq_is("hlist links", m->v, m->n))
@@ -737,15 +739,15 @@ static int hlist_links_ok(struct hlist_head *hh, const struct model *m)
 static int hlist_iters_ok(struct hlist_head *hh, const struct model *m)
 {
 	struct hlist_node *p, *q;
-	struct node *e;
+	struct lt_node *e;
 	int k = m->n / 2, good = 1;
 
 	good &= SEQ_IS("hlist_for_each", m->v, m->n,
 		       hlist_for_each(p, hh),
-		       hlist_entry(p, struct node, h)->id);
+		       hlist_entry(p, struct lt_node, h)->id);
 	good &= SEQ_IS("hlist_for_each_safe", m->v, m->n,
 		       hlist_for_each_safe(p, q, hh),
-		       hlist_entry(p, struct node, h)->id);
+		       hlist_entry(p, struct lt_node, h)->id);
 	good &= SEQ_IS("hlist_for_each_entry", m->v, m->n,
 		       hlist_for_each_entry(e, hh, h),
 		       e->id);
@@ -756,7 +758,7 @@ static int hlist_iters_ok(struct hlist_head *hh, const struct model *m)
 	rcu_read_lock();
 	good &= SEQ_IS("__hlist_for_each_rcu", m->v, m->n,
 		       __hlist_for_each_rcu(p, hh),
-		       hlist_entry(p, struct node, h)->id);
+		       hlist_entry(p, struct lt_node, h)->id);
 	good &= SEQ_IS("hlist_for_each_entry_rcu", m->v, m->n,
 		       hlist_for_each_entry_rcu(e, hh, h),
 		       e->id);
@@ -768,7 +770,7 @@ static int hlist_iters_ok(struct hlist_head *hh, const struct model *m)
 		       e->id);
 	good &= SEQ_IS("hlist_first_rcu/hlist_next_rcu", m->v, m->n,
 		       for (p = rcu_dereference(hlist_first_rcu(hh)); p; p = rcu_dereference(hlist_next_rcu(p))),
-		       hlist_entry(p, struct node, h)->id);
+		       hlist_entry(p, struct lt_node, h)->id);
 	if (m->n) {
 		e = &nodes[m->v[k]];
 		good &= SEQ_IS("hlist_for_each_entry_continue_rcu", m->v + k + 1, m->n - k - 1,
@@ -825,19 +827,22 @@ enum {
 };
 
 static struct opstat hst[H_NOPS] = {
-	[H_ADD_HEAD] = { "hlist_add_head" }, [H_ADD_BEFORE] = { "hlist_add_before" },
-	[H_ADD_BEHIND] = { "hlist_add_behind" },
-	[H_ADD_AFTER] = { "hlist_add_after (old spelling: existing, new)" },
-	[H_DEL] = { "hlist_del" }, [H_DEL_INIT] = { "hlist_del_init" },
-	[H_MOVE_LIST] = { "hlist_move_list" },
-	[H_FAKE] = { "hlist_add_fake/hlist_fake" },
-	[H_ADD_HEAD_RCU] = { "hlist_add_head_rcu" },
-	[H_ADD_BEFORE_RCU] = { "hlist_add_before_rcu" },
-	[H_ADD_BEHIND_RCU] = { "hlist_add_behind_rcu" },
-	[H_ADD_AFTER_RCU] = { "hlist_add_after_rcu (old spelling: prev, new)" },
-	[H_ADD_TAIL_RCU] = { "hlist_add_tail_rcu" },
-	[H_DEL_RCU] = { "hlist_del_rcu" }, [H_DEL_INIT_RCU] = { "hlist_del_init_rcu" },
-	[H_REPLACE_RCU] = { "hlist_replace_rcu" },
+	[H_ADD_HEAD] = { .name = "hlist_add_head" },
+	[H_ADD_BEFORE] = { .name = "hlist_add_before" },
+	[H_ADD_BEHIND] = { .name = "hlist_add_behind" },
+	[H_ADD_AFTER] = { .name = "hlist_add_after (old spelling: existing, new)" },
+	[H_DEL] = { .name = "hlist_del" },
+	[H_DEL_INIT] = { .name = "hlist_del_init" },
+	[H_MOVE_LIST] = { .name = "hlist_move_list" },
+	[H_FAKE] = { .name = "hlist_add_fake/hlist_fake" },
+	[H_ADD_HEAD_RCU] = { .name = "hlist_add_head_rcu" },
+	[H_ADD_BEFORE_RCU] = { .name = "hlist_add_before_rcu" },
+	[H_ADD_BEHIND_RCU] = { .name = "hlist_add_behind_rcu" },
+	[H_ADD_AFTER_RCU] = { .name = "hlist_add_after_rcu (old spelling: prev, new)" },
+	[H_ADD_TAIL_RCU] = { .name = "hlist_add_tail_rcu" },
+	[H_DEL_RCU] = { .name = "hlist_del_rcu" },
+	[H_DEL_INIT_RCU] = { .name = "hlist_del_init_rcu" },
+	[H_REPLACE_RCU] = { .name = "hlist_replace_rcu" },
 };
 
 static void hlist_family(unsigned long nops)
@@ -991,7 +996,7 @@ static int nulls_ok(int li)
 	struct hlist_nulls_head *h = &N[li];
 	const struct model *m = &md[li];
 	struct hlist_nulls_node *p, **pprev = &h->first;
-	struct node *e;
+	struct lt_node *e;
 	int k = m->n / 2, good = 1;
 
 	seq_begin();
@@ -999,13 +1004,13 @@ static int nulls_ok(int li)
 		if (!check(p->pprev == pprev, "hlist_nulls: ->pprev does not point at the link"))
 			return 0;
 		pprev = &p->next;
-		if (seq_add(hlist_nulls_entry(p, struct node, n)->id))
+		if (seq_add(hlist_nulls_entry(p, struct lt_node, n)->id))
 			return seq_is("hlist_nulls links", m->v, m->n);
 	}
 	good &= seq_is("hlist_nulls links", m->v, m->n);
 	good &= check(get_nulls_value(p) == (unsigned long)(NULLS_BASE + li),
 		      "hlist_nulls: wrong end marker");
-	good &= check(hlist_nulls_entry_safe(p, struct node, n) == NULL,
+	good &= check(hlist_nulls_entry_safe(p, struct lt_node, n) == NULL,
 		      "hlist_nulls_entry_safe(marker)");
 	good &= check(hlist_nulls_empty(h) == !m->n, "hlist_nulls_empty");
 
@@ -1029,7 +1034,7 @@ static int nulls_ok(int li)
 	good &= SEQ_IS("hlist_nulls_first_rcu/hlist_nulls_next_rcu", m->v, m->n,
 		       for (p = rcu_dereference(hlist_nulls_first_rcu(h)); !is_a_nulls(p);
 			    p = rcu_dereference(hlist_nulls_next_rcu(p))),
-		       hlist_nulls_entry_safe(p, struct node, n)->id);
+		       hlist_nulls_entry_safe(p, struct lt_node, n)->id);
 	rcu_read_unlock();
 	return good;
 }
@@ -1037,10 +1042,11 @@ static int nulls_ok(int li)
 enum { N_ADD_HEAD, N_ADD_HEAD_RCU, N_DEL, N_DEL_RCU, N_DEL_INIT_RCU, N_NOPS };
 
 static struct opstat nst[N_NOPS] = {
-	[N_ADD_HEAD] = { "hlist_nulls_add_head" },
-	[N_ADD_HEAD_RCU] = { "hlist_nulls_add_head_rcu" },
-	[N_DEL] = { "hlist_nulls_del" }, [N_DEL_RCU] = { "hlist_nulls_del_rcu" },
-	[N_DEL_INIT_RCU] = { "hlist_nulls_del_init_rcu" },
+	[N_ADD_HEAD] = { .name = "hlist_nulls_add_head" },
+	[N_ADD_HEAD_RCU] = { .name = "hlist_nulls_add_head_rcu" },
+	[N_DEL] = { .name = "hlist_nulls_del" },
+	[N_DEL_RCU] = { .name = "hlist_nulls_del_rcu" },
+	[N_DEL_INIT_RCU] = { .name = "hlist_nulls_del_init_rcu" },
 };
 
 static void nulls_family(unsigned long nops)
@@ -1122,7 +1128,7 @@ static int bl_ok(int li)
 	struct hlist_bl_head *h = &B[li];
 	const struct model *m = &md[li];
 	struct hlist_bl_node *p, *q, **pprev = &h->first;
-	struct node *e;
+	struct lt_node *e;
 	int good = 1;
 
 	seq_begin();
@@ -1130,7 +1136,7 @@ static int bl_ok(int li)
 		if (!check(p->pprev == pprev, "hlist_bl: ->pprev does not point at the link"))
 			return 0;
 		pprev = &p->next;
-		if (seq_add(hlist_bl_entry(p, struct node, b)->id))
+		if (seq_add(hlist_bl_entry(p, struct lt_node, b)->id))
 			break;
 	}
 	good &= seq_is("hlist_bl links", m->v, m->n);
@@ -1156,15 +1162,16 @@ enum {
 };
 
 static struct opstat bst[B_NOPS] = {
-	[B_ADD_HEAD] = { "hlist_bl_add_head" },
-	[B_ADD_HEAD_RCU] = { "hlist_bl_add_head_rcu" },
-	[B_ADD_BEFORE] = { "hlist_bl_add_before" },
-	[B_ADD_BEHIND] = { "hlist_bl_add_behind" },
-	[B_SET_FIRST] = { "hlist_bl_set_first (empty bucket)" },
-	[B_SET_FIRST_RCU] = { "hlist_bl_set_first_rcu (empty bucket)" },
-	[B_DEL] = { "hlist_bl_del" }, [B_DEL_INIT] = { "hlist_bl_del_init" },
-	[B_DEL_RCU] = { "hlist_bl_del_rcu" },
-	[B_DEL_INIT_RCU] = { "hlist_bl_del_init_rcu" },
+	[B_ADD_HEAD] = { .name = "hlist_bl_add_head" },
+	[B_ADD_HEAD_RCU] = { .name = "hlist_bl_add_head_rcu" },
+	[B_ADD_BEFORE] = { .name = "hlist_bl_add_before" },
+	[B_ADD_BEHIND] = { .name = "hlist_bl_add_behind" },
+	[B_SET_FIRST] = { .name = "hlist_bl_set_first (empty bucket)" },
+	[B_SET_FIRST_RCU] = { .name = "hlist_bl_set_first_rcu (empty bucket)" },
+	[B_DEL] = { .name = "hlist_bl_del" },
+	[B_DEL_INIT] = { .name = "hlist_bl_del_init" },
+	[B_DEL_RCU] = { .name = "hlist_bl_del_rcu" },
+	[B_DEL_INIT_RCU] = { .name = "hlist_bl_del_init_rcu" },
 };
 
 static void bl_family(unsigned long nops)
@@ -1299,8 +1306,8 @@ static void fixed_cases(void)
 	   "LIST_POISON1/2 are distinct non-NULL addresses in the unmapped first page");
 	ok(list_empty(&static_list) && hlist_empty(&static_hlist),
 	   "LIST_HEAD()/HLIST_HEAD() define empty lists");
-	ok(container_of(&nodes[3].h, struct node, h) == &nodes[3] &&
-	   list_entry(&nodes[4].l, struct node, l) == &nodes[4],
+	ok(container_of(&nodes[3].h, struct lt_node, h) == &nodes[3] &&
+	   list_entry(&nodes[4].l, struct lt_node, l) == &nodes[4],
 	   "container_of/list_entry");
 
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
@@ -1332,7 +1339,7 @@ static void fixed_cases(void)
 	ok(nsync == 0, "list_splice_init_rcu of an empty list does not wait");
 
 	rcu_read_lock();
-	ok(list_first_or_null_rcu(&empty, struct node, l) == NULL,
+	ok(list_first_or_null_rcu(&empty, struct lt_node, l) == NULL,
 	   "list_first_or_null_rcu of an empty list is NULL");
 	rcu_read_unlock();
 }

@@ -33,17 +33,16 @@
 #define STEP_BOUND	100000	/* no traversal may take more steps */
 
 struct elem {
-	struct lt_payload pl;
+	struct lt_elem base;	/* payload, rcu_head */
 	long perm;		/* 0..NPERM-1 for permanent entries, else -1 */
 	struct list_head node;
-	struct rcu_head rcu;
 };
 
 static LIST_HEAD(mainlist);
 static LIST_HEAD(staging);
 static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static unsigned long cb_queued, cb_done, kfreed, seen_deleted;
+static unsigned long seen_deleted;
 
 enum { PASS_FULL, PASS_SPLIT, PASS_STEPWISE, PASS_STAGING, PASS_KINDS };
 static const char *pass_name[PASS_KINDS] = {
@@ -75,7 +74,7 @@ static int visit(struct walk *w, struct elem *e)
 		w->bad = 1;
 		return 0;
 	}
-	if (!lt_payload_check(&e->pl, w->what)) {
+	if (!lt_payload_check(&e->base.pl, w->what)) {
 		w->bad = 1;
 		return 0;
 	}
@@ -300,36 +299,10 @@ static unsigned long next_key;
 
 static struct elem *elem_new(long perm, unsigned long key, unsigned long gen)
 {
-	struct elem *e = malloc(sizeof(*e));
+	struct elem *e = lt_elem_new(sizeof(*e), key, gen);
 
-	if (!e)
-		abort();
-	/* Plain stores: publication (list_add_rcu() etc.) orders them. */
-	lt_payload_init(&e->pl, key, gen);
-	e->perm = perm;
+	e->perm = perm;	/* plain: publication (list_add_rcu() etc.) orders it */
 	return e;
-}
-
-static void elem_free_cb(struct rcu_head *head)
-{
-	struct elem *e = container_of(head, struct elem, rcu);
-
-	lt_payload_poison(&e->pl);
-	lt_quarantine(e, sizeof(*e));
-	/* Counted for the final check (after rcu_barrier()). */
-	__atomic_fetch_add(&cb_done, 1, __ATOMIC_RELAXED);
-}
-
-/* Free a removed entry after a grace period, one way or the other. */
-static void elem_retire(struct elem *e, uint64_t *rng)
-{
-	if (lt_below(rng, 2)) {
-		cb_queued++;
-		call_rcu(&e->rcu, elem_free_cb);
-	} else {
-		kfreed++;
-		kfree_rcu(e, rcu);
-	}
 }
 
 /* The i-th transient entry of the main list (update side, lock held). */
@@ -401,14 +374,14 @@ int main(void)
 		} else if (op < 62 && ntrans > 0) {
 			e = nth_transient((int)lt_below(&rng, (unsigned long)ntrans));
 			list_del_rcu(&e->node);
-			elem_retire(e, &rng);
+			lt_retire(&e->base, &rng);
 			ntrans--;
 			st.del++;
 		} else if (op < 88 && ntrans > 0) {
 			e = nth_transient((int)lt_below(&rng, (unsigned long)ntrans));
-			n = elem_new(-1, e->pl.key, e->pl.gen + 1);
+			n = elem_new(-1, e->base.pl.key, e->base.pl.gen + 1);
 			list_replace_rcu(&e->node, &n->node);
-			elem_retire(e, &rng);
+			lt_retire(&e->base, &rng);
 			st.replace++;
 		} else if (op < 97 && nstaged < MAX_STAGED) {
 			/* Readers traverse the staging list too. */
@@ -481,7 +454,7 @@ int main(void)
 		int count = 0;
 
 		list_for_each_entry(e, &mainlist, node) {
-			good &= e->pl.magic == LT_MAGIC_LIVE;
+			good &= e->base.pl.magic == LT_MAGIC_LIVE;
 			if (e->perm >= 0)
 				good &= e->perm == next_perm++;
 			count++;
@@ -498,17 +471,13 @@ int main(void)
 	/* Free everything and check that every callback ran. */
 	list_for_each_entry_safe(e, n, &mainlist, node) {
 		list_del_rcu(&e->node);
-		elem_retire(e, &rng);
+		lt_retire(&e->base, &rng);
 	}
 	list_for_each_entry_safe(e, n, &staging, node) {
 		list_del_rcu(&e->node);
-		elem_retire(e, &rng);
+		lt_retire(&e->base, &rng);
 	}
-	rcu_barrier();
-	is_long(__atomic_load_n(&cb_done, __ATOMIC_RELAXED), cb_queued,
-		"after rcu_barrier() every call_rcu() callback has run (%lu, plus %lu kfree_rcu)",
-		cb_queued, kfreed);
-	lt_quarantine_drain();
+	lt_check_callbacks();
 	rcu_unregister_thread();
 	return done_testing();
 }
