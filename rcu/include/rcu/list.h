@@ -18,9 +18,20 @@
  *
  * Every primitive needs mutual exclusion between updaters (a lock or a
  * single updater); the RCU headers add the variants that may run while
- * readers traverse.  Link stores are single-copy atomic (WRITE_ONCE() or a
- * release store) so that the same nodes can be traversed by RCU readers
- * without data races, also under ThreadSanitizer.
+ * readers traverse.
+ *
+ * Link stores
+ *   Every store of a ->next, ->prev, ->pprev or ->first link is a
+ *   WRITE_ONCE() (relaxed, untorn) or a release store, because lockless
+ *   code may load the same link at the same time: the rcu_dereference()
+ *   loads of the _rcu traversals, and READ_ONCE() in list_empty(),
+ *   hlist_empty(), hlist_unhashed_lockless() and friends.  Plain stores
+ *   would be data races (and are reported as such by ThreadSanitizer).
+ *   WRITE_ONCE() orders nothing; the stores that make a node reachable to
+ *   a reader - publication in the _rcu adds, and the unlink store of every
+ *   deletion, __list_link_release() - are release stores, and pair with
+ *   those rcu_dereference() loads.  "link store" in a comment below means
+ *   a WRITE_ONCE() of this kind.
  *
  * Poison
  *   Deleting a node stores LIST_POISON1 in its forward and LIST_POISON2 in
@@ -154,6 +165,7 @@ static inline void __list_add(struct list_head *entry_new, struct list_head *pre
 			      struct list_head *next)
 {
 	__list_check_add(entry_new, prev, next);
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(next->prev, entry_new);
 	WRITE_ONCE(entry_new->next, next);
 	WRITE_ONCE(entry_new->prev, prev);
@@ -192,6 +204,7 @@ static inline void __list_del_entry(struct list_head *entry)
 static inline void list_del(struct list_head *entry)
 {
 	__list_del_entry(entry);
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(entry->next, (struct list_head *)LIST_POISON1);
 	WRITE_ONCE(entry->prev, (struct list_head *)LIST_POISON2);
 }
@@ -206,6 +219,7 @@ static inline void list_del_init(struct list_head *entry)
 /* Put new where old is; old's links are left stale. */
 static inline void list_replace(struct list_head *old, struct list_head *entry_new)
 {
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(entry_new->next, old->next);
 	WRITE_ONCE(entry_new->next->prev, entry_new);
 	WRITE_ONCE(entry_new->prev, old->prev);
@@ -251,6 +265,7 @@ static inline void list_bulk_move_tail(struct list_head *head,
 {
 	struct list_head *before = first->prev, *after = last->next;
 
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(before->next, after);
 	WRITE_ONCE(after->prev, before);
 
@@ -296,6 +311,7 @@ static inline bool list_empty(const struct list_head *head)
 static inline void list_del_init_careful(struct list_head *entry)
 {
 	__list_del_entry(entry);
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(entry->prev, entry);
 	/* Release pairs with the acquire in list_empty_careful(). */
 	smp_store_release(&entry->next, entry);
@@ -341,6 +357,7 @@ static inline void __list_cut_position(struct list_head *list,
 {
 	struct list_head *new_first = entry->next;
 
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(list->next, head->next);
 	WRITE_ONCE(list->next->prev, list);
 	WRITE_ONCE(list->prev, entry);
@@ -376,6 +393,7 @@ static inline void list_cut_before(struct list_head *list,
 		INIT_LIST_HEAD(list);
 		return;
 	}
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(list->next, head->next);
 	WRITE_ONCE(list->next->prev, list);
 	WRITE_ONCE(list->prev, entry->prev);
@@ -391,6 +409,7 @@ static inline void __list_splice(const struct list_head *list,
 {
 	struct list_head *first = list->next, *last = list->prev;
 
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(first->prev, prev);
 	WRITE_ONCE(prev->next, first);
 	WRITE_ONCE(last->next, next);
@@ -544,10 +563,12 @@ struct hlist_head {
 
 #define HLIST_HEAD_INIT		{ .first = NULL }
 #define HLIST_HEAD(name)	struct hlist_head name = HLIST_HEAD_INIT
+/* A link store (see "Link stores" above). */
 #define INIT_HLIST_HEAD(ptr)	WRITE_ONCE((ptr)->first, (struct hlist_node *)NULL)
 
 static inline void INIT_HLIST_NODE(struct hlist_node *h)
 {
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(h->next, NULL);
 	WRITE_ONCE(h->pprev, NULL);
 }
@@ -589,6 +610,7 @@ static inline void __hlist_del(struct hlist_node *n)
 static inline void hlist_del(struct hlist_node *n)
 {
 	__hlist_del(n);
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->next, (struct hlist_node *)LIST_POISON1);
 	WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
 }
@@ -614,6 +636,7 @@ static inline void hlist_del_init(struct hlist_node *n)
 static inline void __hlist_link(struct hlist_node *n, struct hlist_node **pprev,
 				struct hlist_node *next, int memorder)
 {
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->next, next);
 	WRITE_ONCE(n->pprev, pprev);
 	__atomic_store_n(pprev, n, memorder);
@@ -667,6 +690,7 @@ static inline bool hlist_is_singular_node(struct hlist_node *n, struct hlist_hea
 /* Move the whole list from old to `to` (to's old contents are dropped). */
 static inline void hlist_move_list(struct hlist_head *old, struct hlist_head *to)
 {
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(to->first, old->first);
 	if (to->first)
 		WRITE_ONCE(to->first->pprev, &to->first);
@@ -726,6 +750,7 @@ struct hlist_nulls_node {
 };
 
 #define NULLS_MARKER(value)	(1UL | (((unsigned long)(value)) << 1))
+/* A link store (see "Link stores" above). */
 #define INIT_HLIST_NULLS_HEAD(ptr, nulls) \
 	WRITE_ONCE((ptr)->first, (struct hlist_nulls_node *)NULLS_MARKER(nulls))
 
@@ -769,6 +794,7 @@ static inline void hlist_nulls_add_head(struct hlist_nulls_node *n,
 {
 	struct hlist_nulls_node *first = h->first;
 
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->next, first);
 	WRITE_ONCE(n->pprev, &h->first);
 	WRITE_ONCE(h->first, n);
@@ -796,6 +822,7 @@ static inline void __hlist_nulls_del(struct hlist_nulls_node *n)
 static inline void hlist_nulls_del(struct hlist_nulls_node *n)
 {
 	__hlist_nulls_del(n);
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->next, (struct hlist_nulls_node *)LIST_POISON1);
 	WRITE_ONCE(n->pprev, (struct hlist_nulls_node **)LIST_POISON2);
 }
@@ -848,11 +875,13 @@ static inline __hlist_bl_word_t *__hlist_bl_word(const struct hlist_bl_head *h)
 	return (__hlist_bl_word_t *)(void *)&((struct hlist_bl_head *)h)->first;
 }
 
+/* A link store (see "Link stores" above). */
 #define INIT_HLIST_BL_HEAD(ptr) \
 	WRITE_ONCE((ptr)->first, (struct hlist_bl_node *)NULL)
 
 static inline void INIT_HLIST_BL_NODE(struct hlist_bl_node *h)
 {
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(h->next, NULL);
 	WRITE_ONCE(h->pprev, NULL);
 }
@@ -933,6 +962,7 @@ static inline void hlist_bl_add_before(struct hlist_bl_node *n,
 {
 	struct hlist_bl_node **pprev = next->pprev;
 
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->pprev, pprev);
 	WRITE_ONCE(n->next, next);
 	WRITE_ONCE(next->pprev, &n->next);
@@ -944,6 +974,7 @@ static inline void hlist_bl_add_before(struct hlist_bl_node *n,
 static inline void hlist_bl_add_behind(struct hlist_bl_node *n,
 				       struct hlist_bl_node *prev)
 {
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->next, prev->next);
 	WRITE_ONCE(n->pprev, &prev->next);
 	WRITE_ONCE(prev->next, n);
@@ -970,6 +1001,7 @@ static inline void __hlist_bl_del(struct hlist_bl_node *n)
 static inline void hlist_bl_del(struct hlist_bl_node *n)
 {
 	__hlist_bl_del(n);
+	/* link stores (see "Link stores" above) */
 	WRITE_ONCE(n->next, (struct hlist_bl_node *)LIST_POISON1);
 	WRITE_ONCE(n->pprev, (struct hlist_bl_node **)LIST_POISON2);
 }

@@ -117,6 +117,7 @@ static inline void list_add_tail_rcu(struct list_head *entry_new, struct list_he
 static inline void list_del_rcu(struct list_head *entry)
 {
 	__list_del_entry(entry);	/* release store of prev->next, in list.h */
+	/* A link store (list.h); readers never follow ->prev. */
 	WRITE_ONCE(entry->prev, (struct list_head *)LIST_POISON2);
 }
 
@@ -132,6 +133,7 @@ static inline void list_replace_rcu(struct list_head *old, struct list_head *ent
 	WRITE_ONCE(entry_new->prev, old->prev);
 	/* Publish: pairs with rcu_dereference() in list_entry_rcu(). */
 	rcu_assign_pointer(list_next_rcu(entry_new->prev), entry_new);
+	/* Link stores (list.h) of back pointers, which readers never follow. */
 	WRITE_ONCE(entry_new->next->prev, entry_new);
 	WRITE_ONCE(old->prev, (struct list_head *)LIST_POISON2);
 }
@@ -272,6 +274,7 @@ static inline void list_splice_tail_init_rcu(struct list_head *list,
 static inline void hlist_del_rcu(struct hlist_node *n)
 {
 	__hlist_del(n);		/* release store of *pprev, in list.h */
+	/* A link store (list.h); readers never follow ->pprev. */
 	WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
 }
 
@@ -295,6 +298,7 @@ static inline void hlist_replace_rcu(struct hlist_node *old, struct hlist_node *
 	/* Publish new in old's link with release: pairs with the
 	 * rcu_dereference() loads of hlist_for_each_entry_rcu(). */
 	__hlist_link(entry_new, old->pprev, old->next, __ATOMIC_RELEASE);
+	/* A link store (list.h); readers never follow ->pprev. */
 	WRITE_ONCE(old->pprev, (struct hlist_node **)LIST_POISON2);
 }
 

@@ -67,6 +67,7 @@ static inline void hlist_bl_del_init_rcu(struct hlist_bl_node *n)
 static inline void hlist_bl_del_rcu(struct hlist_bl_node *n)
 {
 	__hlist_bl_del(n);	/* release store of *pprev, in list.h */
+	/* A link store (list.h); readers never follow ->pprev. */
 	WRITE_ONCE(n->pprev, (struct hlist_bl_node **)LIST_POISON2);
 }
 

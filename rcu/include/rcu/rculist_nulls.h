@@ -98,6 +98,7 @@ static inline void hlist_nulls_del_init_rcu(struct hlist_nulls_node *n)
 static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
 {
 	__hlist_nulls_del(n);	/* release store of *pprev, in list.h */
+	/* A link store (list.h); readers never follow ->pprev. */
 	WRITE_ONCE(n->pprev, (struct hlist_nulls_node **)LIST_POISON2);
 }
 
@@ -124,7 +125,7 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 	 * hlist_nulls_for_each_entry_rcu(). */
 	rcu_assign_pointer(hlist_nulls_first_rcu(h), n);
 	if (!is_a_nulls(first))
-		WRITE_ONCE(first->pprev, &n->next);
+		WRITE_ONCE(first->pprev, &n->next);	/* a link store (list.h) */
 }
 
 /* No hlist_nulls_add_tail_rcu(): see the comment at the top of this file. */
