@@ -29,6 +29,9 @@ TORTURE_OBJS    := $(sort $(TORTURE_SRCS:%.c=$(BUILD)/obj/%.o))
 torture: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 all: torture
 CHECK_DEPS += $(TORTURE_BIN) $(TORTURE_PLUGIN)
+# tests.mk is read before this file, so its "tests: ... $(CHECK_DEPS)"
+# line saw CHECK_DEPS empty: name the prerequisites here too.
+tests: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 
 $(TORTURE_BIN): $(TORTURE_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
