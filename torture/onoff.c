@@ -90,7 +90,7 @@ static void *torture_onoff(void *arg)
 
 int onoff_start(void)
 {
-	if (tp.onoff_interval <= 0)
+	if (tp.onoff_interval <= 0 || tp.nreaders <= 0)
 		return 0;
 	if (!cur_ops->thread_register) {
 		torout(" onoff_interval ignored: %s has no thread registration", cur_ops->name);

@@ -478,6 +478,8 @@ int readers_start(void)
 
 	nrealreaders = tp.nreaders;
 	flavors_init();
+	if (!nrealreaders)
+		return 0;	/* nreaders=0: an update-side-only run */
 	torture_readers = calloc((size_t)nrealreaders, sizeof(*torture_readers));
 	if (!torture_readers)
 		return -1;
