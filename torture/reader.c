@@ -300,7 +300,13 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	struct rcu_torture *p;
 	int pipe, n, i;
 	long batch;
-	bool have_cookie = cur_ops->get_gp_state && cur_ops->poll_gp_state;
+	/*
+	 * Cookie check 2 in one read of 8: taking a cookie may fence (ours
+	 * does), and a fence right after the lock would hide a missing one in
+	 * the RCU's read side from most reads.
+	 */
+	bool have_cookie = cur_ops->get_gp_state && cur_ops->poll_gp_state &&
+			   !(torture_random(rng) % 8);
 
 	rd_switch(&rd, random_mask(rng));
 	started = gp_sample();
