@@ -76,6 +76,15 @@ awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|async
 	"$DIR/gp-latency.dat"
 ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
 
+# maxcpus (the kernel's online-CPU count) wins over nr_cpus (tree size).
+run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "Start of test: nreaders=4 " "$OUT" && ! grep -q "raised" "$OUT"
+ok $? "nr_cpus=43 maxcpus=5: 4 readers, nr_cpus kept"
+run slots nr_cpus=3 rcutorture.n_barrier_cbs=2 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "nr_cpus=3 raised to 23: the torture threads need 23 thread slots" "$OUT"
+ok $? "nr_cpus too small for the torture threads: raised, noted, SUCCESS"
+bad maxcpus=0 -- 2 "maxcpus: bad value '0'" "maxcpus=0"
+
 # Library parameters on a type that does not use our library.
 if [ "${SAN:-}" = thread ]; then
 	skip "library parameter with a liburcu type" "liburcu is not built with ThreadSanitizer (false reports)"

@@ -60,13 +60,24 @@ static int lib_params(const char *libargs, char *own, size_t len)
 	return 0;
 }
 
+/* The value of the last "name=" token in args, or -1. */
+static long last_value(const char *args, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+	long v = -1;
+
+	for (p = args; (p = strstr(p, name)); p += n)
+		if (p == args || p[-1] == ' ')
+			v = strtol(p + n, NULL, 0);
+	return v;
+}
+
 static void ncpus_init(const char *own)
 {
-	const char *p = strstr(own, "nr_cpus=");
+	long nr = last_value(own, "nr_cpus=");
 
-	torture_ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (p && (p == own || p[-1] == ' '))
-		torture_ncpus = strtol(p + 8, NULL, 0);
+	torture_ncpus = tp.maxcpus ? tp.maxcpus : nr > 0 ? nr : sysconf(_SC_NPROCESSORS_ONLN);
 	if (torture_ncpus < 1)
 		torture_ncpus = 1;
 	if (tp.nreaders < 0) {
@@ -74,6 +85,36 @@ static void ncpus_init(const char *own)
 		if (tp.nreaders < 1)
 			tp.nreaders = 1;
 	}
+}
+
+/*
+ * Thread slots: every torture thread that registers takes one of the RCU's
+ * nr_cpus slots.  If nr_cpus was given too small for them (as kernel
+ * scenarios give nr_cpus for CPUs, not for torture kthreads), raise it
+ * and say so.
+ */
+static int slots_fit(const char *own)
+{
+	long nr = last_value(own, "nr_cpus="), need;
+	char arg[64], err[256];
+
+	if (nr <= 0 || !cur_ops->boot_params)
+		return 0;
+	need = tp.nreaders + tp.n_barrier_cbs + (tp.fwd_progress > 0) + (tp.stall_cpu > 0) +
+	       tp.read_exit_burst + 1;
+	if (cur_ops->flags & TORTURE_OPS_UPDATERS_REGISTER)
+		need += 2 + tp.nfakewriters;	/* writer, barrier coordinator */
+	if (need <= nr)
+		return 0;
+	snprintf(arg, sizeof(arg), "nr_cpus=%ld", need);
+	if (cur_ops->boot_params(arg, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return -1;
+	}
+	torout(" nr_cpus=%ld raised to %ld: the torture threads need %ld thread slots "
+	       "(%ld readers, %ld barrier, %ld read-exit, others)", nr, need, need,
+	       tp.nreaders, tp.n_barrier_cbs, tp.read_exit_burst);
+	return 0;
 }
 
 /* The kernel's conflict rules, stated on the console. */
@@ -324,6 +365,8 @@ int main(int argc, char **argv)
 		return 2;
 	ncpus_init(own);
 	params_adjust();
+	if (slots_fit(own))
+		return 2;
 	if (writer_update_types()) {
 		fprintf(stderr, "rcutorture: no update-side primitives enabled for "
 			"torture_type=%s (check gp_sync/gp_exp/gp_normal/gp_cond/gp_poll)\n",

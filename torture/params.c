@@ -141,6 +141,20 @@ static int parse_own(const char *tok)
 	return parse_long(d, eq + 1, d->val);
 }
 
+/* maxcpus=N (the kernel's boot parameter): how many "CPUs" are online. */
+static int parse_maxcpus(const char *v)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 0);
+	if (!*v || *end || errno || x < 1 || x > 4096)
+		return bad("maxcpus: bad value '%s'%s (expected an integer from 1 to 4096)", v, "");
+	tp.maxcpus = x;
+	return 0;
+}
+
 static int append(char *buf, size_t len, const char *tok)
 {
 	size_t used = strlen(buf);
@@ -176,6 +190,9 @@ int params_parse(int argc, char **argv, char *libargs, size_t liblen,
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			params_usage(stdout);
 			exit(0);
+		} else if (!strncmp(a, "maxcpus=", 8)) {
+			if (parse_maxcpus(a + 8))
+				return -1;
 		} else if (!strncmp(a, PREFIX, strlen(PREFIX))) {
 			if (parse_own(a + strlen(PREFIX)))
 				return -1;
@@ -195,6 +212,8 @@ void params_print(FILE *out)
 	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
 		fprintf(out, "%s=%ld ", ptab[i].name, *ptab[i].val);
 	fprintf(out, "torture_type=%s seed=%lu", tp.torture_type, tp.seed);
+	if (tp.maxcpus)
+		fprintf(out, " maxcpus=%ld", tp.maxcpus);
 }
 
 void params_json(FILE *out)
@@ -206,7 +225,7 @@ void params_json(FILE *out)
 		fprintf(out, "\"%s\":%ld,", ptab[i].name, *ptab[i].val);
 	fprintf(out, "\"torture_type\":");
 	json_string(out, tp.torture_type);
-	fprintf(out, ",\"seed\":%lu}", tp.seed);
+	fprintf(out, ",\"seed\":%lu,\"maxcpus\":%ld}", tp.seed, tp.maxcpus);
 }
 
 void params_usage(FILE *out)
@@ -217,7 +236,9 @@ void params_usage(FILE *out)
 		"                  [rcutorture.NAME=VALUE ...] [RCU parameters: rcutree.NAME=VALUE ...]\n"
 		"rcutorture parameters (kernel names) and defaults:\n"
 		"  torture_type=%s (see --list-types; lib:PATH.so loads a plugin)\n"
-		"  seed=0 (0: pick one and print it)\n", tp.torture_type);
+		"  seed=0 (0: pick one and print it)\n"
+		"maxcpus=N: online \"CPUs\" (default: nr_cpus if given, else online processors)\n",
+		tp.torture_type);
 	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
 		fprintf(out, "  %s=%ld (%ld..%ld)\n", ptab[i].name, *ptab[i].val,
 			ptab[i].min, ptab[i].max);

@@ -448,10 +448,8 @@ void *rcu_torture_reader(void *arg)
 	unsigned long lastsleep = torture_now_us();
 	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
 
-	if (torture_reader_register()) {
-		torout(" reader %d: cannot register", r->id);
-		return NULL;
-	}
+	if (torture_reader_register())
+		return NULL;	/* counted and reported: a FAILURE */
 	torverbose(" rcu_torture_reader task started");
 	r->thread = pthread_self();
 	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);	/* pairs with irq_source() */

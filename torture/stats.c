@@ -63,6 +63,7 @@ unsigned long torture_errors(char *reason, size_t len)
 		{ STAT_READ(tc.fwd_errors), "forward-progress failure" },
 		{ misuse_unexpected(), "RCU reported misuse" },
 		{ STAT_READ(tc.objdebug_fail), "object_debug: duplicate call() not detected" },
+		{ STAT_READ(tc.register_fail), "a torture thread could not register (raise nr_cpus)" },
 		{ STAT_READ(tc.onoff_fail), "RCU_HOTPLUG" },
 	};
 	unsigned long total = 0;

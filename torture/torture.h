@@ -40,6 +40,7 @@ struct torture_params {
 	long fwd_progress, fwd_progress_holdoff, fwd_progress_div;
 	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_wi, gp_poll_wi;
 	long read_exit_delay, read_exit_burst, stop_on_error;
+	long maxcpus;			/* kernel boot parameter: online "CPUs" */
 	unsigned long seed;
 };
 extern struct torture_params tp;
@@ -141,6 +142,7 @@ struct torture_counters {
 	unsigned long stall_active;	/* stall_cpu episode (or its aftermath) */
 	unsigned long misuse_expected;	/* misuses caused on purpose */
 	unsigned long objdebug_fail;	/* object_debug: duplicate not caught */
+	unsigned long register_fail;	/* thread_register() failed */
 };
 extern struct torture_counters tc;
 

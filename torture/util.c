@@ -228,8 +228,12 @@ int torture_reader_register(void)
 {
 	if (!cur_ops->thread_register)
 		return 0;
-	if (cur_ops->thread_register())
+	if (cur_ops->thread_register()) {
+		if (STAT_INC(tc.register_fail) == 0)
+			torout(" a torture thread could not register with %s (too few thread "
+			       "slots? raise nr_cpus)", cur_ops->name);
 		return -1;
+	}
 	tls_set(&tls_offline, 0);
 	tls_set(&tls_registered, 1);
 	return 0;
