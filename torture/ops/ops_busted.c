@@ -25,12 +25,9 @@ static void busted_barrier(void)
 
 const struct torture_ops busted_ops = {
 	RCUT_COMMON,
+	RCUT_READER,
 	.name = "busted",
-	.gp_name = "rcu",
 	.flags = TORTURE_OPS_BROKEN | TORTURE_OPS_IRQ_CAPABLE,
-	.readlock = rcut_readlock,
-	.readunlock = rcut_readunlock,
-	.dereference = rcut_dereference,
 	.sync = busted_sync,
 	.call = busted_call,
 	.cb_barrier = busted_barrier,

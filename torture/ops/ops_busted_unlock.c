@@ -38,18 +38,13 @@ static const struct torture_read_flavor flavors[] = {
 
 const struct torture_ops busted_unlock_ops = {
 	RCUT_COMMON,
+	RCUT_GP_SEQ,
+	RCUT_UPDATE,
 	.name = "busted_unlock",
-	.gp_name = "rcu",
 	.flags = TORTURE_OPS_BROKEN,
 	.readlock = buggy_lock,
 	.readunlock = buggy_unlock,
 	.dereference = rcut_dereference,
 	.read_flavors = flavors,
 	.n_read_flavors = 2,
-	.get_gp_seq = rcut_get_gp_seq,
-	.gp_diff = rcut_gp_diff,
-	.gps_completed = rcut_gps,
-	.sync = rcut_sync,
-	.call = rcut_call,
-	.cb_barrier = rcut_barrier,
 };

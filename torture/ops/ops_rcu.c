@@ -148,6 +148,12 @@ static void bh_unlock(int idx) { (void)idx; rcu_read_unlock_bh(); }
 static int sched_lock(void) { rcu_read_lock_sched(); return 0; }
 static void sched_unlock(int idx) { (void)idx; rcu_read_unlock_sched(); }
 
+/* rcu_read_lock() nested in itself: the extendables of the broken types. */
+const struct torture_read_flavor rcut_nested_flavors[2] = {
+	{ "RCU_1", rcut_readlock, rcut_readunlock, 1 },
+	{ "RCU_2", rcut_readlock, rcut_readunlock, 1 },
+};
+
 static const struct torture_read_flavor rcu_flavors[] = {
 	{ "RCU_1", rcut_readlock, rcut_readunlock, 1 },
 	{ "RCU_2", rcut_readlock, rcut_readunlock, 1 },
@@ -156,9 +162,7 @@ static const struct torture_read_flavor rcu_flavors[] = {
 };
 
 #define RCU_FLAVOR_OPS							\
-	.get_gp_seq = rcut_get_gp_seq,					\
-	.gp_diff = rcut_gp_diff,					\
-	.gps_completed = rcut_gps,					\
+	RCUT_GP_SEQ,							\
 	.get_gp_state = rcut_get_gp_state,				\
 	.start_gp_poll = rcut_start_poll,				\
 	.poll_gp_state = rcut_poll,					\
@@ -170,18 +174,13 @@ static const struct torture_read_flavor rcu_flavors[] = {
 
 const struct torture_ops rcu_ops = {
 	RCUT_COMMON,
+	RCUT_READER,
+	RCUT_UPDATE,
 	RCU_FLAVOR_OPS,
 	.name = "rcu",
-	.gp_name = "rcu",
 	.flags = TORTURE_OPS_IRQ_CAPABLE,
-	.readlock = rcut_readlock,
-	.readunlock = rcut_readunlock,
-	.dereference = rcut_dereference,
 	.read_flavors = rcu_flavors,
 	.n_read_flavors = 4,
-	.sync = rcut_sync,
-	.call = rcut_call,
-	.cb_barrier = rcut_barrier,
 };
 
 /* ------------------------------------------------------------------ */
@@ -206,7 +205,6 @@ const struct torture_ops rcu_bh_ops = {
 	RCUT_COMMON,
 	RCU_FLAVOR_OPS,
 	.name = "rcu_bh",
-	.gp_name = "rcu",
 	.flags = TORTURE_OPS_IRQ_CAPABLE,
 	.readlock = bh_lock,
 	.readunlock = bh_unlock,
@@ -245,9 +243,9 @@ static const struct torture_read_flavor sched_flavors[] = {
 };
 
 const struct torture_ops sched_ops = {
-	RCUT_COMMON,
+	RCUT_BASE,
+	RCUT_EQS,
 	.name = "sched",
-	.gp_name = "rcu_sched",
 	.flags = TORTURE_OPS_QSBR | TORTURE_OPS_IRQ_CAPABLE,
 	.readlock = sched_lock,
 	.readunlock = sched_unlock,

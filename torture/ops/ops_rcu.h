@@ -34,20 +34,41 @@ unsigned long rcut_misuse(void);
 void rcut_print_tree(FILE *out);
 void rcut_gp_state(FILE *out);
 
-/* The fields shared by every type built on our library's rcu flavor. */
-#define RCUT_COMMON							\
+extern const struct torture_read_flavor rcut_nested_flavors[2];
+
+/*
+ * Groups of fields for the types built on our library's rcu flavor; a
+ * broken type leaves out the group holding what it breaks and spells
+ * that field itself.
+ */
+#define RCUT_BASE							\
 	.abi_version = TORTURE_OPS_ABI_VERSION,				\
 	.size = sizeof(struct torture_ops),				\
+	.gp_name = "rcu",						\
 	.init = rcut_init,						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
 	.thread_register = rcut_register,				\
 	.thread_unregister = rcut_unregister,				\
-	.thread_online = rcut_online,					\
-	.thread_offline = rcut_offline,					\
-	.quiescent_state = rcut_qs,					\
 	.misuse_count = rcut_misuse,					\
 	.print_tree = rcut_print_tree,					\
 	.gp_state = rcut_gp_state
+#define RCUT_EQS							\
+	.thread_online = rcut_online,					\
+	.thread_offline = rcut_offline,					\
+	.quiescent_state = rcut_qs
+#define RCUT_COMMON	RCUT_BASE, RCUT_EQS
+#define RCUT_READER							\
+	.readlock = rcut_readlock,					\
+	.readunlock = rcut_readunlock,					\
+	.dereference = rcut_dereference
+#define RCUT_GP_SEQ							\
+	.get_gp_seq = rcut_get_gp_seq,					\
+	.gp_diff = rcut_gp_diff,					\
+	.gps_completed = rcut_gps
+#define RCUT_UPDATE							\
+	.sync = rcut_sync,						\
+	.call = rcut_call,						\
+	.cb_barrier = rcut_barrier
 
 #endif
