@@ -90,7 +90,7 @@ int torture_spawn(const char *name, void *(*fn)(void *), void *arg);
 bool torture_join_all(unsigned long timeout_s, char *hung, size_t len);
 /* For the shuffler: run fn on every live torture thread's pthread_t. */
 void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg);
-void torture_thread_exiting(void);	/* a thread leaving early */
+void torture_thread_exiting(void);	/* the calling thread is done */
 
 /* Threads as CPUs: registration and extended quiescent states, through
  * the ops, remembered per thread so helpers know what to do. */

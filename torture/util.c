@@ -111,11 +111,37 @@ static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tthread *threads;
 static size_t nthreads, threads_cap;
 
+struct spawn_arg {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+/*
+ * Every torture thread runs through here, so that it is marked dead
+ * (under threads_lock) before it can be joined: the shuffler, which uses
+ * pthread_t values under that lock, never touches a finished thread.
+ */
+static void *thread_trampoline(void *p)
+{
+	struct spawn_arg sa = *(struct spawn_arg *)p;
+	void *ret;
+
+	free(p);
+	ret = sa.fn(sa.arg);
+	torture_thread_exiting();
+	return ret;
+}
+
 int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
 {
+	struct spawn_arg *sa = malloc(sizeof(*sa));
 	struct tthread *t;
 	int rc;
 
+	if (!sa)
+		return -1;
+	sa->fn = fn;
+	sa->arg = arg;
 	pthread_mutex_lock(&threads_lock);
 	if (nthreads == threads_cap) {
 		size_t cap = threads_cap ? 2 * threads_cap : 32;
@@ -123,6 +149,7 @@ int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
 
 		if (!n) {
 			pthread_mutex_unlock(&threads_lock);
+			free(sa);
 			return -1;
 		}
 		threads = n;
@@ -131,9 +158,10 @@ int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
 	t = &threads[nthreads];
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->alive = 1;
-	rc = pthread_create(&t->t, NULL, fn, arg);
+	rc = pthread_create(&t->t, NULL, thread_trampoline, sa);
 	if (rc) {
 		pthread_mutex_unlock(&threads_lock);
+		free(sa);
 		fprintf(stderr, "rcutorture: cannot create thread %s: %s\n", name, strerror(rc));
 		return -1;
 	}
@@ -184,11 +212,7 @@ bool torture_join_all(unsigned long timeout_s, char *hung, size_t len)
 
 			snprintf(hung + used, len - used, "%s%s", used ? " " : "", threads[i].name);
 			ok = false;
-			continue;
 		}
-		pthread_mutex_lock(&threads_lock);
-		threads[i].alive = 0;
-		pthread_mutex_unlock(&threads_lock);
 	}
 	return ok;
 }
