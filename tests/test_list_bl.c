@@ -135,7 +135,7 @@ static void locked_update(struct updater *u, unsigned long b)
 		u->dels++;
 		lt_retire(&n->base, &u->rng);
 	}
-	if (lt_below(&u->rng, 16) == 0)
+	if (lt_below(&u->rng, 64) == 0)
 		sched_yield();	/* hold the lock across a reschedule */
 	if (!bucket_consistent(b))
 		lt_fail("bucket %lu inconsistent (or lock bit lost) under its lock", b);
@@ -176,7 +176,7 @@ int main(void)
 	pthread_t readers[NREADERS];
 	unsigned long passes[NREADERS] = { 0 };
 	uint64_t seed = lt_seed();
-	unsigned long nops = lt_iters(50000, 5000), total = 0, adds = 0, dels = 0;
+	unsigned long nops = lt_iters(20000, 10000), total = 0, adds = 0, dels = 0;
 	unsigned long b;
 	int i, good = 1;
 

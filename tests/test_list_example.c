@@ -63,7 +63,7 @@ static void run_binary(void)
 		ok(1, "# SKIP %s not built (rcu/examples/examples.mk not included)", path);
 		return;
 	}
-	snprintf(updates, sizeof(updates), "%lu", lt_iters(50000, 5000));
+	snprintf(updates, sizeof(updates), "%lu", lt_iters(50000, 15000));
 	{
 		char *argv[] = { path, (char *)"3", updates, NULL };
 		int status = run_capture(argv, out, sizeof(out));
@@ -89,7 +89,7 @@ int main(void)
 	out = open_memstream(&text, &len);
 	if (!out)
 		return 2;
-	rc = hashtable_demo(3, (long)lt_iters(100000, 10000), out);
+	rc = hashtable_demo(3, (long)lt_iters(100000, 30000), out);
 	fclose(out);
 	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 		diag("%s", line);

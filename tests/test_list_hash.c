@@ -368,7 +368,7 @@ int main(void)
 	for (i = 0; i < NUPDATERS; i++) {
 		memset(&updaters[i], 0, sizeof(updaters[i]));
 		updaters[i].rng = seed + 7919 * (uint64_t)(i + 1);
-		updaters[i].nops = lt_iters(40000, 4000);
+		updaters[i].nops = lt_iters(40000, 15000);
 		lt_create(&updaters[i].tid, updater_fn, &updaters[i]);
 	}
 	for (i = 0; i < NUPDATERS; i++)
@@ -382,7 +382,7 @@ int main(void)
 		"every permanent key exactly once, and terminated");
 	for (i = 0, total = 0; i < NUPDATERS; i++)
 		total += updaters[i].nops;
-	is_long(total, NUPDATERS * lt_iters(40000, 4000), "the updaters completed their operations");
+	is_long(total, NUPDATERS * lt_iters(40000, 15000), "the updaters completed their operations");
 	for (kind = 0; kind < U_KINDS; kind++) {
 		for (i = 0, total = 0; i < NUPDATERS; i++)
 			total += updaters[i].done[kind];

@@ -1346,7 +1346,7 @@ static void fixed_cases(void)
 
 int main(void)
 {
-	unsigned long nops = lt_iters(20000, 4000);
+	unsigned long nops = lt_iters(20000, 8000);
 
 	rng = lt_seed();
 	if (rcu_register_thread()) {

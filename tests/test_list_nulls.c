@@ -348,7 +348,7 @@ static void *reader_fn(void *arg)
 
 static void part2(void)
 {
-	unsigned long nmoves = lt_iters(300000, 20000), i, in_table = 0, k;
+	unsigned long nmoves = lt_iters(300000, 80000), i, in_table = 0, k;
 	static unsigned char key_used[NKEYS];
 	struct obj *moving[NOBJ];
 	struct reader readers[NREADERS + 1];

@@ -23,6 +23,7 @@
  * shows up as a data race on the payload's plain fields; under ASan, as a
  * use after free.
  */
+#include <time.h>
 #include <rcu/rculist.h>
 #include "list_test.h"
 
@@ -202,7 +203,8 @@ static void staging_park(void)
 {
 	struct walk w = { .what = "staging traversal across a splice" };
 	struct elem *e;
-	int expect = HS_WANT, spins;
+	int expect = HS_WANT;
+	struct timespec t0, t;
 
 	rcu_read_lock();
 	e = list_first_or_null_rcu(&staging, struct elem, node);
@@ -213,13 +215,20 @@ static void staging_park(void)
 		return;
 	}
 	hs_parked++;
-	/* A correct splice is blocked in sync() now: we only wait. */
-	for (spins = 0; spins < 2000; spins++) {
+	/*
+	 * A correct splice is blocked in sync() now, waiting for us.  Linger
+	 * a couple of milliseconds, so that a splice that does not wait has
+	 * finished before we go on (the time only decides how surely a broken
+	 * splice is caught; a correct one passes however long this takes).
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
 		/* pairs with the release store of HS_DONE by the updater */
 		if (__atomic_load_n(&hs_state, __ATOMIC_ACQUIRE) == HS_DONE)
 			break;
 		sched_yield();
-	}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 2000000L);
 	do {
 		if (!visit(&w, e))
 			break;
@@ -232,18 +241,22 @@ static void staging_park(void)
 	rcu_read_unlock();
 }
 
-/* Updater: get the staging reader to stand on the staging list. */
+/*
+ * Updater: get the staging reader to stand on the (non-empty) staging
+ * list.  It always answers, unless it stopped on errors.
+ */
 static int staging_handshake(void)
 {
-	int expect = HS_WANT, spins;
+	int expect = HS_WANT;
 
 	__atomic_store_n(&hs_state, HS_WANT, __ATOMIC_RELEASE);	/* pairs with the reader's CAS */
-	for (spins = 0; spins < 100000; spins++) {
+	while (lt_error_count() == 0) {
+		/* pairs with the reader's acq_rel CAS to HS_PARKED */
 		if (__atomic_load_n(&hs_state, __ATOMIC_ACQUIRE) == HS_PARKED)
 			return 1;
 		sched_yield();
 	}
-	/* No answer (the reader stopped?): withdraw, unless it just parked. */
+	/* The reader stopped: withdraw, unless it just parked. */
 	if (__atomic_compare_exchange_n(&hs_state, &expect, HS_NONE, false,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 0;
@@ -334,7 +347,7 @@ struct stats {
 
 int main(void)
 {
-	unsigned long nops = lt_iters(30000, 3000), i;
+	unsigned long nops = lt_iters(20000, 10000), i;
 	struct reader readers[NREADERS + 1];
 	struct stats st = { 0 };
 	uint64_t rng = lt_seed();
