@@ -54,7 +54,9 @@ LDLIBS  :=
 
 all: lib
 
-include $(sort $(wildcard */*.mk))
+# Every directory's fragment; tests/tests.mk last, so that it sees the
+# CHECK_DEPS the others add.
+include $(filter-out tests/tests.mk,$(sort $(wildcard */*.mk */*/*.mk))) tests/tests.mk
 
 # Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...
 $(BUILD)/obj/%.o: %.c

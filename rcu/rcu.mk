@@ -19,13 +19,12 @@ $(LIB_SO): $(LIB_OBJS) rcu/librcu.map
 	$(CC) -shared -Wl,-soname,librcu.so -Wl,--version-script=rcu/librcu.map \
 		$(LDFLAGS) -o $@ $(LIB_OBJS)
 
-$(BUILD)/rcu.pc: rcu/rcu.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RCU_VERSION)|g' $< > $@
-
-install: lib $(BUILD)/rcu.pc
+# rcu.pc is written at install time: it names the PREFIX installed to.
+install: lib
 	install -d $(PREFIX)/include/rcu/static $(PREFIX)/lib/pkgconfig
 	install -m 644 rcu/include/rcu/*.h $(PREFIX)/include/rcu/
 	install -m 644 rcu/include/rcu/static/*.h $(PREFIX)/include/rcu/static/
 	install -m 644 $(LIB_A) $(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(PREFIX)/lib/
-	install -m 644 $(BUILD)/rcu.pc $(PREFIX)/lib/pkgconfig/rcu.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RCU_VERSION)|g' \
+		rcu/rcu.pc.in > $(PREFIX)/lib/pkgconfig/rcu.pc

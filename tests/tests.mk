@@ -25,6 +25,10 @@ tests: lib $(TEST_BINS) $(CHECK_DEPS)
 
 # prove (Debian package perl) runs the tests; without it tests/tap-run,
 # a small sh+awk stand-in, does the same checks.
+# TSan would sleep a second at each exit to let threads finish reports;
+# the library's threads never finish, so do not wait for them.
+export TSAN_OPTIONS ?= atexit_sleep_ms=0
+
 check: tests
 	@if command -v $(PROVE) >/dev/null; then \
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
