@@ -80,9 +80,15 @@ ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
 run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
 [ "$RC" = 0 ] && grep -q "Start of test: nreaders=4 " "$OUT" && ! grep -q "raised" "$OUT"
 ok $? "nr_cpus=43 maxcpus=5: 4 readers, nr_cpus kept"
-run slots nr_cpus=3 rcutorture.n_barrier_cbs=2 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
-[ "$RC" = 0 ] && grep -q "nr_cpus=3 raised to 22: the torture threads need 22 thread slots" "$OUT"
-ok $? "nr_cpus too small for the torture threads: raised, noted, SUCCESS"
+run slots nr_cpus=3 rcutorture.n_barrier_cbs=2 rcutorture.shutdown_secs=2 rcutorture.stat_interval=0 \
+	rcutorture.read_exit_delay=1 rcutorture.object_debug=1 debug_objects=1
+[ "$RC" = 0 ] && grep -q "thread slots: 3: 2 readers, 1 for stall/forward-progress, 0 shared" "$OUT" &&
+	grep -q "rcu_torture_barrier_cbs: no free thread slot (nr_cpus): posting unregistered" "$OUT" &&
+	grep -q "rcu_torture_read_exit: no free thread slot" "$OUT" &&
+	grep -q "duplicated callback was detected" "$OUT" && ! grep -q "rcu: WARNING\|all .* thread slots are in use" "$OUT"
+ok $? "nr_cpus=3: readers first, the others do without and say so; no registration errors"
+bad nr_cpus=3 rcutorture.nreaders=4 -- 2 "rcutorture.nreaders=4 needs 4 thread slots, but rcu has 3" \
+	"more readers than thread slots"
 bad maxcpus=0 -- 2 "maxcpus: bad value '0'" "maxcpus=0"
 
 # Library parameters on a type that does not use our library.

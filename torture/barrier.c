@@ -44,7 +44,8 @@ static void *rcu_torture_barrier_cbs(void *arg)
 	unsigned long last = 0, r;
 
 	(void)arg;
-	torture_updater_start(true);	/* callbacks from many "CPUs" */
+	/* Callbacks from many "CPUs" when there are slots for them. */
+	torture_updater_start(UPD_SHARED_SLOT, "rcu_torture_barrier_cbs", "posting unregistered");
 	torverbose(" rcu_torture_barrier_cbs task started");
 	while (!torture_must_stop()) {
 		struct barrier_cb *b;
@@ -86,7 +87,7 @@ static void *rcu_torture_barrier(void *arg)
 
 	(void)arg;
 	torture_random_init(&rng, 0x6000);
-	torture_updater_start(false);
+	torture_updater_start(UPD_NO_SLOT, "rcu_torture_barrier", "");
 	torverbose(" rcu_torture_barrier task started");
 	for (r = 1; !torture_must_stop(); r++) {
 		/* Relaxed: published by the release store of the round below. */

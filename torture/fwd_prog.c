@@ -198,15 +198,19 @@ static void fwd_prog_nr(struct torture_random *rng)
 static void *rcu_torture_fwd_prog(void *arg)
 {
 	struct torture_random rng;
+	bool registered;
 
 	torture_random_init(&rng, 0x7000 + (unsigned long)arg);
-	torture_updater_start(true);	/* the nr test reads */
+	/* The nr test reads: it needs a slot. */
+	registered = torture_updater_start(UPD_PRIO_SLOT, "rcu_torture_fwd_prog", "reader-loop test skipped") ||
+		     !cur_ops->thread_register;
 	torverbose(" rcu_torture_fwd_progress task started");
 	while (!torture_must_stop()) {
 		torture_sleep_us((unsigned long)tp.fwd_progress_holdoff * 1000000);
 		if (torture_must_stop())
 			break;
-		fwd_prog_nr(&rng);
+		if (registered)
+			fwd_prog_nr(&rng);
 		if (!torture_must_stop())
 			fwd_prog_cr();
 		stutter_wait("rcu_torture_fwd_prog");

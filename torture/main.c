@@ -87,36 +87,6 @@ static void ncpus_init(const char *own)
 	}
 }
 
-/*
- * Thread slots: every torture thread that registers takes one of the RCU's
- * nr_cpus slots.  If nr_cpus was given too small for them (as kernel
- * scenarios give nr_cpus for CPUs, not for torture kthreads), raise it
- * and say so.
- */
-static int slots_fit(const char *own)
-{
-	long nr = last_value(own, "nr_cpus="), need;
-	char arg[64], err[256];
-
-	if (nr <= 0 || !cur_ops->boot_params)
-		return 0;
-	need = tp.nreaders + tp.n_barrier_cbs + (tp.fwd_progress > 0) + (tp.stall_cpu > 0) +
-	       tp.read_exit_burst + 1;
-	if (cur_ops->flags & TORTURE_OPS_UPDATERS_REGISTER)
-		need += 2 + tp.nfakewriters;	/* writer, barrier coordinator */
-	if (need <= nr)
-		return 0;
-	snprintf(arg, sizeof(arg), "nr_cpus=%ld", need);
-	if (cur_ops->boot_params(arg, err, sizeof(err))) {
-		fprintf(stderr, "rcutorture: %s\n", err);
-		return -1;
-	}
-	torout(" nr_cpus=%ld raised to %ld: the torture threads need %ld thread slots "
-	       "(%ld readers, %ld barrier, %ld read-exit, others)", nr, need, need,
-	       tp.nreaders, tp.n_barrier_cbs, tp.read_exit_burst);
-	return 0;
-}
-
 /* The kernel's conflict rules, stated on the console. */
 static void params_adjust(void)
 {
@@ -365,7 +335,7 @@ int main(int argc, char **argv)
 		return 2;
 	ncpus_init(own);
 	params_adjust();
-	if (slots_fit(own))
+	if (torture_slots_init(tp.nreaders))
 		return 2;
 	if (writer_update_types()) {
 		fprintf(stderr, "rcutorture: no update-side primitives enabled for "

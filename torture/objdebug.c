@@ -34,7 +34,9 @@ int object_debug_test(void)
 	}
 	int idx;
 
-	torture_updater_start(true);
+	if (!torture_updater_start(UPD_PRIO_SLOT, "rcu_test_debug_objects", "not tested") &&
+	    cur_ops->thread_register)
+		return 0;
 	torture_online();
 	before = cur_ops->misuse_count();
 	idx = cur_ops->readlock();

@@ -13,7 +13,7 @@ static void *read_exit_child(void *arg)
 	struct torture_random rng;
 
 	torture_random_init(&rng, 0x5000 + (unsigned long)arg);
-	if (torture_reader_register())
+	if (torture_aux_register("rcu_torture_read_exit", "some exiting readers skipped", false))
 		return NULL;
 	if (cur_ops->flags & TORTURE_OPS_QSBR && cur_ops->quiescent_state)
 		cur_ops->quiescent_state();

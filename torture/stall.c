@@ -19,7 +19,7 @@ static void *rcu_torture_stall(void *arg)
 	torture_sleep_us((unsigned long)tp.stall_cpu_holdoff * 1000000);
 	if (torture_must_stop())
 		return NULL;
-	if (torture_reader_register())
+	if (torture_aux_register("rcu_torture_stall", "no stall", true))
 		return NULL;
 	torout(" rcu_torture_stall begin CPU stall interval %ld secs", tp.stall_cpu);
 	STAT_SET(tc.stall_active, ULONG_MAX);

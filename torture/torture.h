@@ -94,11 +94,19 @@ void torture_thread_exiting(void);	/* the calling thread is done */
 
 /* Threads as CPUs: registration and extended quiescent states, through
  * the ops, remembered per thread so helpers know what to do. */
-int torture_reader_register(void);	/* register, online */
+int torture_slots_init(long readers);	/* -1: readers do not fit */
+int torture_reader_register(void);	/* register (a reader's slot), online */
+/* Register in a shared slot; -1 (after a note naming who and what it
+ * does without) if none is free. */
+int torture_aux_register(const char *who, const char *what, bool prio);
 void torture_reader_unregister(void);
 void torture_offline(void);
 void torture_online(void);
-void torture_updater_start(bool want_slot);	/* register if needed (or asked) + offline */
+/* Register if the RCU needs it (or if asked: in a shared or a stall/
+ * forward-progress slot, if one is free), then go offline.  True if
+ * registered. */
+enum { UPD_NO_SLOT, UPD_SHARED_SLOT, UPD_PRIO_SLOT };
+bool torture_updater_start(int want, const char *who, const char *what);
 void torture_updater_stop(void);
 void torture_call(struct torture_cb *cb, void (*func)(struct torture_cb *));
 bool torture_thread_registered(void);

@@ -248,18 +248,113 @@ bool torture_may_read(void)
 	       !__atomic_load_n(&tls_offline, __ATOMIC_RELAXED);
 }
 
-int torture_reader_register(void)
+/* ------------------------------------------------------------------ */
+/* Thread slots: readers have theirs reserved; the stall and forward-
+ * progress threads come next (they were asked for explicitly); the other
+ * registered threads (barrier, read-exit, ...) share the rest, and do
+ * without (or skip what needs one) when none is free. */
+
+enum { POOL_NONE, POOL_SHARED, POOL_PRIO };
+static long slots_free[3] = { 0, -1, 0 };	/* free slots; -1: no limit; atomic */
+static __thread int tls_pool;			/* where this thread's slot came from */
+
+int torture_slots_init(long readers)
 {
-	if (!cur_ops->thread_register)
+	long cap = cur_ops->thread_capacity ? cur_ops->thread_capacity() : 0, prio;
+
+	if (cap <= 0)
 		return 0;
+	if (readers > cap) {
+		fprintf(stderr, "rcutorture: rcutorture.nreaders=%ld needs %ld thread slots, but "
+			"%s has %ld (nr_cpus)\n", readers, readers, cur_ops->name, cap);
+		return -1;
+	}
+	prio = (tp.stall_cpu > 0) + (tp.fwd_progress > 0);
+	if (prio > cap - readers)
+		prio = cap - readers;
+	slots_free[POOL_PRIO] = prio;
+	slots_free[POOL_SHARED] = cap - readers - prio;
+	torout(" thread slots: %ld: %ld readers, %ld for stall/forward-progress, %ld shared "
+	       "by the other torture threads", cap, readers, prio, slots_free[POOL_SHARED]);
+	return 0;
+}
+
+/* Take a slot from pool p; false if none is free. */
+static bool slots_take(int p)
+{
+	long n = __atomic_load_n(&slots_free[p], __ATOMIC_RELAXED);
+
+	/* A counter of tokens: the CAS orders nothing else. */
+	do {
+		if (n == 0)
+			return false;
+		if (n < 0)
+			return true;
+	} while (!__atomic_compare_exchange_n(&slots_free[p], &n, n - 1, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
+}
+
+static void slots_give(int p)
+{
+	if (p != POOL_NONE && __atomic_load_n(&slots_free[p], __ATOMIC_RELAXED) >= 0)	/* tokens */
+		__atomic_fetch_add(&slots_free[p], 1, __ATOMIC_RELAXED);
+}
+
+/* Say once per kind of thread that it had to do without a slot. */
+static void no_slot_note(const char *who, const char *what)
+{
+	static const char *seen[16];
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		const char *expect = NULL;
+
+		if (__atomic_load_n(&seen[i], __ATOMIC_RELAXED) == who)	/* pointer identity */
+			return;
+		if (__atomic_compare_exchange_n(&seen[i], &expect, who, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+	}
+	torout(" %s: no free thread slot (nr_cpus): %s", who, what);
+}
+
+static int do_register(void)
+{
 	if (cur_ops->thread_register()) {
 		if (STAT_INC(tc.register_fail) == 0)
-			torout(" a torture thread could not register with %s (too few thread "
-			       "slots? raise nr_cpus)", cur_ops->name);
+			torout(" a torture thread could not register with %s", cur_ops->name);
 		return -1;
 	}
 	tls_set(&tls_offline, 0);
 	tls_set(&tls_registered, 1);
+	return 0;
+}
+
+int torture_reader_register(void)
+{
+	if (!cur_ops->thread_register)
+		return 0;
+	return do_register();
+}
+
+int torture_aux_register(const char *who, const char *what, bool prio)
+{
+	int p = POOL_SHARED;
+
+	if (!cur_ops->thread_register)
+		return 0;
+	if (prio && slots_take(POOL_PRIO))
+		p = POOL_PRIO;
+	else if (!slots_take(POOL_SHARED)) {
+		no_slot_note(who, what);
+		return -1;
+	}
+	if (do_register()) {
+		slots_give(p);
+		return -1;
+	}
+	tls_pool = p;
 	return 0;
 }
 
@@ -272,6 +367,8 @@ void torture_reader_unregister(void)
 	tls_set(&tls_registered, 0);
 	if (cur_ops->thread_unregister)
 		cur_ops->thread_unregister();
+	slots_give(tls_pool);
+	tls_pool = POOL_NONE;
 }
 
 void torture_offline(void)
@@ -308,12 +405,17 @@ void torture_idle_sleep_us(unsigned long us)
  * (or the caller wants its own slot, e.g. barrier threads spreading
  * callbacks over "CPUs"), and then stay offline between calls.
  */
-void torture_updater_start(bool want_slot)
+bool torture_updater_start(int want, const char *who, const char *what)
 {
-	if (!(cur_ops->flags & TORTURE_OPS_UPDATERS_REGISTER) && !want_slot)
-		return;
-	if (torture_reader_register() == 0)
-		torture_offline();
+	if (!(cur_ops->flags & TORTURE_OPS_UPDATERS_REGISTER) && want == UPD_NO_SLOT)
+		return false;
+	if (torture_aux_register(who, what, want == UPD_PRIO_SLOT)) {
+		if (cur_ops->flags & TORTURE_OPS_UPDATERS_REGISTER)
+			STAT_INC(tc.register_fail);	/* cannot call() at all */
+		return false;
+	}
+	torture_offline();
+	return true;
 }
 
 void torture_updater_stop(void)

@@ -162,7 +162,7 @@ static void writer_leak_check(void)
 
 void writer_final_drain(void)
 {
-	torture_updater_start(false);
+	torture_updater_start(UPD_NO_SLOT, "main", "");
 	writer_leak_check();
 	torture_updater_stop();
 }
@@ -207,7 +207,7 @@ static void *rcu_torture_writer(void *arg)
 
 	(void)arg;
 	torture_random_init(&rng, 0x3000);
-	torture_updater_start(false);
+	torture_updater_start(UPD_NO_SLOT, "rcu_torture_writer", "");
 	torverbose(" rcu_torture_writer task started");
 	while (!torture_must_stop()) {
 		set_state(RTWS_FIXED_DELAY);
@@ -250,7 +250,7 @@ static void *rcu_torture_fakewriter(void *arg)
 	unsigned long id = (unsigned long)arg;
 
 	torture_random_init(&rng, 0x4000 + id);
-	torture_updater_start(false);
+	torture_updater_start(UPD_NO_SLOT, "rcu_torture_fakewriter", "");
 	torverbose(" rcu_torture_fakewriter task started");
 	while (!torture_must_stop()) {
 		torture_sleep_us((torture_random(&rng) % 10) * 1000);

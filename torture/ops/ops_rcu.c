@@ -14,6 +14,7 @@
  * Update-side threads stay unregistered: the library's update side works
  * from any thread.  No expedited grace periods yet (exp_sync NULL).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <rcu/rcupdate.h>
 #include "ops_rcu.h"
@@ -115,6 +116,14 @@ void rcut_gp_state(FILE *out)
 {
 	lrcu_dump_gp_state(LRCU_PREEMPT, out);
 	lrcu_dump_gp_state(LRCU_SCHED, out);
+}
+
+/* nr_cpus: how many threads can be registered at once. */
+long rcut_capacity(void)
+{
+	char v[32];
+
+	return lrcu_param_get("nr_cpus", v, sizeof(v)) ? 0 : strtol(v, NULL, 0);
 }
 
 static int rcut_debug_objects(void)

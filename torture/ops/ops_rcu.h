@@ -33,6 +33,7 @@ void rcut_cond_sync(unsigned long cookie);
 unsigned long rcut_misuse(void);
 void rcut_print_tree(FILE *out);
 void rcut_gp_state(FILE *out);
+long rcut_capacity(void);
 
 extern const struct torture_read_flavor rcut_nested_flavors[2];
 
@@ -52,7 +53,8 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.thread_unregister = rcut_unregister,				\
 	.misuse_count = rcut_misuse,					\
 	.print_tree = rcut_print_tree,					\
-	.gp_state = rcut_gp_state
+	.gp_state = rcut_gp_state,					\
+	.thread_capacity = rcut_capacity
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\

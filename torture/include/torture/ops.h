@@ -155,6 +155,11 @@ struct torture_ops {
 	void (*print_tree)(FILE *out);	/* geometry (rcu_node tree) */
 	void (*gp_state)(FILE *out);	/* GP state, for hang reports */
 	void (*stats)(FILE *out);	/* flavor-specific stats line */
+
+	/* How many threads can be registered at once (our library's
+	 * nr_cpus); NULL or <= 0: no limit.  Readers get their slots first;
+	 * the other torture threads share what is left (see INTERFACE.md). */
+	long (*thread_capacity)(void);
 };
 
 typedef const struct torture_ops *(*torture_plugin_ops_fn)(unsigned int core_abi);
