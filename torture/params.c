@@ -237,7 +237,7 @@ void params_usage(FILE *out)
 		"rcutorture parameters (kernel names) and defaults:\n"
 		"  torture_type=%s (see --list-types; lib:PATH.so loads a plugin)\n"
 		"  seed=0 (0: pick one and print it)\n"
-		"maxcpus=N: online \"CPUs\" (default: nr_cpus if given, else online processors)\n",
+		"  maxcpus=N (no prefix): online \"CPUs\" (default: nr_cpus if given, else online processors)\n",
 		tp.torture_type);
 	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
 		fprintf(out, "  %s=%ld (%ld..%ld)\n", ptab[i].name, *ptab[i].val,
