@@ -4,7 +4,8 @@
 # (grace periods end at once), a grace period that skips one leaf of the
 # rcu_node tree (rcutree.fault_skip_leaf), a callback barrier that returns
 # early, a reader unlock that drops nesting, a polled-GP check that
-# completes one grace period early, a lost reader unlock (hang).
+# completes one grace period early, a lost reader unlock (hang), a
+# call_rcu() that loses callbacks.
 . "$(dirname "$0")/torture_prog_lib.sh"
 
 COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
@@ -48,6 +49,13 @@ caught busted_hang "writer stall (grace-period hang)" rcutorture.torture_type=bu
 grep -q "??? Writer stall state RTWS_[A-Z_]*([0-9]*) g-\?[0-9]* f0x0" "$OUT" &&
 	grep -q "^busted_hang-torture: rcu_preempt: g.* RCU_GP_" "$OUT"
 ok $? "busted_hang: the writer's state and the RCU's grace-period state are reported"
+
+# call_rcu() that loses a callback: the leak check after a stutter pause
+# finds the element whose callback chain stopped.
+caught busted_lostcb "callback lost (leak check)" rcutorture.torture_type=busted_lostcb \
+	rcutorture.stutter=1 rcutorture.gp_normal=1
+grep -q "rtort_pipe_count: [0-9]*: element [0-9]* lost its callback" "$OUT"
+ok $? "busted_lostcb: the lost element is named"
 
 # The same leaf fault is harmless when no reader is in the skipped leaf.
 run skip_empty_leaf rcutorture.torture_type=rcu rcutorture.nreaders=1 rcutorture.stutter=0 \

@@ -10,7 +10,8 @@
 
 static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &busted_ops, &busted_barrier_ops,
-	&busted_unlock_ops, &busted_poll_ops, &busted_hang_ops, &trivial_ops,
+	&busted_unlock_ops, &busted_poll_ops, &busted_hang_ops, &busted_lostcb_ops,
+	&trivial_ops,
 #ifdef TORTURE_HAVE_LIBURCU
 	&liburcu_memb_ops, &liburcu_mb_ops, &liburcu_signal_ops, &liburcu_qsbr_ops,
 	&liburcu_bp_ops,
