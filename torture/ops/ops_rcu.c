@@ -61,14 +61,10 @@ void *rcut_dereference(void *const *pp)
 	return rcu_dereference(*pp);
 }
 
-/*
- * The published grace-period sequence, read without a fence (this runs
- * inside every read).  The library has no rcu_get_gp_seq() yet, so this
- * reads the sequence its public header exports for the inline readers.
- */
+/* The grace-period sequence, sampled without a fence (inside every read). */
 static unsigned long gp_seq_of(enum lrcu_flavor f)
 {
-	return __atomic_load_n(&lrcu_gp_pub[f].seq, __ATOMIC_RELAXED);	/* a sample */
+	return f == LRCU_SCHED ? rcu_sched_get_gp_seq() : rcu_get_gp_seq();
 }
 
 unsigned long rcut_get_gp_seq(void) { return gp_seq_of(LRCU_PREEMPT); }

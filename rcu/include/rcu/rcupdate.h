@@ -28,8 +28,10 @@
  *   A registered thread plays the role of a CPU: rcu_register_thread() and
  *   rcu_unregister_thread() are CPU online/offline; rcu_thread_offline() and
  *   rcu_thread_online() enter and leave an extended quiescent state (call
- *   them around blocking I/O).  Read-side sections need a registered,
- *   online thread.  Update-side calls work from any thread.
+ *   them around blocking I/O).  Read-side sections need a registered
+ *   thread; one entered on an offline thread (typically by a signal
+ *   handler) is protected all the same, as an interrupt taken from the
+ *   kernel's idle loop is.  Update-side calls work from any thread.
  *
  * Callbacks
  *   call_rcu() queues on the caller's thread slot (unregistered callers
@@ -186,6 +188,20 @@ static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barri
 /* Ask the grace-period thread for an immediate quiescent-state scan. */
 static inline void rcu_force_quiescent_state(void) { lrcu_force_qs(LRCU_PREEMPT); }
 static inline void rcu_sched_force_quiescent_state(void) { lrcu_force_qs(LRCU_SCHED); }
+
+/*
+ * The flavor's grace-period sequence number (low two bits: state), sampled
+ * without ordering: for diagnostics and for counting grace periods that
+ * elapsed across a read (rcutorture's Reader Batch).
+ */
+static inline unsigned long rcu_get_gp_seq(void)
+{
+	return __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_RELAXED);	/* a sample */
+}
+static inline unsigned long rcu_sched_get_gp_seq(void)
+{
+	return __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_RELAXED);	/* a sample */
+}
 
 /* ------------------------------------------------------------------ */
 /* Polled grace periods                                                 */
