@@ -54,9 +54,11 @@ LDLIBS  :=
 
 all: lib
 
-# Every directory's fragment; tests/tests.mk last, so that it sees the
-# CHECK_DEPS the others add.
-include $(filter-out tests/tests.mk,$(sort $(wildcard */*.mk */*/*.mk))) tests/tests.mk
+# Every directory's fragment: rcu/rcu.mk first (the others use LIB_A in
+# their prerequisites, which make expands as it reads them), tests/tests.mk
+# last (it uses the CHECK_DEPS the others add).
+FRAGMENTS := $(filter-out rcu/rcu.mk tests/tests.mk,$(sort $(wildcard */*.mk */*/*.mk)))
+include rcu/rcu.mk $(FRAGMENTS) tests/tests.mk
 
 # Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...
 $(BUILD)/obj/%.o: %.c
