@@ -38,15 +38,25 @@ void lrcu_registry_init(void)
 /* ------------------------------------------------------------------ */
 /* The sched flavor's reader word: 0 = extended quiescent state. */
 
-static void sched_go_offline(struct lrcu_reader *r)
+/*
+ * Enter the sched flavor's extended quiescent state.  If a grace period
+ * asked us to report, do it ourselves (lock the leaf) when `may_lock',
+ * else (possibly in a signal handler) just wake the GP thread, which
+ * rescans and finds us quiescent.
+ */
+static void sched_go_offline(struct lrcu_reader *r, bool may_lock)
 {
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, LRCU_MO_SC);
 	smp_mb();	/* word before the need_qs load; pairs with the GP
 			 * thread's need_qs store + smp_mb() + word load */
-	if (__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC))
+	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC))
+		return;
+	if (may_lock)
 		lrcu_qs_special();
+	else
+		lrcu_read_unlock_special(LRCU_SCHED);	/* async-signal-safe */
 }
 
 static void sched_go_online(struct lrcu_reader *r)
@@ -255,7 +265,7 @@ void lrcu_thread_offline(void)
 	}
 	r->flags |= LRCU_R_OFFLINE;
 	if (r->flags & LRCU_R_SCHED_JOINED)
-		sched_go_offline(r);
+		sched_go_offline(r, true);
 }
 
 void lrcu_thread_online(void)
@@ -300,7 +310,7 @@ void lrcu_sched_exit_slow(void)
 	struct lrcu_reader *r = &lrcu_reader;
 
 	r->flags &= ~LRCU_R_SCHED_MOMENTARY;
-	sched_go_offline(r);
+	sched_go_offline(r, false);	/* maybe in a signal handler */
 }
 
 /* rcu_quiescent_state() off its fast path. */
@@ -331,7 +341,11 @@ void lrcu_qs_special(void)
 		lrcu_report_qs_slot(rsp, &rsp->rda[r->slot]);
 }
 
-/* The outermost rcu_read_unlock() of a holdout: tell the GP thread. */
+/*
+ * The outermost rcu_read_unlock() of a holdout (or a sched thread going
+ * offline in a signal handler): tell the GP thread.  Async-signal-safe:
+ * an atomic store, an atomic increment and a futex wake.
+ */
 void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
 	/* Clear before waking: the GP thread re-marks if still needed. */
@@ -352,7 +366,7 @@ void lrcu_sched_block_begin(bool *was_online)
 		      (LRCU_R_REGISTERED | LRCU_R_SCHED_JOINED);
 	if (*was_online) {
 		r->flags |= LRCU_R_OFFLINE;
-		sched_go_offline(r);
+		sched_go_offline(r, true);
 	}
 }
 

@@ -135,7 +135,12 @@ static inline void rcu_read_unlock_sched(void) { lrcu_read_unlock_sched_inline()
 static inline void rcu_read_lock_sched_notrace(void) { lrcu_read_lock_sched_inline(); }
 static inline void rcu_read_unlock_sched_notrace(void) { lrcu_read_unlock_sched_inline(); }
 
-/* rcu_sched: announce a quiescent state (outside any sched section). */
+/*
+ * rcu_sched: announce a quiescent state (outside any sched section; not
+ * from a signal handler, where its reporting path could take a lock the
+ * interrupted code holds).  The read-side markers of both flavors, on the
+ * other hand, are async-signal-safe.
+ */
 static inline void rcu_quiescent_state(void) { lrcu_quiescent_state_inline(); }
 
 static inline int rcu_read_lock_held(void)
