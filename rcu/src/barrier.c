@@ -35,17 +35,11 @@ static void barrier_callback(struct rcu_head *h)
 
 static void barrier_entrain_all(struct lrcu_state *rsp)
 {
-	/* Acquire pairs with the release in register_slot(). */
-	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
-	int i;
+	struct lrcu_data *rdp;
+	int hwm;
 
 	pthread_mutex_lock(&rsp->barrier_lock);
-	for (i = 0; i <= lrcu_nr_slots; i++) {
-		struct lrcu_data *rdp;
-
-		if (i == hwm)
-			i = lrcu_nr_slots;	/* never-used slots hold nothing */
-		rdp = &rsp->rda[i];
+	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		pthread_mutex_lock(&rdp->cblock);
 		rdp->barrier_head.func = barrier_callback;
 		if (lrcu_cblist_entrain(&rdp->cbl, &rdp->barrier_head))

@@ -83,14 +83,11 @@ void lrcu_cb_wake(struct lrcu_state *rsp)
  */
 void lrcu_cb_gp_ended(struct lrcu_state *rsp)
 {
-	/* Acquire pairs with the release in register_slot(). */
-	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
-	int i;
+	struct lrcu_data *rdp;
+	int hwm;
 
-	for (i = 0; i <= lrcu_nr_slots; i++) {
-		if (i == hwm)
-			i = lrcu_nr_slots;
-		if (READ_ONCE(rsp->rda[i].cbl.len)) {	/* WRITE_ONCE under cblock */
+	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
+		if (READ_ONCE(rdp->cbl.len)) {	/* WRITE_ONCE under cblock */
 			lrcu_cb_wake(rsp);
 			return;
 		}
@@ -184,18 +181,12 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 
 static bool invoke_pass(struct lrcu_state *rsp)
 {
-	/* Acquire pairs with the release in register_slot(). */
-	int hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);
 	unsigned long cur = rcu_seq_current(rsp->gp_seq);
+	struct lrcu_data *rdp;
 	bool more = false;
-	int i;
+	int hwm;
 
-	for (i = 0; i <= lrcu_nr_slots; i++) {
-		struct lrcu_data *rdp;
-
-		if (i == hwm)
-			i = lrcu_nr_slots;	/* skip never-used slots */
-		rdp = &rsp->rda[i];
+	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		if (!READ_ONCE(rdp->cbl.len))	/* WRITE_ONCE() under cblock */
 			continue;
 		more |= invoke_batch(rsp, rdp, cur);

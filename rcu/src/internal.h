@@ -217,6 +217,26 @@ int lrcu_register_internal(const char *name);
 void lrcu_sched_block_begin(bool *was_online);
 void lrcu_sched_block_end(bool was_online);
 
+/*
+ * Walk the rcu_data of every slot that was ever used, then the unbound
+ * one (slots above the high-water mark never held callbacks).  The
+ * acquire load of the mark pairs with the release in register_slot(), so
+ * the walked slots' rcu_data are initialised.
+ */
+static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
+					      struct lrcu_data *rdp, int hwm)
+{
+	int i = (int)(rdp - rsp->rda) + 1;
+
+	if (i == hwm)
+		i = lrcu_nr_slots;
+	return i <= lrcu_nr_slots ? &rsp->rda[i] : NULL;
+}
+#define lrcu_for_each_used_rdp(rsp, rdp, hwm)					\
+	for ((hwm) = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE),	\
+	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu_nr_slots];			\
+	     (rdp); (rdp) = lrcu_rdp_next((rsp), (rdp), (hwm)))
+
 /* callbacks.c */
 int lrcu_cb_thread_start(struct lrcu_state *rsp);
 void lrcu_cb_wake(struct lrcu_state *rsp);

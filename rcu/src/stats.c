@@ -32,6 +32,7 @@ const char *lrcu_flavor_name(enum lrcu_flavor f)
 int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 {
 	struct lrcu_state *rsp;
+	struct lrcu_data *rdp;
 	int i, hwm;
 
 	if (f >= LRCU_NR_FLAVORS)
@@ -49,13 +50,7 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	st->cb_max_batch = LD(rsp->cb_max_batch);
 	st->barriers = LD(rsp->n_barriers);
 	st->gp_state = LD(rsp->gp_state);
-	hwm = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE);	/* see register_slot() */
-	for (i = 0; i <= lrcu_nr_slots; i++) {
-		struct lrcu_data *rdp;
-
-		if (i == hwm)
-			i = lrcu_nr_slots;
-		rdp = &rsp->rda[i];
+	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		pthread_mutex_lock(&rdp->cblock);
 		st->cbs_queued += rdp->n_cbs_queued;
 		st->cbs_invoked += rdp->n_cbs_invoked;
