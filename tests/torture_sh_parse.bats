@@ -109,7 +109,7 @@ frobnicate=1'
 	run plan_of TREE01
 	[[ $output == *"ncpus 8"* && $output == *"arg rcutorture.nreaders=7"* && $output == *"arg nr_cpus=43"* ]]
 	run plan_of TREE03
-	[[ $output == *"ncpus 14"* && $output == *"arg nr_cpus=14"* && $output == *"nreaders=13"* ]]
+	[[ $output == *"ncpus 16"* && $output == *"arg nr_cpus=16"* && $output == *"nreaders=15"* ]]
 	run plan_of TREE09
 	[[ $output == *"ncpus 1"* && $output == *"arg rcutorture.nreaders=1"* && $output == *"arg nr_cpus=1"* ]]
 	run plan_of TREE04 "rcutorture.nreaders=2"
