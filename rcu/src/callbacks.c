@@ -150,6 +150,10 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 	pthread_mutex_unlock(&rdp->cblock);
 	if (!cbs.len)
 		return false;
+	/* Before invoking: a barrier callback in this batch may let
+	 * rcu_barrier() return, and its caller read these statistics. */
+	__atomic_fetch_add(&rsp->n_cb_batches, 1, __ATOMIC_RELAXED);	/* statistic */
+	stat_max(&rsp->cb_max_batch, (unsigned long)cbs.len);
 
 	lrcu_reader.flags |= LRCU_R_IN_CALLBACK;
 	for (h = cbs.head; h; h = next) {
@@ -170,9 +174,6 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 	}
 	lrcu_reader.flags &= ~LRCU_R_IN_CALLBACK;
 	more = cbs_account(rdp, pending, pending);
-
-	__atomic_fetch_add(&rsp->n_cb_batches, 1, __ATOMIC_RELAXED);	/* statistic */
-	stat_max(&rsp->cb_max_batch, (unsigned long)cbs.len);
 	/* A callback may have used rcu_read_lock_sched(): announce a QS. */
 	if (lrcu_reader.flags & LRCU_R_SCHED_JOINED)
 		rcu_quiescent_state();

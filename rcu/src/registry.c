@@ -101,9 +101,14 @@ static void slot_attach(struct lrcu_reader *r, int slot)
 		rdp->need_qs = &r->need_qs[f];
 		rnp->qsmaskinitnext |= rdp->grpmask;
 		lrcu_node_unlock(rnp);
-		/* After the change: pairs with the acquire in gp_init(). */
-		__atomic_fetch_add(&lrcu_states[f].qsmaskinit_gen, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&lrcu_states[f].qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
 	}
+	/*
+	 * The bumps before this thread's first gp_seq load (in its first
+	 * read-side section); pairs with the smp_mb() in gp_init() between
+	 * rcu_seq_start() and its load of qsmaskinit_gen.
+	 */
+	smp_mb();
 }
 
 static int register_slot(bool internal, const char *what)
@@ -172,9 +177,9 @@ static void slot_detach(int slot)
 
 		lrcu_node_lock(rnp);
 		rnp->qsmaskinitnext &= ~rdp->grpmask;
-		/* Pairs with the acquire in gp_init(); a GP init that misses
-		 * this still reports the departed slot (phase 2). */
-		__atomic_fetch_add(&rsp->qsmaskinit_gen, 1, __ATOMIC_RELEASE);
+		/* A GP init that misses this bump still reports the departed
+		 * slot (phase 2 of gp_init()). */
+		__atomic_fetch_add(&rsp->qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
 		rdp->word = NULL;
 		rdp->need_qs = NULL;
 		/* We are outside any section: quiescent for the current GP. */

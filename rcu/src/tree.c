@@ -274,13 +274,17 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	gstart = *rsp->gp_seq;
 
 	/*
-	 * Phase 1, only if registrations changed since the last one (acquire
-	 * pairs with the release bumps in registry.c; a change we miss is
-	 * folded next time: a newcomer need not be waited for, and a
-	 * departure is reported in phase 2).
+	 * Phase 1, only if registrations changed since the last one.  A
+	 * registration we miss is folded next time, which is safe only if
+	 * the newcomer reads after this GP started.  Store-buffering pair:
+	 * rcu_seq_start() above, fence, load gen here; registry.c bumps gen,
+	 * fence, then the newcomer loads gp_seq.  Either we see the bump (and
+	 * fold the slot in) or the newcomer sees the new gp_seq.  Departures
+	 * we miss are reported in phase 2.
 	 */
 	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
-	gen = __atomic_load_n(&rsp->qsmaskinit_gen, __ATOMIC_ACQUIRE);
+	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
+	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
 	rsp->qsmaskinit_seen = gen;
