@@ -44,9 +44,6 @@ OPT     := -O2 -g
 ifeq ($(DEBUG),1)
 OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU
 endif
-ifeq ($(SAN),address)
-OPT     += -DLRCU_ASAN
-endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
 CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread -fPIC $(SANFLAGS)
 LDFLAGS := -pthread $(SANFLAGS)

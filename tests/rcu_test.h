@@ -61,6 +61,59 @@ static inline void set_flag(int *flag)
 	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);	/* pairs with wait_flag() */
 }
 
+/*
+ * A call whose only way to fail is to hang (synchronize_*() waiting for a
+ * thread it must not wait for): arm the watchdog before it and check
+ * watchdog_done() after.  If the deadline passes first, the test bails
+ * out at once (TAP "Bail out!") instead of waiting for the run-one
+ * timeout.
+ */
+static const char *wd_what;
+static long wd_deadline_ms;	/* 0: disarmed */
+
+static inline long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static inline void *watchdog_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		/* Acquire pairs with the release in watchdog_arm(). */
+		long d = __atomic_load_n(&wd_deadline_ms, __ATOMIC_ACQUIRE);
+
+		if (d && now_ms() > d) {
+			printf("Bail out! %s did not complete in time\n", wd_what);
+			fflush(stdout);
+			_exit(1);
+		}
+		sleep_ms(100);
+	}
+	return NULL;
+}
+
+static inline void watchdog_arm(const char *what, int secs)
+{
+	static pthread_t t;	/* started on first use (tests arm from one thread) */
+
+	wd_what = what;
+	/* Release: wd_what is set before the watchdog can see the deadline. */
+	__atomic_store_n(&wd_deadline_ms, now_ms() + secs * 1000L, __ATOMIC_RELEASE);
+	if (!t)
+		pthread_create(&t, NULL, watchdog_main, NULL);
+}
+
+/* Disarm; true (the call completed) for the caller's ok(). */
+static inline bool watchdog_done(void)
+{
+	__atomic_store_n(&wd_deadline_ms, 0, __ATOMIC_RELEASE);	/* see watchdog_arm() */
+	return true;
+}
+
 /* Under a sanitizer everything is several times slower: scale work down. */
 static inline int scale(int n)
 {

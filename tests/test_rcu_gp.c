@@ -322,8 +322,9 @@ static void sync_sched(void) { synchronize_sched(); }
 
 int main(void)
 {
+	watchdog_arm("synchronize_rcu() with no registered reader", 30);
 	synchronize_rcu();
-	ok(1, "synchronize_rcu() with no registered reader returns");
+	ok(watchdog_done(), "synchronize_rcu() with no registered reader returns");
 	test_reader_blocks(R_RCU, sync_rcu, "rcu");
 	test_reader_blocks(R_RCU_NESTED, sync_rcu, "rcu nested");
 	test_reader_blocks(R_RCU, sync_net, "synchronize_net");

@@ -69,9 +69,10 @@ static void test_joined_thread_holds(void)
 	set_flag(&q.offline);
 	while (__atomic_load_n(&q.offline, __ATOMIC_ACQUIRE))
 		sleep_ms(1);
+	watchdog_arm("synchronize_sched() with a joined thread offline", 30);
 	synchronize_sched();
 	synchronize_sched();
-	ok(1, "a joined thread that went offline does not hold synchronize_sched()");
+	ok(watchdog_done(), "a joined thread that went offline does not hold synchronize_sched()");
 	set_flag(&q.quit);
 	reg_thread_join(&t);
 }
@@ -93,9 +94,10 @@ static void test_nonuser_does_not_hold(void)
 	int i;
 
 	reg_thread_start(&t, idle_fn, NULL);
+	watchdog_arm("synchronize_sched() beside a thread that never used rcu_sched", 30);
 	for (i = 0; i < 5; i++)
 		synchronize_sched();
-	ok(1, "a registered thread that never used rcu_sched does not hold it up");
+	ok(watchdog_done(), "a registered thread that never used rcu_sched does not hold it up");
 	set_flag(&idle_quit);
 	reg_thread_join(&t);
 }
@@ -115,8 +117,9 @@ static void test_joined_caller(void)
 
 	rcu_read_lock_sched();
 	rcu_read_unlock_sched();	/* main thread joins */
+	watchdog_arm("synchronize_sched() from a joined thread", 30);
 	synchronize_sched();
-	ok(1, "synchronize_sched() from a joined thread does not wait for itself");
+	ok(watchdog_done(), "synchronize_sched() from a joined thread does not wait for itself");
 	call_rcu_sched(malloc(sizeof(struct rcu_head)), sched_cb);
 	rcu_barrier_sched();
 	ok(__atomic_load_n(&cb_ran, __ATOMIC_ACQUIRE) == 1,

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-int lrcu_has_membarrier LRCU_EXPORT;
+int lrcu_has_membarrier;
 
 static long sys_membarrier(int cmd)
 {

@@ -25,11 +25,6 @@
 #define ULONG_CMP_GE(a, b)	(ULONG_MAX / 2 >= (unsigned long)((a) - (b)))
 #define ULONG_CMP_LT(a, b)	(ULONG_MAX / 2 < (unsigned long)((a) - (b)))
 
-static inline unsigned long rcu_seq_ctr(unsigned long s)
-{
-	return s >> RCU_SEQ_CTR_SHIFT;
-}
-
 static inline unsigned long rcu_seq_state(unsigned long s)
 {
 	return s & RCU_SEQ_STATE_MASK;
@@ -95,12 +90,6 @@ static inline unsigned long rcu_seq_snap(unsigned long *sp)
 static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
 {
 	return ULONG_CMP_GE(__atomic_load_n(sp, __ATOMIC_ACQUIRE), s);
-}
-
-/* The same on a value already loaded. */
-static inline bool rcu_seq_done_val(unsigned long cur, unsigned long s)
-{
-	return ULONG_CMP_GE(cur, s);
 }
 
 /*

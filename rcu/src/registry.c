@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-__thread struct lrcu_reader lrcu_reader LRCU_EXPORT = { .slot = -1 };
+__thread struct lrcu_reader lrcu_reader = { .slot = -1 };
 
 int lrcu_nr_slots;
 int lrcu_slots_hwm;

@@ -50,7 +50,7 @@
 #include <string.h>
 #include "internal.h"
 
-struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] LRCU_EXPORT = {
+struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
 	[LRCU_PREEMPT] = { .seq = RCU_SEQ_INIT },
 	[LRCU_SCHED] = { .seq = RCU_SEQ_INIT },
 };

@@ -85,6 +85,5 @@
 #endif
 
 #define LRCU_CACHELINE	64
-#define LRCU_EXPORT	__attribute__((visibility("default")))
 
 #endif /* RCU_COMPILER_H */
