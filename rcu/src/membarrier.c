@@ -22,8 +22,8 @@ static long sys_membarrier(int cmd)
 	return syscall(__NR_membarrier, cmd, 0, 0);
 }
 
-/* Called once at init, before any thread can register (so before any
- * reader reads lrcu_has_membarrier). */
+/* Called once at init, before any thread can register (so before any rcu
+ * reader reads lrcu_has_membarrier; SRCU readers may already run). */
 void lrcu_membarrier_init(void)
 {
 	long mask;
@@ -38,12 +38,18 @@ void lrcu_membarrier_init(void)
 		return;
 	if (sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		return;
-	lrcu_has_membarrier = 1;
+	/*
+	 * Relaxed: a reader that still sees 0 fences itself, which is safe
+	 * with either kind of updater fence; every updater runs after init
+	 * (lrcu_init_once()), so it sees the final value and uses
+	 * membarrier() whenever a reader may have relied on it.
+	 */
+	__atomic_store_n(&lrcu_has_membarrier, 1, __ATOMIC_RELAXED);
 }
 
 void lrcu_heavy_fence(void)
 {
-	if (lrcu_has_membarrier) {
+	if (__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)) {	/* see above */
 		/* Pairs with the readers' compiler-barrier lrcu_reader_fence(). */
 		if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
 			lrcu_fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");

@@ -3,8 +3,8 @@
  * rcu_seq.h - grace-period sequence arithmetic, in one place.
  *
  * A sequence (gp_seq, barrier_seq, ...) counts in steps of 4: the low two
- * bits are a state (0 = idle, 1 = a grace period is in progress), the rest
- * a counter.  All comparisons are wrap-safe, and every sequence starts just
+ * bits are a state (0 = idle, 1 = a grace period is in progress; SRCU also
+ * uses 2, its second scan), the rest a counter.  All comparisons are wrap-safe, and every sequence starts just
  * below the wrap point (as the kernel's does), so wraparound happens within
  * the first RCU_SEQ_WRAP_SOON grace periods of every run and every test.
  */
@@ -51,6 +51,16 @@ static inline void rcu_seq_start(unsigned long *sp)
 #else
 	__atomic_store_n(sp, *sp + 1, __ATOMIC_RELEASE);
 #endif
+}
+
+/*
+ * Move a grace period in progress to another in-progress state (SRCU:
+ * 1 = SCAN1, 2 = SCAN2).  Pollers compare only the counter, so the state
+ * change orders nothing for them; release for symmetry with the start.
+ */
+static inline void rcu_seq_set_state(unsigned long *sp, unsigned long state)
+{
+	__atomic_store_n(sp, (*sp & ~RCU_SEQ_STATE_MASK) | state, __ATOMIC_RELEASE);
 }
 
 /* The value rcu_seq_end() will store. */

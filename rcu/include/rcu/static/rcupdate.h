@@ -71,7 +71,8 @@ struct lrcu_gp_pub {
 extern __thread struct lrcu_reader lrcu_reader;
 extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
 /* Set once at init, before any thread registers; 1 if readers may rely on
- * sys_membarrier() instead of fences. */
+ * sys_membarrier() instead of fences.  SRCU readers need no registration
+ * and may run before init, so it is read with relaxed atomic loads. */
 extern int lrcu_has_membarrier;
 
 void lrcu_read_unlock_special(enum lrcu_flavor f);
@@ -93,7 +94,8 @@ static inline void lrcu_reader_fence(void)
 #ifdef LRCU_TSAN
 	barrier();	/* TSan: ordering comes from the seq_cst accesses */
 #else
-	if (likely(lrcu_has_membarrier))
+	/* Relaxed: a flag set once; see lrcu_membarrier_init(). */
+	if (likely(__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)))
 		barrier();
 	else
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);

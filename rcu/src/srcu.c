@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcu.c - sleepable RCU: domains and their grace periods.
+ *
+ * Theory of operation
+ *
+ * Readers (rcu/include/rcu/static/srcu.h).  A domain has an index bit,
+ * ->srcu_idx & 1.  srcu_read_lock() samples it, adds one to this thread's
+ * counter for (domain, index) and returns the index; srcu_read_unlock()
+ * takes one off the same counter.  Each counter is written only by its
+ * thread, with single stores, so it always holds exactly the number of
+ * sections that thread has open on that index (a signal handler's whole
+ * sections leave it as they found it).  Sections that use the shared
+ * counters (srcu_read_lock_nmisafe(), srcu_down_read()) add to a lock
+ * count and later to an unlock count instead.
+ *
+ * An index is "drained" when a scan (srcu_readers_drained(), in
+ * srcu_readers.c) reads zero in every thread's counter for it and equal
+ * shared lock and unlock counts.
+ *
+ * A grace period (lrcu_srcu_advance()) is
+ *
+ *   start:  rcu_seq_start(gp_seq) (state SCAN1); heavy fence S
+ *   SCAN1:  wait until the index readers are NOT using is drained
+ *   flip:   fence E; srcu_idx++; heavy fence D (state SCAN2)
+ *   SCAN2:  wait until the index readers used before the flip is drained
+ *   end:    rcu_seq_end(gp_seq) (fence F inside)
+ *
+ * so every grace period drains both indexes, each after S.  A "heavy
+ * fence" is lrcu_heavy_fence(): membarrier(), which runs a full barrier on
+ * every thread of the process, where readers use only a compiler barrier
+ * for B; smp_mb() where readers fence themselves.
+ *
+ * Why it is safe.  Take an updater that removed an object, then asked for
+ * this grace period (the request samples gp_seq after a full fence, so
+ * the removal precedes S), and a reader R that may hold the object.
+ *
+ *  1. R's increment precedes R's loads (B).  S is a full barrier on R's
+ *     thread at some point P of R's program: if the increment came before
+ *     P, every scan after S sees it (or a later value of the counter); if
+ *     it came after P, R's loads come after P too and see the removal, so
+ *     R cannot hold the object.  (Store buffering: R = {store count; B;
+ *     load pointer}, updater = {store removal; S; load count}.)
+ *
+ *  2. A scan that reads zero in R's thread's counter for R's index, after
+ *     seeing R's increment (1.), read a value written after it by the same
+ *     thread; those stores track the open sections exactly, so zero means
+ *     R's unlock came first.  The unlock is a release store (C) and the
+ *     scan's loads are acquire: R's accesses happen before the grace
+ *     period ends.  For the shared counters: the unlock count is read
+ *     first, then (fence A) the lock count; R's lock increment precedes
+ *     its unlock increment, so equal counts mean R's unlock was counted.
+ *
+ *  3. R used index 0 or 1, and both are drained after S (SCAN1 drains
+ *     one, SCAN2 the other).  So R ended before the grace period did.
+ *
+ * Stale readers.  R may sample the index, stall, and increment the old
+ * index after the flip (even after SCAN2 has looked at its thread).
+ * That is safe by 1.: not seen after S means R started after P and does
+ * not hold what this grace period protects.  But R now sits on the index
+ * new readers do not use, and the next grace period must not flip back
+ * to it and wait only for the other one: that is what SCAN1 is for.  It
+ * drains the inactive index first, catching every such straggler, so the
+ * next grace period's guarantee again needs only 1. to 3.
+ *
+ * Why the flip makes progress.  Without it, a steady stream of
+ * overlapping readers could keep a counter from ever reading zero.  D is
+ * a full barrier on every reader thread after the flip: each thread's
+ * later samples of the index see the new value, so at most one sample per
+ * thread (and per signal handler nested in it) can still be stale: SCAN2
+ * waits only for sections that began before the flip, plus those few.
+ * E keeps SCAN1's reads before the flip, so readers that see the new
+ * index never add to the index SCAN1 is still reading.  D and E are about
+ * progress; S, B, C and A are about safety.
+ *
+ * Barrier pairing, by label (each is also named at its code):
+ *   B (srcu_read_lock)   pairs with S and D
+ *   C (srcu_read_unlock) pairs with the scans' acquire loads
+ *   A (the scan)         pairs with the order of a shared section's two
+ *                        increments
+ *   S (gp start)         pairs with B
+ *   E (before the flip)  pairs with the readers' relaxed index samples
+ *                        (through D)
+ *   D (after the flip)   pairs with B
+ *   F (rcu_seq_end)      pairs with the acquire in rcu_seq_done() of
+ *                        waiters and pollers: the scans' observations
+ *                        precede their return
+ *
+ * Driving.  A domain's grace periods are shared: a request raises
+ * ->gp_seq_needed to an rcu_seq_snap() value and whoever drives runs
+ * grace periods until the sequence reaches it.  synchronize_srcu()
+ * callers drive themselves (one at a time, the others wait on ->gp_wq and
+ * take over if the driver's own grace period ends first), sleeping
+ * between scans while readers hold the grace period up; expedited ones
+ * yield instead of sleeping.  call_srcu() and start_poll_synchronize_srcu()
+ * leave their grace periods to the library's one srcu_worker thread
+ * (srcu_cb.c), which steps every domain that has work without ever
+ * blocking on one, so a domain whose readers sleep delays no other.
+ * Nothing runs for a domain nobody asked anything of.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "srcu_internal.h"
+
+/* Delays between scans while readers hold a grace period up. */
+#define SRCU_DELAY_MIN_US	50	/* first sleep of a plain GP */
+#define SRCU_DELAY_MAX_US	5000	/* longest */
+#define SRCU_EXP_NODELAY_US	10000	/* expedited: yield, no sleep, this long */
+#define SRCU_EXP_DELAY_US	LRCU_JIFFY_US	/* ... then sleep a jiffy */
+
+/* ------------------------------------------------------------------ */
+/* Domains */
+
+static pthread_mutex_t sup_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct lrcu_srcu_sup *sup_alloc(struct srcu_struct *ssp)
+{
+	struct lrcu_srcu_sup *sup = calloc(1, sizeof(*sup));
+
+	if (!sup)
+		return NULL;
+	sup->ssp = ssp;
+	pthread_mutex_init(&sup->lock, NULL);
+	pthread_cond_init(&sup->gp_wq, NULL);
+	pthread_cond_init(&sup->barrier_wq, NULL);
+	pthread_mutex_init(&sup->barrier_mutex, NULL);
+	sup->gp_seq = RCU_SEQ_INIT;
+	sup->gp_seq_needed = RCU_SEQ_INIT;
+	sup->gp_seq_needed_exp = RCU_SEQ_INIT;
+	sup->barrier_seq = RCU_SEQ_INIT;
+	lrcu_cblist_init(&sup->cbl);
+	INIT_LIST_HEAD(&sup->work);
+	return sup;
+}
+
+static void sup_free(struct lrcu_srcu_sup *sup)
+{
+	pthread_mutex_destroy(&sup->lock);
+	pthread_cond_destroy(&sup->gp_wq);
+	pthread_cond_destroy(&sup->barrier_wq);
+	pthread_mutex_destroy(&sup->barrier_mutex);
+	free(sup);
+}
+
+/* The domain's update side; DEFINE_SRCU() domains get theirs here. */
+struct lrcu_srcu_sup *lrcu_srcu_sup_get(struct srcu_struct *ssp)
+{
+	/* Acquire pairs with the release stores below and in init. */
+	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+
+	if (likely(sup))
+		return sup;
+	lrcu_init_once();	/* lrcu_heavy_fence() needs the final membarrier setting */
+	pthread_mutex_lock(&sup_alloc_lock);
+	sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_RELAXED);	/* under the lock */
+	if (!sup) {
+		sup = sup_alloc(ssp);
+		if (!sup)
+			lrcu_fatal("SRCU domain %s: out of memory", ssp->srcu_name ? ssp->srcu_name : "?");
+		/* Release: the initialised state before other updaters see it. */
+		__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&sup_alloc_lock);
+	return sup;
+}
+
+int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name)
+{
+	struct lrcu_srcu_sup *sup;
+
+	lrcu_init_once();
+	memset(ssp, 0, sizeof(*ssp));	/* nobody may use it before we return */
+	ssp->srcu_name = name;
+	sup = sup_alloc(ssp);
+	if (!sup)
+		return -ENOMEM;
+	lrcu_srcu_id_get(ssp);		/* per-thread counters from the start */
+	__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);	/* see sup_get() */
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void cleanup_bug(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	lrcu_misuse();
+	flockfile(stderr);
+	fprintf(stderr, "rcu: BUG: cleanup_srcu_struct(%s): ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
+/* Drop callbacks that will never run (debug objects must forget them). */
+static long cleanup_drop_callbacks(struct lrcu_srcu_sup *sup)
+{
+	struct lrcu_cbs done, pend;
+	struct rcu_head *h;
+	long n;
+
+	lrcu_cblist_extract_all(&sup->cbl, &done, &pend);
+	n = done.len + pend.len;
+	if (READ_ONCE(lrcu_params.debug_objects)) {	/* may change at run time */
+		for (h = done.head; h; h = h->next)
+			lrcu_debug_head_unqueue(h);
+		for (h = pend.head; h; h = h->next)
+			lrcu_debug_head_unqueue(h);
+	}
+	return n;
+}
+
+void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
+{
+	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+	const char *name = ssp->srcu_name ? ssp->srcu_name : "?";
+	unsigned long open[2];
+	bool keep_sup = false;
+	long cbs = 0;
+	int waiters = 0;
+
+	lrcu_srcu_readers_count(ssp, open);
+	if (open[0] + open[1])
+		cleanup_bug(name, "%lu read-side critical section(s) still open "
+			    "(srcu_read_lock() without srcu_read_unlock()): the domain's id is "
+			    "retired, never reused", open[0] + open[1]);
+	if (sup) {
+		lrcu_srcu_worker_forget(sup);	/* the worker lets go of it */
+		pthread_mutex_lock(&sup->lock);
+		if (sup->cbl.len)
+			cbs = cleanup_drop_callbacks(sup);
+		waiters = sup->nr_waiters;
+		pthread_mutex_unlock(&sup->lock);
+		if (cbs)
+			cleanup_bug(name, "%ld callback(s) still queued (call srcu_barrier() "
+				    "before cleanup_srcu_struct()): they will never be invoked", cbs);
+		if (waiters) {
+			cleanup_bug(name, "%d synchronize_srcu() call(s) still waiting: the "
+				    "domain's update-side state stays allocated for them", waiters);
+			keep_sup = true;
+		}
+		if (!keep_sup)
+			sup_free(sup);
+	}
+	if (!(open[0] + open[1]))
+		lrcu_srcu_id_put(__atomic_load_n(&ssp->srcu_id, __ATOMIC_RELAXED));
+	/* The memory is the caller's again; a stale reader finds no id. */
+	__atomic_store_n(&ssp->srcu_sup, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&ssp->srcu_id, LRCU_SRCU_ID_NONE, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------------ */
+/* The grace-period state machine (sup->lock held throughout) */
+
+bool lrcu_srcu_gp_needed(struct lrcu_srcu_sup *sup)
+{
+	return ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed);
+}
+
+void lrcu_srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp)
+{
+	if (ULONG_CMP_LT(sup->gp_seq_needed, snap))
+		sup->gp_seq_needed = snap;
+	if (exp && ULONG_CMP_LT(sup->gp_seq_needed_exp, snap))
+		sup->gp_seq_needed_exp = snap;
+}
+
+/*
+ * STALL HOOK (stall warnings, rcu/src/tree_stall.c, from another branch):
+ * called after every scan that found readers.  Available here:
+ * sup->gp_start_us (when this grace period started, lrcu_now_us()),
+ * rcu_seq_state(sup->gp_seq) (which scan: SRCU_STATE_SCAN1/SCAN2),
+ * sup->holdouts (threads still inside: count, first few tids, names and
+ * open-section counts; open shared-counter sections) and sup->ssp->srcu_name.
+ * Wire the stall checker in here once both have landed.
+ */
+static void srcu_stall_check(struct lrcu_srcu_sup *sup)
+{
+	(void)sup;
+}
+
+/* Is the index readers are not using drained?  (Both scans ask this.) */
+static bool srcu_scan(struct lrcu_srcu_sup *sup)
+{
+	struct srcu_struct *ssp = sup->ssp;
+	int idx = !(__atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) & 1);	/* we write it */
+
+	__atomic_fetch_add(&sup->n_scans, 1, __ATOMIC_RELAXED);	/* statistic */
+	if (lrcu_srcu_readers_drained(ssp, idx, &sup->holdouts))
+		return true;
+	srcu_stall_check(sup);
+	return false;
+}
+
+static void srcu_gp_start(struct lrcu_srcu_sup *sup)
+{
+	sup->gp_start_us = lrcu_now_us();
+	rcu_seq_start(&sup->gp_seq);		/* SCAN1 */
+	/*
+	 * S: the requesters' removals (ordered before their requests by
+	 * rcu_seq_snap()'s fence, and before us by sup->lock) before every
+	 * counter load of this grace period.  Pairs with B in each reader.
+	 */
+	lrcu_heavy_fence();
+}
+
+static void srcu_flip(struct lrcu_srcu_sup *sup)
+{
+	struct srcu_struct *ssp = sup->ssp;
+
+	/* E: SCAN1's counter loads before the new index is visible; pairs
+	 * with the readers' index samples, through D. */
+	smp_mb();
+	/* Relaxed: readers sample it without ordering; D orders it. */
+	__atomic_store_n(&ssp->srcu_idx, __atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) + 1,
+			 LRCU_MO_SC);
+	/* D: the new index before every reader thread's later samples (at
+	 * most one stale increment per thread and nested handler); pairs
+	 * with B.  Also orders the flip before SCAN2's loads. */
+	lrcu_heavy_fence();
+	rcu_seq_set_state(&sup->gp_seq, SRCU_STATE_SCAN2);
+}
+
+static void srcu_gp_end(struct lrcu_srcu_sup *sup)
+{
+	unsigned long end = rcu_seq_endval(&sup->gp_seq);
+	unsigned long dur = lrcu_now_us() - sup->gp_start_us;
+
+	/* F: fence + release store; pairs with rcu_seq_done()'s acquire. */
+	rcu_seq_end(&sup->gp_seq);
+	/* Statistics: relaxed, written under the lock. */
+	__atomic_fetch_add(&sup->n_gps, 1, __ATOMIC_RELAXED);
+	if (ULONG_CMP_GE(sup->gp_seq_needed_exp, end))
+		__atomic_fetch_add(&sup->n_exp_gps, 1, __ATOMIC_RELAXED);
+	if (dur > __atomic_load_n(&sup->gp_max_us, __ATOMIC_RELAXED))
+		__atomic_store_n(&sup->gp_max_us, dur, __ATOMIC_RELAXED);
+	lrcu_srcu_cbs_gp_ended(sup);
+	pthread_cond_broadcast(&sup->gp_wq);
+}
+
+/*
+ * Run grace periods as far as the readers allow.  Returns true if one is
+ * in progress and waiting for readers, false if none is needed.
+ */
+bool lrcu_srcu_advance(struct lrcu_srcu_sup *sup)
+{
+	for (;;) {
+		switch (rcu_seq_state(sup->gp_seq)) {
+		case SRCU_STATE_IDLE:
+			if (!lrcu_srcu_gp_needed(sup))
+				return false;
+			srcu_gp_start(sup);
+			/* fall through */
+		case SRCU_STATE_SCAN1:
+			if (!srcu_scan(sup))
+				return true;
+			srcu_flip(sup);
+			/* fall through */
+		default:	/* SRCU_STATE_SCAN2 */
+			if (!srcu_scan(sup))
+				return true;
+			srcu_gp_end(sup);
+		}
+	}
+}
+
+/*
+ * How long to wait before the next scan of a grace period that readers
+ * hold up (0: just yield).  Starts over whenever the grace period makes
+ * progress (gp_seq changes).  Plain: yield for LRCU_SPIN_US (a short
+ * section ends without a sleep), then sleep from SRCU_DELAY_MIN_US
+ * doubling to SRCU_DELAY_MAX_US.  Expedited: no sleep between scans for
+ * SRCU_EXP_NODELAY_US, then a jiffy (a reader that sleeps must not cost a
+ * whole CPU for as long as it sleeps).
+ */
+unsigned long lrcu_srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool exp)
+{
+	unsigned long now = lrcu_now_us();
+
+	if (d->seq != gp_seq || !d->t0) {
+		d->seq = gp_seq;
+		d->t0 = now;
+		d->us = 0;
+	}
+	if (exp)
+		return now - d->t0 < SRCU_EXP_NODELAY_US ? 0 : SRCU_EXP_DELAY_US;
+	if (now - d->t0 < LRCU_SPIN_US)
+		return 0;
+	d->us = d->us ? d->us * 2 : SRCU_DELAY_MIN_US;
+	if (d->us > SRCU_DELAY_MAX_US)
+		d->us = SRCU_DELAY_MAX_US;
+	return d->us;
+}
+
+/* ------------------------------------------------------------------ */
+/* synchronize_srcu() */
+
+void lrcu_srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
+{
+	const char *name = ssp->srcu_name ? ssp->srcu_name : "?";
+
+	if (lrcu_srcu_in_callback)
+		lrcu_fatal("%s() on domain %s called from an SRCU callback: callbacks run on "
+			   "the srcu_worker thread and must not block", caller, name);
+	if (lrcu_reader.sched_nesting)
+		lrcu_fatal("%s() on domain %s called inside rcu_read_lock_sched(): an rcu_sched "
+			   "read-side critical section must not block", caller, name);
+	if (lrcu_srcu_self_holds(ssp))
+		lrcu_fatal("%s() on domain %s inside its own read-side critical section: it "
+			   "would wait for itself", caller, name);
+}
+
+/* Drive grace periods until the one ending at s is over (lock held). */
+static void srcu_drive(struct lrcu_srcu_sup *sup, unsigned long s)
+{
+	struct srcu_delay d = { 0, 0, 0 };
+	unsigned long us;
+
+	sup->driver = true;
+	while (lrcu_srcu_advance(sup) && !rcu_seq_done(&sup->gp_seq, s)) {
+		us = lrcu_srcu_delay(&d, sup->gp_seq,
+				     ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed_exp));
+		pthread_mutex_unlock(&sup->lock);
+		if (us)
+			lrcu_sleep_us(us);
+		else
+			sched_yield();
+		pthread_mutex_lock(&sup->lock);
+	}
+	sup->driver = false;
+	pthread_cond_broadcast(&sup->gp_wq);	/* a waiter may take over */
+	if (lrcu_srcu_gp_needed(sup))
+		lrcu_srcu_worker_queue(sup);	/* callbacks or polls want more */
+}
+
+void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller)
+{
+	struct lrcu_srcu_sup *sup;
+	unsigned long s;
+	bool was;
+
+	lrcu_srcu_check_blocking(ssp, caller);
+	sup = lrcu_srcu_sup_get(ssp);
+	lrcu_sched_block_begin(&was);
+	pthread_mutex_lock(&sup->lock);
+	s = rcu_seq_snap(&sup->gp_seq);		/* full fence: the caller's removals first */
+	lrcu_srcu_request(sup, s, expedited);
+	sup->nr_waiters++;
+	/* rcu_seq_done()'s acquire pairs with F. */
+	while (!rcu_seq_done(&sup->gp_seq, s)) {
+		if (sup->driver)
+			pthread_cond_wait(&sup->gp_wq, &sup->lock);
+		else
+			srcu_drive(sup, s);
+	}
+	sup->nr_waiters--;
+	pthread_mutex_unlock(&sup->lock);
+	lrcu_sched_block_end(was);
+}
+
+/* ------------------------------------------------------------------ */
+/* Polled grace periods */
+
+unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp)
+{
+	/* Full fence inside: the caller's prior accesses before the sample. */
+	return rcu_seq_snap(&lrcu_srcu_sup_get(ssp)->gp_seq);
+}
+
+unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp)
+{
+	struct lrcu_srcu_sup *sup = lrcu_srcu_sup_get(ssp);
+	unsigned long s;
+
+	pthread_mutex_lock(&sup->lock);
+	s = rcu_seq_snap(&sup->gp_seq);
+	lrcu_srcu_request(sup, s, false);
+	pthread_mutex_unlock(&sup->lock);
+	lrcu_srcu_worker_queue(sup);
+	return s;
+}
+
+bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie)
+{
+	if (cookie == RCU_GET_STATE_COMPLETED)
+		return true;
+	/* Acquire pairs with F. */
+	if (!rcu_seq_done(&lrcu_srcu_sup_get(ssp)->gp_seq, cookie))
+		return false;
+	smp_mb();	/* as a synchronize_srcu() spanning cookie..now would */
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics and diagnostics: snapshots, no ordering needed */
+
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp)
+{
+	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+
+	return sup ? LD(sup->gp_seq) : RCU_SEQ_INIT;
+}
+
+unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp)
+{
+	return (lrcu_srcu_get_gp_seq(ssp) - RCU_SEQ_INIT) >> RCU_SEQ_CTR_SHIFT;
+}
+
+int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st)
+{
+	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+
+	memset(st, 0, sizeof(*st));
+	st->id = LD(ssp->srcu_id);
+	st->idx = LD(ssp->srcu_idx) & 1;
+	lrcu_srcu_readers_count(ssp, st->readers);
+	if (!sup)
+		return -1;
+	st->gp_seq = LD(sup->gp_seq);
+	st->gps_completed = LD(sup->n_gps);
+	st->exp_gps = LD(sup->n_exp_gps);
+	st->gp_max_us = LD(sup->gp_max_us);
+	st->scans = LD(sup->n_scans);
+	st->cbs_queued = LD(sup->n_cbs_queued);
+	st->cbs_invoked = LD(sup->n_cbs_invoked);
+	st->cbs_pending = st->cbs_queued - st->cbs_invoked;
+	st->barriers = LD(sup->n_barriers);
+	return 0;
+}
+
+void lrcu_srcu_torture_stats(struct srcu_struct *ssp, FILE *out)
+{
+	struct lrcu_srcu_stats st;
+
+	lrcu_srcu_get_stats(ssp, &st);
+	fprintf(out, "Tree SRCU g%ld state %lu (%s) per-thread(idx=%lu): T(%lu,%lu) gps: %lu "
+		"exp: %lu gp_max: %lu us scans: %lu cbs: %lu/%lu pending %lu barriers: %lu\n",
+		(long)st.gp_seq, rcu_seq_state(st.gp_seq), ssp->srcu_name ? ssp->srcu_name : "?", st.idx,
+		st.readers[0], st.readers[1], st.gps_completed, st.exp_gps, st.gp_max_us,
+		st.scans, st.cbs_queued, st.cbs_invoked, st.cbs_pending, st.barriers);
+}
