@@ -75,6 +75,7 @@ struct rt_seg {
 	unsigned int mask;		/* flavors held */
 	unsigned long delay_us;		/* spun in this segment */
 	int preempted;			/* yielded */
+	int slept;			/* slept (sleepable readers) */
 	int cpu, cpu_end;		/* where it started / ended */
 	unsigned long gp;		/* gp sequence at its start */
 };
@@ -130,12 +131,21 @@ static void rd_switch(struct rt_read *rd, unsigned int to)
 	}
 }
 
-/* The kernel's rcu_read_delay(), scaled by the number of readers. */
+/*
+ * The kernel's rcu_read_delay(), scaled by the number of readers; readers
+ * that may block (SRCU) also sleep 10 jiffies now and then, as the
+ * kernel's srcu_read_delay() does.
+ */
 static void read_delay(struct rt_read *rd, struct torture_random *rng)
 {
 	struct rt_seg *s = rd->nsegs ? &rd->seg[rd->nsegs - 1] : NULL;
 	unsigned long n = (unsigned long)nrealreaders, us = 0;
 
+	if ((cur_ops->flags & TORTURE_OPS_SLEEPABLE) && !(torture_random(rng) % (n * 20))) {
+		torture_sleep_us(10 * 1000000 / TORTURE_HZ);
+		if (s)
+			s->slept = 1;
+	}
 	if (!(torture_random(rng) % (n * 2000 * 300)))
 		us += 300000;
 	if (!(torture_random(rng) % (n * 2 * 200)))
@@ -209,9 +219,9 @@ void reader_segments_dump(void)
 		const struct rt_seg *s = &sr->rd.seg[i];
 
 		seg_names(s->mask, names, sizeof(names));
-		torout(" \t%d: %#x %s CPU %d->%d g%ld delay %lu us%s", i, s->mask,
+		torout(" \t%d: %#x %s CPU %d->%d g%ld delay %lu us%s%s", i, s->mask,
 		       s->mask ? names : "(none)", s->cpu, s->cpu_end, (long)s->gp, s->delay_us,
-		       s->preempted ? " preempted" : "");
+		       s->preempted ? " preempted" : "", s->slept ? " slept" : "");
 	}
 }
 
@@ -362,8 +372,10 @@ static void irq_handler(int sig)
 	int idx, pipe;
 
 	(void)sig;
-	/* Pairs with irq_allow()'s signal fence. */
-	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED) || !torture_may_read())
+	/* Pairs with irq_allow()'s signal fence.  RCUs without thread
+	 * registration (SRCU) may read on any thread. */
+	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED) ||
+	    (cur_ops->thread_register && !torture_may_read()))
 		return;
 	idx = cur_ops->readlock();
 	p = cur_ops->dereference(&rcu_torture_current);

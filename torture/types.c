@@ -11,7 +11,7 @@
 static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &busted_ops, &busted_barrier_ops,
 	&busted_unlock_ops, &busted_poll_ops, &busted_hang_ops, &busted_lostcb_ops,
-	&trivial_ops,
+	&trivial_ops, &srcu_ops, &srcud_ops, &srcum_ops, &srcu_busted_ops,
 #ifdef TORTURE_HAVE_LIBURCU
 	&liburcu_memb_ops, &liburcu_mb_ops, &liburcu_signal_ops, &liburcu_qsbr_ops,
 	&liburcu_bp_ops,

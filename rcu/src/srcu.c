@@ -108,7 +108,7 @@
 /* Delays between scans while readers hold a grace period up. */
 #define SRCU_DELAY_MIN_US	50	/* first sleep of a plain GP */
 #define SRCU_DELAY_MAX_US	5000	/* longest */
-#define SRCU_EXP_NODELAY_US	10000	/* expedited: yield, no sleep, this long */
+#define SRCU_EXP_NODELAY_US	2000	/* expedited: yield, no sleep, this long */
 #define SRCU_EXP_DELAY_US	LRCU_JIFFY_US	/* ... then sleep a jiffy */
 
 /* ------------------------------------------------------------------ */

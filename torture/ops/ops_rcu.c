@@ -122,7 +122,7 @@ long rcut_capacity(void)
 	return lrcu_param_get("nr_cpus", v, sizeof(v)) ? 0 : strtol(v, NULL, 0);
 }
 
-static int rcut_debug_objects(void)
+int rcut_debug_objects(void)
 {
 	char v[16];
 

@@ -31,6 +31,7 @@ unsigned long rcut_start_poll(void);
 int rcut_poll(unsigned long cookie);
 void rcut_cond_sync(unsigned long cookie);
 unsigned long rcut_misuse(void);
+int rcut_debug_objects(void);
 void rcut_print_tree(FILE *out);
 void rcut_gp_state(FILE *out);
 long rcut_capacity(void);

@@ -52,7 +52,7 @@
  *   period itself, and one library thread ("srcu_worker") drives the
  *   grace periods of call_srcu() and start_poll_synchronize_srcu() and runs
  *   the callbacks of every domain.  synchronize_srcu_expedited() scans
- *   without sleeping between scans (yielding the CPU) for up to 10 ms,
+ *   without sleeping between scans (yielding the CPU) for up to 2 ms,
  *   then every millisecond; plain grace periods back off from 50 us to
  *   5 ms between scans while readers hold them up.
  *

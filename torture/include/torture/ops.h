@@ -66,7 +66,11 @@ struct torture_cb {
  * ->protects set is required at every instant: an entry whose lock does
  * not hold off this RCU's grace periods (e.g. rcu_read_lock_sched() while
  * torturing rcu) may overlap the others but never protects alone.  The
- * same lock may be listed twice to nest it.
+ * same lock may be listed twice to nest it.  Where each lock is a section
+ * of its own (SRCU: a grace period that starts during one section need not
+ * wait for a later one), a hand-off between two protecting entries would
+ * leave the read unprotected: mark only one entry as protecting, and the
+ * reader holds it for the whole read.
  */
 struct torture_read_flavor {
 	const char *name;		/* shown in the segment dump: "RCU_1" */
@@ -86,6 +90,8 @@ struct torture_read_flavor {
 						 * from a signal handler */
 #define TORTURE_OPS_BROKEN		0x8	/* deliberately broken: expected to
 						 * end in FAILURE (fwd_progress off) */
+#define TORTURE_OPS_SLEEPABLE		0x10	/* readers may block: they sleep
+						 * inside their sections now and then */
 
 struct torture_ops {
 	unsigned int abi_version;	/* TORTURE_OPS_ABI_VERSION */

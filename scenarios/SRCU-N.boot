@@ -1,0 +1,2 @@
+rcutorture.torture_type=srcu
+rcutorture.fwd_progress=3
