@@ -31,6 +31,7 @@ const struct torture_ops srcu_busted_ops = {
 	SRCUT_BASE,
 	SRCUT_REGISTERED,
 	.init = rcut_init,
+	.debug_objects = rcut_debug_objects,
 	.name = "srcu_busted",
 	.flags = TORTURE_OPS_BROKEN | TORTURE_OPS_IRQ_CAPABLE | TORTURE_OPS_SLEEPABLE,
 	.readlock = busted_lock,

@@ -16,15 +16,14 @@ struct rcu_head *srcut_head(struct torture_cb *cb);	/* cb's rcu_head */
 void srcut_cb(struct rcu_head *h);			/* calls cb->func(cb) */
 unsigned long srcut_comp_state(void);			/* RCU_GET_STATE_COMPLETED */
 
-/* Fields every SRCU type shares (init is each type's own). */
+/* Fields every SRCU type shares (init and debug_objects are each type's). */
 #define SRCUT_BASE							\
 	.abi_version = TORTURE_OPS_ABI_VERSION,				\
 	.size = sizeof(struct torture_ops),				\
 	.gp_name = "srcu",						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
-	.misuse_count = rcut_misuse,					\
-	.debug_objects = rcut_debug_objects
+	.misuse_count = rcut_misuse
 /* Readers registered with RCU (their extendables use rcu_read_lock()). */
 #define SRCUT_REGISTERED						\
 	.thread_register = rcut_register,				\

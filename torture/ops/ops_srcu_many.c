@@ -7,14 +7,13 @@
  * asks all of them at once (start_poll_synchronize_srcu(), so the
  * srcu_worker drives hundreds of domains side by side) and polls each,
  * exp_sync() runs synchronize_srcu_expedited() on each in turn, call()
- * chains one callback through every domain in order (a grace period of
- * domain i + 1 starts after the one of domain i ended, and each covers the
- * readers its domain had when it was asked), and cb_barrier() runs
- * srcu_barrier() on each in the same order, so a chain in flight is
- * always ahead of it.  With the library's other domains, the ids span two
+ * posts callbacks in batches, one call_srcu() on every domain a batch (see
+ * below), and cb_barrier() waits for the batches, then runs srcu_barrier()
+ * on every domain.  With the library's other domains, the ids span two
  * pages of the per-thread counters.  Readers are not registered.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,32 +87,101 @@ static void srcum_exp_sync(void)
 		synchronize_srcu_expedited(&srcum_dom[i]);
 }
 
-/* The chain: rcu_space[2] says which domain the callback waits in. */
-static void srcum_step(struct rcu_head *h)
-{
-	struct torture_cb *cb = (struct torture_cb *)(void *)h;
-	uintptr_t i = (uintptr_t)cb->rcu_space[2] + 1;
+/*
+ * Callbacks go in batches: call() adds to the open batch; a batch is sent
+ * (one call_srcu() on every domain) when the one in flight has come back,
+ * or at once if none is in flight; when the last of its heads has run,
+ * its callbacks are invoked and the open batch is sent.  Every callback
+ * was added before its batch was sent, so each domain's grace period
+ * covers the readers that domain had at call() time.  Memory stays
+ * bounded (two batches) however many callbacks are posted, and the
+ * srcu_worker drives the 300 domains' grace periods side by side.
+ */
+struct srcum_batch {
+	struct srcum_head {
+		struct rcu_head rh;
+		struct srcum_batch *b;
+	} head[SRCUM_DOMAINS];
+	int left;			/* heads still to run; atomic */
+	unsigned long seq;		/* batch number */
+	struct torture_cb *cbs;		/* linked through rcu_space[1] */
+};
 
-	if (i == SRCUM_DOMAINS) {
-		cb->func(cb);
+static pthread_mutex_t srcum_mutex = PTHREAD_MUTEX_INITIALIZER;	/* the fields below */
+static pthread_cond_t srcum_back = PTHREAD_COND_INITIALIZER;	/* a batch came back */
+static struct srcum_batch *srcum_open;		/* collecting */
+static bool srcum_in_flight;			/* a batch was sent */
+static unsigned long srcum_seq, srcum_back_seq;	/* last opened / come back */
+
+static void srcum_head_cb(struct rcu_head *h);
+
+/* Send the open batch, if any and none is in flight (srcum_mutex held). */
+static void srcum_send_locked(void)
+{
+	struct srcum_batch *b = srcum_open;
+	int i;
+
+	if (!b || srcum_in_flight)
 		return;
+	srcum_open = NULL;
+	srcum_in_flight = true;
+	/* Relaxed: call_srcu() orders it before any head runs. */
+	__atomic_store_n(&b->left, SRCUM_DOMAINS, __ATOMIC_RELAXED);
+	for (i = 0; i < SRCUM_DOMAINS; i++) {
+		b->head[i].b = b;
+		call_srcu(&srcum_dom[i], &b->head[i].rh, srcum_head_cb);
 	}
-	cb->rcu_space[2] = (void *)i;
-	call_srcu(&srcum_dom[i], h, srcum_step);
+}
+
+static void srcum_head_cb(struct rcu_head *h)
+{
+	struct srcum_batch *b = container_of(h, struct srcum_head, rh)->b;
+	struct torture_cb *cb, *next;
+
+	/* Acq_rel: the last one sees every head's callback done. */
+	if (__atomic_sub_fetch(&b->left, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (cb = b->cbs; cb; cb = next) {
+		next = cb->rcu_space[1];
+		cb->func(cb);	/* may call() again: into the open batch */
+	}
+	pthread_mutex_lock(&srcum_mutex);
+	srcum_in_flight = false;
+	srcum_back_seq = b->seq;
+	pthread_cond_broadcast(&srcum_back);
+	srcum_send_locked();
+	pthread_mutex_unlock(&srcum_mutex);
+	free(b);
 }
 
 static void srcum_call(struct torture_cb *cb)
 {
-	cb->rcu_space[2] = (void *)0;
-	call_srcu(&srcum_dom[0], srcut_head(cb), srcum_step);
+	pthread_mutex_lock(&srcum_mutex);
+	if (!srcum_open) {
+		srcum_open = calloc(1, sizeof(*srcum_open));
+		if (!srcum_open)
+			abort();
+		srcum_open->seq = ++srcum_seq;
+	}
+	cb->rcu_space[1] = srcum_open->cbs;
+	srcum_open->cbs = cb;
+	srcum_send_locked();
+	pthread_mutex_unlock(&srcum_mutex);
 }
 
+/* Every callback posted before: the batches holding them came back. */
 static void srcum_cb_barrier(void)
 {
+	unsigned long target;
 	int i;
 
+	pthread_mutex_lock(&srcum_mutex);
+	target = srcum_seq;
+	while (srcum_back_seq != target)	/* batches come back in order */
+		pthread_cond_wait(&srcum_back, &srcum_mutex);
+	pthread_mutex_unlock(&srcum_mutex);
 	for (i = 0; i < SRCUM_DOMAINS; i++)
-		srcu_barrier(&srcum_dom[i]);
+		srcu_barrier(&srcum_dom[i]);	/* the heads' own last steps */
 }
 
 static unsigned long srcum_gps(void)
