@@ -198,6 +198,59 @@ static void test_index_handed_back(struct srcu_struct *ssp)
 	ok(watchdog_done() && flag(&s.done), "handing back index %d ends it", i0);
 }
 
+/*
+ * A stale reader: it sampled the index before a grace period's flip and
+ * counted itself after that grace period had scanned, so it sits on the
+ * index new readers no longer use.  The next grace period must wait for
+ * it (its first scan drains that index) although it flips the other way.
+ * No timing can produce this on demand, so the thread stores its counter
+ * as srcu_read_lock() would have with the stale sample (white box:
+ * lrcu_srcu_ctr() is the inline read side's own lookup).
+ */
+struct stale {
+	struct srcu_struct *ssp;
+	int idx, in, leave, leaving;
+};
+
+static void *stale_main(void *p)
+{
+	struct stale *st = p;
+	unsigned long *c;
+
+	srcu_read_unlock(st->ssp, srcu_read_lock(st->ssp));	/* map our counters */
+	c = lrcu_srcu_ctr(st->ssp);
+	__atomic_store_n(&c[st->idx], c[st->idx] + 1, __ATOMIC_RELAXED);	/* the late store */
+	smp_mb();	/* B, as in srcu_read_lock() */
+	set_flag(&st->in);
+	wait_flag(&st->leave, 1e9);
+	set_flag(&st->leaving);
+	srcu_read_unlock(st->ssp, st->idx);
+	return NULL;
+}
+
+static void test_stale_reader(struct srcu_struct *ssp)
+{
+	struct stale st = { ssp, 0, 0, 0, 0 };
+	struct syncer s;
+	pthread_t t;
+
+	synchronize_srcu(ssp);
+	st.idx = (int)srcu_cur_idx(ssp);	/* sampled now ... */
+	synchronize_srcu(ssp);			/* ... a grace period flips ... */
+	ok(srcu_cur_idx(ssp) == (unsigned long)!st.idx, "a grace period flipped the index to %d",
+	   !st.idx);
+	pthread_create(&t, NULL, stale_main, &st);	/* ... counted only now */
+	wait_flag(&st.in, 60);
+	syncer_start(&s, ssp);
+	sleep_ms(50);
+	ok(!flag(&s.done), "the next grace period waits for a stale reader on index %d", st.idx);
+	watchdog_arm("synchronize_srcu() after the stale reader left", 60);
+	set_flag(&st.leave);
+	pthread_join(s.tid, NULL);
+	pthread_join(t, NULL);
+	ok(watchdog_done() && flag(&st.leaving), "... until it leaves");
+}
+
 /* ------------------------------------------------------------------ */
 /* Callbacks */
 
@@ -416,6 +469,7 @@ int main(void)
 	test_independent(&s_static, dyn);
 	test_independent(dyn, &s_other);
 	test_index_handed_back(dyn);
+	test_stale_reader(dyn);
 	test_callbacks(&s_static);
 	test_barrier_behind_reader(dyn);
 	test_down_up(dyn);
