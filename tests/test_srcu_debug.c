@@ -25,6 +25,7 @@ static int *__rcu gp = &gval;
 /* Children */
 
 static int in_cb_done;
+static struct srcu_struct *cb_dom;
 
 static void sync_in_cb(struct rcu_head *rh)
 {
@@ -33,11 +34,26 @@ static void sync_in_cb(struct rcu_head *rh)
 	set_flag(&in_cb_done);
 }
 
+static void cleanup_in_cb(struct rcu_head *rh)
+{
+	(void)rh;
+	cleanup_srcu_struct(cb_dom);	/* its own domain: the worker is busy with it */
+	set_flag(&in_cb_done);
+}
+
 static int deadlock(const char *mode)
 {
 	struct rcu_head rh;
 	int idx = -1;
 
+	if (!strcmp(mode, "cleanup-in-cb")) {
+		cb_dom = malloc(sizeof(*cb_dom));
+		init_srcu_struct(cb_dom);
+		call_srcu(cb_dom, &rh, cleanup_in_cb);
+		wait_flag(&in_cb_done, 60);
+		printf("returned\n");
+		return 0;
+	}
 	if (!strcmp(mode, "sync-in-cb")) {
 		call_srcu(&ssa, &rh, sync_in_cb);
 		srcu_barrier(&ssa);
@@ -213,6 +229,7 @@ static void test_deadlocks(void)
 		{ "barrier", "srcu_barrier() on domain ssa inside its own read-side" },
 		{ "sync-in-cb", "synchronize_srcu() on domain ssb called from an SRCU callback" },
 		{ "sync-in-sched", "synchronize_srcu() on domain ssa called inside rcu_read_lock_sched()" },
+		{ "cleanup-in-cb", "cleanup_srcu_struct(cb_dom) called from an SRCU callback" },
 	};
 	size_t i;
 	int st;

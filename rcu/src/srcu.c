@@ -224,6 +224,9 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 	long cbs = 0;
 	int waiters = 0;
 
+	if (lrcu_srcu_in_callback)	/* the worker would wait for itself */
+		lrcu_fatal("cleanup_srcu_struct(%s) called from an SRCU callback: callbacks "
+			   "run on the srcu_worker thread, which this would wait for", name);
 	lrcu_srcu_readers_count(ssp, open);
 	if (open[0] + open[1])
 		cleanup_bug(name, "%lu read-side critical section(s) still open "

@@ -29,9 +29,12 @@
  *   map memory (mmap(); no malloc(), no lock).
  *
  *   Signal handlers: srcu_read_lock()/srcu_read_unlock() are async-signal-
- *   safe, including the first use by a thread (the slow path uses only
- *   mmap(), atomic instructions and pthread_setspecific()), as long as the
- *   handler ends every section it begins.  srcu_read_lock_nmisafe()/
+ *   safe as long as the handler ends every section it begins, including a
+ *   thread's first section in a domain: that slow path uses only mmap(),
+ *   atomic instructions and, once per thread, pthread_setspecific() (which
+ *   glibc does without allocating unless the process had already created
+ *   32 thread-specific keys before SRCU's; only then should a thread's very
+ *   first SRCU section not be a signal handler's).  srcu_read_lock_nmisafe()/
  *   srcu_read_unlock_nmisafe() never allocate at all (an atomic increment
  *   of per-domain counters each way).
  *
@@ -86,7 +89,7 @@
  *   the same domain would wait for themselves: the library prints
  *   "rcu: BUG: ..." naming the domain and aborts (every build, not only
  *   debug ones).  So does calling them from an SRCU callback or inside
- *   rcu_read_lock_sched().
+ *   rcu_read_lock_sched(), and cleanup_srcu_struct() from an SRCU callback.
  *
  *   Across domains it cannot tell (the kernel's Quick Quiz 4): a
  *   synchronize_srcu() on domain B inside a reader of domain A is legal,
