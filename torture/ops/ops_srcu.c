@@ -154,6 +154,7 @@ static unsigned long srcud_s_cookie = RCU_GET_STATE_COMPLETED;	/* last S cookie
 					 * handed out (atomic max), or "none" */
 static pthread_mutex_t srcud_mutex = PTHREAD_MUTEX_INITIALIZER;	/* re-creations */
 static unsigned long srcud_last_us, srcud_recreations;	/* srcud_mutex */
+static unsigned long srcud_old_gps;		/* of retired domains; atomic */
 
 static unsigned long now_us(void)
 {
@@ -364,6 +365,8 @@ static void recreate(void)
 	srcu_barrier(old);
 	__atomic_store_n(&srcud_retired, g, __ATOMIC_RELEASE);		/* 4 */
 	synchronize_srcu(&srcud_guard);
+	/* Relaxed: a statistic. */
+	__atomic_fetch_add(&srcud_old_gps, srcu_batches_completed(old), __ATOMIC_RELAXED);
 	cleanup_srcu_struct(old);					/* 5 */
 	free(old);
 	__atomic_store_n(&srcud_trans, 0, __ATOMIC_RELEASE);		/* 6 */
@@ -428,7 +431,8 @@ static unsigned long srcud_gps(void)
 	unsigned long n;
 
 	view_get(&v);
-	n = srcu_batches_completed(&srcud_outer) + srcu_batches_completed(v.d);	/* a sample */
+	n = __atomic_load_n(&srcud_old_gps, __ATOMIC_RELAXED) +	/* a sample */
+	    srcu_batches_completed(&srcud_outer) + srcu_batches_completed(v.d);
 	view_put(&v);
 	return n;
 }
