@@ -159,7 +159,7 @@ static int start_threads(void)
 	int (*const starters[])(void) = {
 		readers_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
-		read_exit_start,
+		read_exit_start, gpwd_start,
 	};
 	size_t i;
 
@@ -168,6 +168,10 @@ static int start_threads(void)
 			return -1;
 	return 0;
 }
+
+/* When the first failure was seen (0: none yet), for summary.json: how
+ * fast a bug is caught (bin/mutation.sh's kill table). */
+static unsigned long first_error_us;
 
 /* Until shutdown_secs, a signal, or (stop_on_error) the first error. */
 static void run_until_shutdown(void)
@@ -178,7 +182,13 @@ static void run_until_shutdown(void)
 	while (!__atomic_load_n(&sig_stop, __ATOMIC_RELAXED) &&	/* set by on_signal() */
 	       (!end || torture_now_us() < end)) {
 		torture_sleep_us(100000);
-		if (tp.stop_on_error && torture_errors(reason, sizeof(reason))) {
+		if (!torture_errors(reason, sizeof(reason)))
+			continue;
+		if (!first_error_us) {
+			first_error_us = torture_now_us();
+			torout(" first failure after %.1f s: %s", (double)first_error_us / 1e6, reason);
+		}
+		if (tp.stop_on_error) {
 			torout(" stop_on_error: %s after %.1f s", reason,
 			       (double)torture_now_us() / 1e6);
 			break;
@@ -206,25 +216,20 @@ static void write_summary(const char *result, const char *reason, int status)
 	json_string(f, cur_ops->name);
 	fprintf(f, ",\"params\":");
 	params_json(f);
-	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":{", result, reason);
-	fprintf(f, "\"reader_pipe\":%lu,\"fbc10\":%lu,\"rtmbe\":%lu,\"rtmbkf\":%lu,\"rtbe\":%lu,"
-		"\"cookie\":%lu,\"leaks\":%lu,\"writer_stalls\":%lu,\"hang_at_stop\":%d,"
-		"\"fwd\":%lu,\"misuse\":%lu,\"onoff\":%lu},",
-		tc.pipe[2] + tc.pipe[3] + tc.pipe[4] + tc.pipe[5] + tc.pipe[6] + tc.pipe[7] +
-		tc.pipe[8] + tc.pipe[9] + tc.pipe[10], STAT_READ(tc.wcount[RCU_TORTURE_PIPE_LEN]),
-		STAT_READ(tc.rtmbe), STAT_READ(tc.rtmbkf_fail), STAT_READ(tc.rtbe),
-		STAT_READ(tc.cookie_errors), STAT_READ(tc.leaks),
-		STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls),
-		STAT_READ(torture_hung_at_stop), STAT_READ(tc.fwd_errors),
-		misuse_unexpected(), STAT_READ(tc.onoff_fail));
+	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":", result, reason);
+	failures_json(f);
+	fprintf(f, ",\"oracle_checks\":%lu,", STAT_READ(tc.gpo_checks));
+	if (first_error_us)
+		fprintf(f, "\"first_error_s\":%.3f,", (double)first_error_us / 1e6);
+	else
+		fprintf(f, "\"first_error_s\":null,");
 	if (gk)
 		fprintf(f, "\"gps\":%lu,", cur_ops->gps_completed());
 	else
 		fprintf(f, "\"gps\":null,");
 	fprintf(f, "\"ver\":%lu,\"reads\":%lu,\"close_calls\":%lu,\"duration_s\":%.3f,"
 		"\"seed\":%lu,\"latency_us\":", STAT_READ(tc.ver), STAT_READ(tc.reads),
-		tc.batch[2] + tc.batch[3] + tc.batch[4] + tc.batch[5] + tc.batch[6] +
-		tc.batch[7] + tc.batch[8] + tc.batch[9] + tc.batch[10],
+		hist_sum_from(tc.batch, 2),
 		(double)torture_now_us() / 1e6, tp.seed);
 	torture_latency_summary(f);
 	fprintf(f, ",\"stalls\":%lu,\"exit_status\":%d}\n", STAT_READ(tc.writer_stalls), status);
@@ -272,7 +277,8 @@ static void stop_threads(void)
 	unsigned long timeout = 60 + (unsigned long)tp.stall_cpu;
 
 	/* A hang already reported: no point in waiting long for it to end. */
-	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls))
+	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls) ||
+	    STAT_READ(tc.gp_hangs) > STAT_READ(tc.gp_hangs_deliberate))
 		timeout = 5;
 	if (torture_join_all(timeout, hung, sizeof(hung)))
 		return;
@@ -299,6 +305,8 @@ static int finish(void)
 	gp_state_line("End");
 	reader_segments_dump();
 	errors = torture_errors(reason, sizeof(reason));
+	if (errors && !first_error_us)
+		first_error_us = torture_now_us();	/* found while stopping */
 	status = errors ? 1 : 0;
 	write_summary(errors ? "FAILURE" : "SUCCESS", reason, status);
 	if (errors) {

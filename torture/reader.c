@@ -83,6 +83,7 @@ struct rt_read {
 	int nsegs;
 	int idx[TORTURE_MAX_FLAVORS];	/* what each held flavor's unlock needs */
 	unsigned int held;
+	bool oracle_failed;		/* the oracle caught this read */
 };
 
 static unsigned long gp_sample(void)
@@ -130,8 +131,46 @@ static void rd_switch(struct rt_read *rd, unsigned int to)
 	}
 }
 
-/* The kernel's rcu_read_delay(), scaled by the number of readers. */
-static void read_delay(struct rt_read *rd, struct torture_random *rng)
+/*
+ * GP-spanning reads (rcutorture.span_reads): a read-side section as long as
+ * a typical grace period now and then.  A grace period that wrongly
+ * ignores a reader shows only if that reader is still inside when it ends,
+ * and the kernel's delays (200 us now and then, 300 ms very rarely) seldom
+ * outlast a grace period slowed by gp_*_delay.  So each reader sleeps
+ * inside one read for a random 1/2..2 grace periods (100 us .. 100 ms) at
+ * random times, once every 2..6 * nreaders grace-period lengths (about one
+ * such reader in the whole run at any time), and half of the readers do
+ * so in each of the writer's quiet windows (oracle.c), where readers that
+ * begin between grace periods are tested.
+ */
+static unsigned long span_delay_us(struct torture_reader *r, struct torture_random *rng)
+{
+	unsigned long now, gp, period, win;
+
+	if (!tp.span_reads || !r)
+		return 0;
+	now = torture_now_us();
+	gp = gpo_gp_len_us();
+	period = gp * 4 * (unsigned long)nrealreaders;
+	win = gpo_quiet_window();
+	if (win && win != r->span_window) {
+		r->span_window = win;
+		if (torture_random(rng) % 2)
+			return gp / 2 + torture_random(rng) % (gp * 3 / 2);
+	}
+	if (!r->next_span_us) {	/* first read: start at a random phase */
+		r->next_span_us = now + torture_random(rng) % period;
+		return 0;
+	}
+	if (now < r->next_span_us)
+		return 0;
+	r->next_span_us = now + period / 2 + torture_random(rng) % period;
+	return gp / 2 + torture_random(rng) % (gp * 3 / 2);
+}
+
+/* The kernel's rcu_read_delay(), scaled by the number of readers, plus a
+ * GP-spanning sleep (span_us, once in a while). */
+static void read_delay(struct rt_read *rd, struct torture_random *rng, unsigned long span_us)
 {
 	struct rt_seg *s = rd->nsegs ? &rd->seg[rd->nsegs - 1] : NULL;
 	unsigned long n = (unsigned long)nrealreaders, us = 0;
@@ -142,6 +181,10 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng)
 		us += 200;
 	if (us)
 		torture_spin_us(us);
+	if (span_us) {
+		torture_sleep_us(span_us);	/* inside the section: blocking is fine */
+		us += span_us;
+	}
 	if (!(torture_random(rng) % (n * 500))) {
 		sched_yield();
 		if (s)
@@ -156,7 +199,8 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng)
 /* ------------------------------------------------------------------ */
 /* The first failing or close-call read, for the end-of-test dump. */
 
-/* [0]: first failing read (pipe > 1), [1]: first close call (batch > 1). */
+/* [0]: first failing read (pipe > 1 or oracle), [1]: first close call
+ * (batch > 1). */
 static struct saved_read {
 	struct rt_read rd;
 	int state;		/* 0 free, 1 writing, 2 saved; atomic */
@@ -166,7 +210,7 @@ static struct saved_read {
 
 static void save_read(const struct rt_read *rd, int pipe, long batch)
 {
-	struct saved_read *s = &saved[pipe > 1 ? 0 : 1];
+	struct saved_read *s = &saved[pipe > 1 || rd->oracle_failed ? 0 : 1];
 	int expect = 0;
 
 	/* Claim the slot; the release store of 2 below publishes it. */
@@ -203,8 +247,9 @@ void reader_segments_dump(void)
 		sr = &saved[1];
 	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
 		return;
-	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld)",
-	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch);
+	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld%s)",
+	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch,
+	       sr->rd.oracle_failed ? ", oracle" : "");
 	for (i = 0; i < sr->rd.nsegs; i++) {
 		const struct rt_seg *s = &sr->rd.seg[i];
 
@@ -282,6 +327,25 @@ static void cookie_check_failed(const char *which)
 		       "before the reader ended", which);
 }
 
+/*
+ * The exact oracle (oracle.c): a grace-period wait that began after p was
+ * removed must not have ended while we hold p.  Called wherever the read
+ * holds p, under at least one protecting flavor.
+ */
+static void oracle_check(bool *failed, const struct rcu_torture *p, int reader)
+{
+	unsigned long stamp, done;
+
+	if (!gpo_violated(p, &stamp, &done))
+		return;
+	if (failed)
+		*failed = true;
+	if (STAT_INC(tc.gpo_fail) == 0)
+		torout(" !!! Oracle: reader %d still holds an element removed at ticket %lu, "
+		       "but a grace-period wait that began at ticket %lu has ended", reader,
+		       stamp, done);
+}
+
 static void record(int pipe, long batch)
 {
 	if (batch < 0)
@@ -321,11 +385,13 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
 		STAT_INC(tc.rtmbe);
 	mbox_hang(r, p, rng);
-	read_delay(&rd, rng);
+	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
+	read_delay(&rd, rng, span_delay_us(r, rng));
 	n = __builtin_popcount(allowed_mask) > 1 ? (int)(torture_random(rng) % 8) : 0;
 	for (i = 0; i < n; i++) {
 		rd_switch(&rd, random_mask(rng));
-		read_delay(&rd, rng);
+		oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
+		read_delay(&rd, rng, 0);
 	}
 	/* Pairs with pipe_update_one()'s store, ordered by the grace period. */
 	pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
@@ -334,10 +400,11 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	completed = gp_sample();
 	if (have_cookie && cur_ops->poll_gp_state(cookie))
 		cookie_check_failed("Cookie check 2");
+	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
 	rd_switch(&rd, 0);
 	batch = gp_diff(completed, started);
 	record(pipe, batch);
-	if (pipe > 1 || batch > 1)
+	if (pipe > 1 || batch > 1 || rd.oracle_failed)
 		save_read(&rd, pipe, batch);
 	if (r)	/* read by mailbox requests of other readers */
 		__atomic_store_n(&r->myloops, r->myloops + 1, __ATOMIC_RELAXED);
@@ -376,6 +443,7 @@ static void irq_handler(int sig)
 			pipe = RCU_TORTURE_PIPE_LEN;
 		STAT_INC(tc.pipe[pipe]);
 		STAT_INC(tc.nt);
+		oracle_check(NULL, p, -2);	/* -2: a signal handler's read */
 	}
 	cur_ops->readunlock(idx);
 }
