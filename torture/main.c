@@ -31,28 +31,32 @@ static void on_signal(int sig)
 /* ------------------------------------------------------------------ */
 /* Parameters of the RCU under test */
 
-/* Split libargs into the RCU's own and the not-applicable ones. */
+/* Split libargs into the RCU's own and the not-applicable ones (noted
+ * on one line). */
 static int lib_params(const char *libargs, char *own, size_t len)
 {
-	char buf[8192], *tok, *save = NULL, err[512];
+	char buf[8192], na[8192] = "", *tok, *save = NULL, err[512];
 
 	snprintf(buf, sizeof(buf), "%s", libargs);
 	own[0] = '\0';
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 		char name[256];
+		char *to;
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "="), tok);
 		if (cur_ops->param_known && cur_ops->param_known(name)) {
-			size_t used = strlen(own);
-
-			snprintf(own + used, len - used, "%s%s", used ? " " : "", tok);
+			to = own;
 		} else if (torture_param_known_elsewhere(name)) {
-			torout(" %s: not applicable to torture_type=%s", tok, cur_ops->name);
+			to = na;
 		} else {
 			fprintf(stderr, "rcutorture: unknown parameter '%s'\n", name);
 			return -1;
 		}
+		snprintf(to + strlen(to), (to == own ? len : sizeof(na)) - strlen(to), "%s%s",
+			 to[0] ? " " : "", tok);
 	}
+	if (na[0])
+		torout(" not applicable to torture_type=%s, ignored: %s", cur_ops->name, na);
 	if (own[0] && cur_ops->boot_params && cur_ops->boot_params(own, err, sizeof(err))) {
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return -1;

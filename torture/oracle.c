@@ -18,9 +18,9 @@
  *
  * Tickets order "began after the removal": a global clock hands out
  * increasing tickets.  The writer stamps each element it removes with a
- * fresh ticket s (gpo_removed(), after the removal and a full fence).  Every
- * wait takes the current clock value t0 before it starts (gpo_begin(),
- * also fenced) and, once it has ended, raises gpo_done to at least t0
+ * fresh ticket s (gpo_removed(), after the removal).  Every wait takes the
+ * current clock value t0 before it starts (gpo_begin()) and, once it has
+ * ended, raises gpo_done to at least t0
  * (gpo_end()).  t0 > s means the wait began after the stamp, hence after
  * the removal.  So a reader that holds an element stamped s and reads
  * gpo_done > s (gpo_violated()) is still inside a section that a finished
@@ -64,21 +64,19 @@ unsigned long gpo_progress_us;		/* last time a GP was seen to end;
 unsigned long gpo_removed(void)
 {
 	/*
-	 * The removal (the writer's release store of the new element) before
-	 * the ticket; pairs with the fence in gpo_begin(): a wait that reads
-	 * a later clock value starts after the removal.
+	 * Release (part of seq_cst): the removal (the writer's store of the
+	 * new element) happens before any wait whose gpo_begin() reads a
+	 * later clock value (its acquire load), hence before that wait
+	 * starts.
 	 */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return __atomic_fetch_add(&gpo_clock, 1, __ATOMIC_SEQ_CST);
 }
 
 unsigned long gpo_begin(void)
 {
-	unsigned long t0 = __atomic_load_n(&gpo_clock, __ATOMIC_SEQ_CST);
-
-	/* The ticket before the wait's first access; pairs with gpo_removed(). */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return t0;
+	/* Acquire (part of seq_cst): pairs with gpo_removed(); the wait's own
+	 * accesses come after this load. */
+	return __atomic_load_n(&gpo_clock, __ATOMIC_SEQ_CST);
 }
 
 void gpo_end(unsigned long t0)

@@ -42,6 +42,19 @@ static unsigned int nflav, allowed_mask, protect_mask;
 static int rdr_lock(void) { return cur_ops->readlock(); }
 static void rdr_unlock(int idx) { cur_ops->readunlock(idx); }
 
+/* Does some allowed protecting lock appear twice (so that reads nest it)? */
+static bool nesting_tested(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < nflav; i++)
+		for (j = i + 1; j < nflav; j++)
+			if ((protect_mask & (1u << i)) && (allowed_mask & (1u << j)) &&
+			    flav[i].lock == flav[j].lock)
+				return true;
+	return false;
+}
+
 static void flavors_init(void)
 {
 	unsigned int i;
@@ -65,6 +78,10 @@ static void flavors_init(void)
 		protect_mask = 1u << (i < nflav ? i : 0);
 		allowed_mask |= protect_mask;
 	}
+	if (!nesting_tested())
+		torout(" rcu_torture_reader: nesting of %s's read-side sections is not tested "
+		       "(list a protecting lock twice in read_flavors, and allow both in "
+		       "extendables)", cur_ops->name);
 }
 
 /* ------------------------------------------------------------------ */

@@ -122,8 +122,17 @@ struct torture_ops {
 	unsigned int n_read_flavors;		/* at most 8 */
 
 	/* Grace-period sequence (Reader Batch, stats).  get_gp_seq() must be
-	 * cheap and fence-free (it runs inside every read); gp_diff() is the
-	 * number of grace periods that ended between two samples. */
+	 * cheap and fence-free (it runs inside every read).  gp_diff(newer,
+	 * older) is the number of grace periods that ENDED between the two
+	 * samples (the kernel's rcu_seq_diff()); a reader that saw 2 or more
+	 * is a "close call".  An RCU whose counter counts grace-period STARTS
+	 * maps it faithfully as: starts between the samples, minus one if a
+	 * grace period was in progress at `newer' (it has not ended), plus one
+	 * if one was in progress at `older' (it ended in between); if the
+	 * counter cannot tell, return newer - older (an over-estimate: more
+	 * close calls, never a missed one).  NULL: the core counts the
+	 * writer's grace periods instead.  Correctness never depends on it:
+	 * the oracle (torture/oracle.c) checks every grace-period wait. */
 	unsigned long (*get_gp_seq)(void);
 	long (*gp_diff)(unsigned long newer, unsigned long older);
 	unsigned long (*gps_completed)(void);	/* since start, for stats */
