@@ -49,8 +49,10 @@
  * and, when a wait has lasted rcutorture.gp_hang_timeout seconds with no
  * grace period completed anywhere meanwhile, reports the waiter, its state
  * and the RCU's grace-period state (holdouts) once per episode: a
- * FAILURE within seconds instead of a hang found at shutdown.  Waits
- * during a deliberate stall (stall_cpu) are reported but not counted.
+ * FAILURE within seconds instead of a hang found at shutdown.  A wait that
+ * lasted that long while three or more grace periods ended is a waiter
+ * nobody woke: reported the same way.  Waits during a deliberate stall
+ * (stall_cpu) are reported but not counted.
  */
 #include <limits.h>
 #include <string.h>
@@ -184,6 +186,9 @@ static struct gpo_waiter {
 	unsigned long since_us;		/* 0: not waiting; atomic */
 	unsigned long reported;		/* since_us of the episode reported
 					 * (watchdog only) */
+	unsigned long seen;		/* since_us of the episode whose ... */
+	unsigned long gps0;		/* ... RCU GP count the watchdog took at
+					 * its first look (watchdog only) */
 } waiters[GPO_MAX_WAITERS];
 static int nwaiters;			/* slots handed out; atomic */
 static __thread int my_waiter = -1;
@@ -228,17 +233,47 @@ static void sample_gps(unsigned long now)
 	}
 }
 
-static void hang_report(struct gpo_waiter *w, unsigned long now, unsigned long since)
+/* gps: 0 for "no grace period ended"; else how many ended meanwhile (a
+ * waiter that is not woken). */
+static void hang_report(struct gpo_waiter *w, unsigned long now, unsigned long since,
+			unsigned long gps)
 {
 	bool deliberate = stall_deliberate_now();
 
-	torout(" ??? Grace-period hang: no grace period completed for %.1f s while %s "
-	       "waits in %s%s", (double)(now - since) / 1e6, w->who, w->what,
-	       deliberate ? " (during a deliberate stall_cpu: not a failure)" : "");
-	writer_stall_report();
-	if (deliberate)
+	if (gps)
+		torout(" ??? Grace-period waiter stuck: %lu grace periods ended while %s "
+		       "waited %.1f s in %s", gps, w->who, (double)(now - since) / 1e6, w->what);
+	else
+		torout(" ??? Grace-period hang: no grace period completed for %.1f s while %s "
+		       "waits in %s%s", (double)(now - since) / 1e6, w->who, w->what,
+		       deliberate ? " (during a deliberate stall_cpu: not a failure)" : "");
+	if (deliberate) {
 		STAT_INC(tc.gp_hangs_deliberate);
+	} else {
+		writer_stall_report();	/* the writer's and the RCU's state */
+	}
 	STAT_INC(tc.gp_hangs);
+}
+
+/*
+ * A sync/exp/cond/poll wait that outlived `timeout' although 3 or more
+ * grace periods ended since it began: its grace period is long over, so
+ * it was never told (a lost wakeup).  Barrier waits are left out: their
+ * callbacks may queue behind a flood.
+ */
+static unsigned long stuck_gps(struct gpo_waiter *w, unsigned long since)
+{
+	unsigned long g;
+
+	if (!cur_ops->gps_completed || !strcmp(w->what, "barrier"))
+		return 0;
+	g = cur_ops->gps_completed();
+	if (w->seen != since) {	/* first look at this wait */
+		w->seen = since;
+		w->gps0 = g;
+		return 0;
+	}
+	return g - w->gps0 >= 3 ? g - w->gps0 : 0;
 }
 
 static void *rcu_torture_gpwd(void *arg)
@@ -266,13 +301,19 @@ static void *rcu_torture_gpwd(void *arg)
 
 			/* Relaxed progress time: a hint, at worst one tick late. */
 			unsigned long prog = __atomic_load_n(&gpo_progress_us, __ATOMIC_RELAXED);
-			unsigned long quiet = since > prog ? since : prog;
+			unsigned long quiet = since > prog ? since : prog, gps;
 
-			/* Waiting, and no grace period ended, for `timeout'. */
-			if (!since || w->reported == since || now < quiet + timeout)
+			if (!since || w->reported == since)
 				continue;
-			w->reported = since;
-			hang_report(w, now, quiet);
+			gps = stuck_gps(w, since);
+			if (gps && now >= since + timeout) {
+				w->reported = since;
+				hang_report(w, now, since, gps);
+			} else if (now >= quiet + timeout) {
+				/* Waiting, and no grace period ended, for `timeout'. */
+				w->reported = since;
+				hang_report(w, now, quiet, 0);
+			}
 		}
 	}
 	return NULL;
