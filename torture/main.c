@@ -252,7 +252,9 @@ static void *drain_watchdog(void *arg)
 {
 	unsigned long secs = (unsigned long)arg, end = torture_now_us() + secs * 1000000;
 
-	while (torture_now_us() < end)
+	/* Gives up early once the hang watchdog (still watching the drain's
+	 * barriers) has reported a hang. */
+	while (torture_now_us() < end && !gp_hang_reported())
 		if (__atomic_load_n(&finish_done, __ATOMIC_ACQUIRE))	/* pairs with main */
 			return NULL;
 		else
@@ -284,7 +286,7 @@ static void stop_threads(void)
 	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls) ||
 	    STAT_READ(tc.gp_hangs) > STAT_READ(tc.gp_hangs_deliberate))
 		timeout = 5;
-	if (torture_join_all(timeout, hung, sizeof(hung)))
+	if (torture_join_all(timeout, gp_hang_reported, hung, sizeof(hung)))
 		return;
 	STAT_SET(torture_hung_at_stop, 1);
 	torout(" threads did not stop within %lu s: %s", timeout, hung);
@@ -305,6 +307,7 @@ static int finish(void)
 			for (;;)
 				pause();	/* the watchdog is reporting the hang */
 	}
+	gpwd_stop();
 	stats_print(true);
 	gp_state_line("End");
 	reader_segments_dump();

@@ -56,6 +56,7 @@
  */
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 #include "torture.h"
 
 static unsigned long gpo_clock = 1;	/* next ticket; 0 = "not stamped" */
@@ -276,19 +277,25 @@ static unsigned long stuck_gps(struct gpo_waiter *w, unsigned long since)
 	return g - w->gps0 >= 3 ? g - w->gps0 : 0;
 }
 
+static int gpwd_state;		/* 0 running, 1 asked to stop, 2 done */
+static int gpwd_started;
+
 static void *rcu_torture_gpwd(void *arg)
 {
 	unsigned long timeout = (unsigned long)tp.gp_hang_timeout * 1000000;
 	int i, n;
 
 	(void)arg;
+	pthread_setname_np(pthread_self(), "rcu_torture_gpw");
 	torverbose(" rcu_torture_gpwd task started");
 	__atomic_store_n(&gpo_progress_us, torture_now_us(), __ATOMIC_RELAXED);
 	sample_gps(torture_now_us());
-	while (!torture_must_stop()) {
+	/* Until gpwd_stop(): it also watches the final drain.  Acquire pairs
+	 * with gpwd_stop()'s release. */
+	while (!__atomic_load_n(&gpwd_state, __ATOMIC_ACQUIRE)) {
 		unsigned long now;
 
-		torture_sleep_us(250000);
+		usleep(250000);	/* not torture_sleep_us(): it ends at the stop */
 		now = torture_now_us();
 		sample_gps(now);
 		n = __atomic_load_n(&nwaiters, __ATOMIC_RELAXED);
@@ -316,12 +323,38 @@ static void *rcu_torture_gpwd(void *arg)
 			}
 		}
 	}
+	/* Release pairs with gpwd_stop()'s acquire: we are done with ops. */
+	__atomic_store_n(&gpwd_state, 2, __ATOMIC_RELEASE);
 	return NULL;
 }
 
+void gpwd_stop(void)
+{
+	int i;
+
+	if (tp.gp_hang_timeout <= 0 || !__atomic_load_n(&gpwd_started, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&gpwd_state, 1, __ATOMIC_RELEASE);	/* pairs with the loop */
+	for (i = 0; i < 40 && __atomic_load_n(&gpwd_state, __ATOMIC_ACQUIRE) != 2; i++)
+		usleep(25000);
+}
+
+bool gp_hang_reported(void)
+{
+	return STAT_READ(tc.gp_hangs) > STAT_READ(tc.gp_hangs_deliberate);
+}
+
+/* Detached, not a torture thread: it outlives the stop to watch the
+ * final drain (main's callback barriers) and the joins. */
 int gpwd_start(void)
 {
+	pthread_t t;
+
 	if (tp.gp_hang_timeout <= 0)
 		return 0;
-	return torture_spawn("rcu_torture_gpw", rcu_torture_gpwd, NULL);
+	if (pthread_create(&t, NULL, rcu_torture_gpwd, NULL))
+		return -1;
+	pthread_detach(t);
+	__atomic_store_n(&gpwd_started, 1, __ATOMIC_RELAXED);	/* main thread only */
+	return 0;
 }

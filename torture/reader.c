@@ -518,8 +518,10 @@ static void reader_onoff(struct torture_reader *r)
 	       !torture_must_stop())
 		torture_sleep_us(1000);
 	if (req == ONOFF_UNREGISTERED) {
-		if (torture_reader_register())
+		__atomic_store_n(&r->cpu, -1, __ATOMIC_RELAXED);	/* onoff's hint */
+		if (torture_reader_register(-1))	/* anywhere free: a new CPU */
 			torout(" reader %d: re-registration failed", r->id);
+		__atomic_store_n(&r->cpu, torture_thread_cpu(), __ATOMIC_RELAXED);
 	} else {
 		torture_online();
 	}
@@ -533,8 +535,9 @@ void *rcu_torture_reader(void *arg)
 	unsigned long lastsleep = torture_now_us();
 	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
 
-	if (torture_reader_register())
+	if (torture_reader_register(torture_reader_cpu_plan(r->id)))
 		return NULL;	/* counted and reported: a FAILURE */
+	__atomic_store_n(&r->cpu, torture_thread_cpu(), __ATOMIC_RELAXED);	/* onoff's hint */
 	torverbose(" rcu_torture_reader task started");
 	r->thread = pthread_self();
 	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);	/* pairs with irq_source() */
@@ -574,6 +577,7 @@ int readers_start(void)
 		return -1;
 	for (i = 0; i < nrealreaders; i++) {
 		torture_readers[i].id = (int)i;
+		torture_readers[i].cpu = -1;
 		torture_random_init(&torture_readers[i].rng, 0x1000 + (unsigned long)i);
 	}
 	irqreader_start();	/* before the readers: joined (stopped) first */

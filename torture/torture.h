@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <torture/ops.h>
@@ -47,6 +48,10 @@ struct torture_params {
 };
 extern struct torture_params tp;
 extern const struct torture_ops *cur_ops;
+/* Is optional ops field f in cur_ops (a plugin built against an older
+ * header has a shorter table) and set? */
+#define OPS_HAS(f)	(offsetof(struct torture_ops, f) + sizeof(cur_ops->f) <= cur_ops->size && \
+			 cur_ops->f != NULL)
 extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
 
 /* Parse argv; library tokens (anything not rcutorture.*) are appended to
@@ -88,8 +93,9 @@ bool torture_must_stop(void);
 void torture_request_stop(void);
 /* Spawn a torture thread; it is joined by torture_stop_all(). */
 int torture_spawn(const char *name, void *(*fn)(void *), void *arg);
-/* Stop every thread, waiting at most timeout_s; false if some hung. */
-bool torture_join_all(unsigned long timeout_s, char *hung, size_t len);
+/* Stop every thread, waiting at most timeout_s (less once give_up(),
+ * if given, says so); false if some hung. */
+bool torture_join_all(unsigned long timeout_s, bool (*give_up)(void), char *hung, size_t len);
 /* For the shuffler: run fn on every live torture thread's pthread_t. */
 void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg);
 void torture_thread_exiting(void);	/* the calling thread is done */
@@ -97,7 +103,13 @@ void torture_thread_exiting(void);	/* the calling thread is done */
 /* Threads as CPUs: registration and extended quiescent states, through
  * the ops, remembered per thread so helpers know what to do. */
 int torture_slots_init(long readers);	/* -1: readers do not fit */
-int torture_reader_register(void);	/* register (a reader's slot), online */
+int torture_reader_register(int cpu);	/* register (a reader's slot), online;
+					 * as that CPU if the RCU numbers them
+					 * and it is free (-1: any) */
+int torture_reader_cpu_plan(int reader);	/* the CPU that spreads readers
+						 * over groups; -1: not numbered */
+int torture_cpu_group(int cpu);		/* cpu's group, -1 if unknown */
+int torture_thread_cpu(void);		/* this thread's CPU, -1 if none */
 /* Register in a shared slot; -1 (after a note naming who and what it
  * does without) if none is free. */
 int torture_aux_register(const char *who, const char *what, bool prio);
@@ -211,6 +223,7 @@ struct torture_reader {
 	pthread_t thread;
 	int started;			/* thread up and registered; atomic */
 	unsigned long next_span_us;	/* when its next GP-spanning read is due */
+	int cpu;			/* its CPU number, -1 if none; atomic */
 	unsigned long span_window;	/* last quiet window it spanned (oracle.c) */
 } __attribute__((aligned(64)));
 extern struct torture_reader *torture_readers;
@@ -268,6 +281,8 @@ void gpo_wait_begin(const char *who, const char *what);
 void gpo_wait_end(void);
 extern unsigned long gpo_progress_us;
 int gpwd_start(void);
+void gpwd_stop(void);			/* before the ops are cleaned up */
+bool gp_hang_reported(void);		/* a non-deliberate hang so far */
 unsigned long gpo_gp_len_us(void);	/* typical GP wait, 100 us .. 100 ms */
 void gpo_quiet_maybe(struct torture_random *rng);	/* writer: open a window */
 void gpo_quiet_hold(void);		/* fakewriters: wait while one is open */

@@ -117,7 +117,7 @@ void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
 
 	if (LRCU_INJECTED(LRCU_BUG_NEVER_REQUESTED) &&
-	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 2000)
+	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 300)
 		return;	/* INJECTED: the request is lost */
 	do {
 		if (ULONG_CMP_GE(old, snap))
@@ -489,7 +489,7 @@ static void gp_cleanup(struct lrcu_state *rsp)
 	__atomic_fetch_add(&rsp->n_gps, 1, __ATOMIC_RELAXED);
 
 	pthread_mutex_lock(&rsp->gp_wq_lock);
-	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 500))
+	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 100))
 		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
 	lrcu_cb_gp_ended(rsp);

@@ -169,6 +169,19 @@ struct torture_ops {
 	 * nr_cpus); NULL or <= 0: no limit.  Readers get their slots first;
 	 * the other torture threads share what is left (see INTERFACE.md). */
 	long (*thread_capacity)(void);
+
+	/* Added after ABI version 1 was fixed, so a version-1 plugin's table
+	 * may end before them: the core looks at them only when ->size says
+	 * they are there.
+	 *
+	 * Threads as numbered CPUs: thread_register_cpu(cpu) registers the
+	 * calling thread as "CPU" cpu (0 <= cpu < thread_capacity()), -1 if
+	 * that CPU is taken or does not exist; cpu_group(cpu) names the group
+	 * the CPU reports through (our library: its leaf rcu_node), -1 if
+	 * unknown.  With them the core spreads readers over every group and
+	 * CPU hotplug sometimes empties a whole group. */
+	int (*thread_register_cpu)(int cpu);
+	int (*cpu_group)(int cpu);
 };
 
 typedef const struct torture_ops *(*torture_plugin_ops_fn)(unsigned int core_abi);
