@@ -36,7 +36,8 @@ Options:
   --bugs "LIST"    bugs to run (default: all of configs/mutation.bugs)
   --scenarios "L"  scenarios (default: the list configs/MUTATION)
   --results DIR    where to write (default results/mutation-DATE)
-  --short          CI: --duration 10s --repeat 1
+  --short          CI: --duration 10s --repeat 1, scenarios TREE02 TREE03,
+                   hang timeout 5 s
   --help           this text
 EOF
 }
@@ -46,25 +47,40 @@ OPT_REPEAT=3
 OPT_BUGS=
 OPT_SCENARIOS=MUTATION
 OPT_RESULTS=
-BUGFILE=$TORTURE_TOP/configs/mutation.bugs
+OPT_EXTRA=
+BUGFILE=${MUTATION_BUGS:-$TORTURE_TOP/configs/mutation.bugs}
+
+declare -A GIVEN=()
+# set_opt NAME VALUE: OPT_NAME=VALUE, remembered as given.
+set_opt() {
+	printf -v "OPT_$1" '%s' "$2"
+	GIVEN[$1]=1
+}
 
 parse_options() {
+	local short=0
 	while (($#)); do
 		case $1 in
 		--help | -h) usage; exit 0 ;;
-		--duration) (($# >= 2)) || die 2 "$1: needs a value"; OPT_DURATION=$2; shift ;;
+		--duration) (($# >= 2)) || die 2 "$1: needs a value"; set_opt DURATION "$2"; shift ;;
 		--repeat)
 			(($# >= 2)) || die 2 "$1: needs a value"
 			[[ $2 =~ ^[1-9][0-9]{0,3}$ ]] || die 2 "--repeat $2: expected a count >= 1"
-			OPT_REPEAT=$2; shift ;;
+			set_opt REPEAT "$2"; shift ;;
 		--bugs) (($# >= 2)) || die 2 "$1: needs a value"; OPT_BUGS=$2; shift ;;
-		--scenarios) (($# >= 2)) || die 2 "$1: needs a value"; OPT_SCENARIOS=$2; shift ;;
+		--scenarios) (($# >= 2)) || die 2 "$1: needs a value"; set_opt SCENARIOS "$2"; shift ;;
 		--results) (($# >= 2)) || die 2 "$1: needs a value"; OPT_RESULTS=$2; shift ;;
-		--short) OPT_DURATION=10s OPT_REPEAT=1 ;;
+		--short) short=1 ;;
 		*) die 2 "$1: unknown option (see --help)" ;;
 		esac
 		shift
 	done
+	if ((short)); then	# defaults for what was not given
+		[ -n "${GIVEN[DURATION]:-}" ] || OPT_DURATION=10s
+		[ -n "${GIVEN[REPEAT]:-}" ] || OPT_REPEAT=1
+		[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS="TREE02 TREE03"
+		OPT_EXTRA="rcutorture.gp_hang_timeout=5"
+	fi
 	parse_duration "$OPT_DURATION" >/dev/null ||
 		die 2 "--duration $OPT_DURATION: expected minutes or a number with s, m, h or d"
 }
@@ -80,9 +96,9 @@ bug_rows() {
 		[[ $line =~ [^[:space:]] ]] || continue
 		read -r name class must rest <<<"$line"
 		[[ $class == safety || $class == liveness ]] ||
-			die 2 "configs/mutation.bugs:$n: class '$class' (expected safety or liveness)"
+			die 2 "${BUGFILE#"$TORTURE_TOP"/}:$n: class '$class' (expected safety or liveness)"
 		[[ $must == yes || $must == no ]] ||
-			die 2 "configs/mutation.bugs:$n: must '$must' (expected yes or no)"
+			die 2 "${BUGFILE#"$TORTURE_TOP"/}:$n: must '$must' (expected yes or no)"
 		have[$name]="$class $must $rest"
 		[ -n "$OPT_BUGS" ] || echo "$name $class $must $rest"
 	done <"$BUGFILE"
@@ -112,7 +128,8 @@ summaries() {
 
 # run_set TAG BIN BOOTARGS: one torture.sh pass over the scenarios.
 run_set() {
-	local tag=$1 bin=$2 args=$3 out=$RES/runs/$tag
+	local tag=$1 bin=$2 args=$3 out
+	out=$RES/runs/$tag
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
 	TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
@@ -139,10 +156,10 @@ main() {
 		while read -r name class must rest; do
 			echo "$PROG: $name ($class), round $rep of $OPT_REPEAT"
 			run_set "$name.$rep" "$TORTURE_TOP/build/torture-inject/rcutorture" \
-				"rcutree.inject=$name rcutorture.stop_on_error=1 $rest"
+				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest"
 		done <<<"$rows"
 		echo "$PROG: unmodified build, round $rep of $OPT_REPEAT"
-		run_set "none.$rep" "$TORTURE_TOP/build/torture-plain/rcutorture" ""
+		run_set "none.$rep" "$TORTURE_TOP/build/torture-plain/rcutorture" "$OPT_EXTRA"
 	done
 	table "$rows"
 }

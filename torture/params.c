@@ -48,6 +48,7 @@ static const struct pdesc ptab[] = {
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */
+	B(weak_mem),		/* ours: reader.c's store-buffer filling */
 };
 #undef B
 #undef I

@@ -335,6 +335,38 @@ static void mbox_check(struct torture_random *rng)
 }
 
 /* ------------------------------------------------------------------ */
+/* weak_mem: store-buffer filling */
+
+/*
+ * rcutorture.weak_mem=1: before its first lock, a reader stores to 48
+ * cache lines it has not touched for a while (a 4 MiB buffer), so that
+ * its store buffer is full of misses when the lock's reader-word store
+ * joins the queue: the word stays invisible to other CPUs longest while
+ * the read's loads go ahead.  A missing fence (the reader's, or the
+ * grace period's before its scan) lets a scan miss such a reader; this
+ * makes that window as wide as a TSO machine allows.
+ */
+#define SB_BYTES	(4u << 20)
+#define SB_STORES	48
+
+static void sb_fill(struct torture_reader *r, struct torture_random *rng)
+{
+	unsigned int i;
+
+	if (!tp.weak_mem || !r)
+		return;
+	if (!r->sb_buf && !(r->sb_buf = malloc(SB_BYTES)))
+		return;
+	for (i = 0; i < SB_STORES; i++) {
+		unsigned long off = (torture_random(rng) % (SB_BYTES / 64)) * 64;
+
+		/* Only this thread touches its buffer: the stores' only job is
+		 * to occupy the store buffer. */
+		__atomic_store_n(&r->sb_buf[off], (unsigned char)i, __ATOMIC_RELAXED);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* One read */
 
 static void cookie_check_failed(const char *which)
@@ -389,6 +421,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	bool have_cookie = cur_ops->get_gp_state && cur_ops->poll_gp_state &&
 			   !(torture_random(rng) % 8);
 
+	sb_fill(r, rng);
 	rd_switch(&rd, random_mask(rng));
 	started = gp_sample();
 	if (have_cookie)

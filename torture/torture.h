@@ -43,6 +43,7 @@ struct torture_params {
 	long read_exit_delay, read_exit_burst, stop_on_error;
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
+	long weak_mem;			/* ours: widen store-buffer windows */
 	long maxcpus;			/* kernel boot parameter: online "CPUs" */
 	unsigned long seed;
 };
@@ -224,6 +225,7 @@ struct torture_reader {
 	int started;			/* thread up and registered; atomic */
 	unsigned long next_span_us;	/* when its next GP-spanning read is due */
 	int cpu;			/* its CPU number, -1 if none; atomic */
+	unsigned char *sb_buf;		/* weak_mem: lines to store to (owner) */
 	unsigned long span_window;	/* last quiet window it spanned (oracle.c) */
 } __attribute__((aligned(64)));
 extern struct torture_reader *torture_readers;
