@@ -7,11 +7,14 @@
 #   make DEBUG=1             debug build (build/debug/): debug_objects on
 #   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR
 #   make CC=clang            any of the above with clang (build/clang*/)
+#   make INJECT=1            deliberate-bug build (BUILD/inject/): the
+#                            library accepts rcutree.inject=NAME (bin/mutation.sh)
 #   make BUILD=DIR ...       put this configuration's outputs in DIR instead
 
 CC      ?= gcc
 SAN     ?=
 DEBUG   ?=
+INJECT  ?=
 PREFIX  ?= /usr/local
 
 # One build folder per configuration.
@@ -37,12 +40,20 @@ endif
 else
 $(error SAN must be thread or address, not '$(SAN)')
 endif
+ifeq ($(INJECT),1)
+DEFAULT_BUILD := $(DEFAULT_BUILD)/inject
+else ifneq ($(INJECT),)
+$(error INJECT must be 1 or empty, not '$(INJECT)')
+endif
 BUILD ?= $(DEFAULT_BUILD)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT     := -O2 -g
 ifeq ($(DEBUG),1)
 OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU
+endif
+ifeq ($(INJECT),1)
+OPT     += -DLRCU_INJECT
 endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
 CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread -fPIC $(SANFLAGS)

@@ -31,6 +31,10 @@ caught busted "too-short grace period" rcutorture.torture_type=busted
 grep -q "^busted-torture: !!! Reader Pipe:" "$OUT"; ok $? "busted: the !!! marker on Reader Pipe"
 grep -q "Failure/close-call rcutorture reader segments: (failure" "$OUT"
 ok $? "busted: the failing read's segments are dumped"
+jq -e '.errors.gp_oracle > 0 and .oracle_checks > 0 and .first_error_s < 30' "$DIR/summary.json" >/dev/null
+ok $? "busted: the exact oracle caught it too (summary.json errors.gp_oracle, first_error_s)"
+grep -q "!!! Oracle: reader -\?[0-9]* still holds an element removed at ticket" "$OUT"
+ok $? "busted: the oracle's first catch is described"
 
 # Two slots per leaf: the readers (slots 2.. after the library's two
 # callback threads) sit in leaves 1 and 2; leaf 1's holdouts are ignored.
@@ -43,12 +47,15 @@ caught busted_unlock "too-short grace period" rcutorture.torture_type=busted_unl
 caught busted_poll "" rcutorture.torture_type=busted_poll rcutorture.gp_poll=1
 grep -Eq "Cookie check 2|!!! Reader Pipe" "$OUT"; ok $? "busted_poll: a cookie check or the pipeline fired"
 
-# A lost rcu_read_unlock(): grace periods hang; the writer-stall check
-# fires after 10 s without progress.
-caught busted_hang "writer stall (grace-period hang)" rcutorture.torture_type=busted_hang
-grep -q "??? Writer stall state RTWS_[A-Z_]*([0-9]*) g-\?[0-9]* f0x0" "$OUT" &&
+# A lost rcu_read_unlock(): grace periods hang; the hang watchdog fires
+# gp_hang_timeout (here 3) seconds after a wait began with no grace period
+# completing, naming the waiter; the writer-stall check would take 10 s.
+caught busted_hang "grace-period hang: no grace period ended" rcutorture.torture_type=busted_hang \
+	rcutorture.gp_hang_timeout=3
+grep -q "??? Grace-period hang: no grace period completed for [0-9.]* s while rcu_torture_[a-z]* waits in [a-z]*$" "$OUT" &&
+	grep -q "??? Writer stall state RTWS_[A-Z_]*([0-9]*) g-\?[0-9]* f0x0" "$OUT" &&
 	grep -q "^busted_hang-torture: rcu_preempt: g.* RCU_GP_" "$OUT"
-ok $? "busted_hang: the writer's state and the RCU's grace-period state are reported"
+ok $? "busted_hang: the waiter, the writer's state and the RCU's grace-period state are reported"
 
 # call_rcu() that loses a callback: the leak check after a stutter pause
 # finds the element whose callback chain stopped.

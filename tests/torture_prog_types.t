@@ -63,6 +63,12 @@ fi
 passes "lib:$PLUGIN"
 grep -q "^example-rwlock-torture:--- End of test: SUCCESS" "$OUT"
 ok $? "the plugin's own name prefixes the console"
+! grep -q "nesting of .* is not tested" "$OUT"
+ok $? "the example plugin lists its lock twice: nesting is tested, no warning"
+run nonest rcutorture.torture_type=rcu rcutorture.extendables=1 rcutorture.shutdown_secs=1 \
+	rcutorture.stat_interval=0
+grep -q "rcu_torture_reader: nesting of rcu's read-side sections is not tested" "$OUT"
+ok $? "extendables leaving one lock: the untested nesting is said once"
 
 # object_debug: our library reports the duplicate call_rcu() with
 # debug_objects=1; the run still succeeds (the misuse was on purpose).

@@ -31,28 +31,32 @@ static void on_signal(int sig)
 /* ------------------------------------------------------------------ */
 /* Parameters of the RCU under test */
 
-/* Split libargs into the RCU's own and the not-applicable ones. */
+/* Split libargs into the RCU's own and the not-applicable ones (noted
+ * on one line). */
 static int lib_params(const char *libargs, char *own, size_t len)
 {
-	char buf[8192], *tok, *save = NULL, err[512];
+	char buf[8192], na[8192] = "", *tok, *save = NULL, err[512];
 
 	snprintf(buf, sizeof(buf), "%s", libargs);
 	own[0] = '\0';
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 		char name[256];
+		char *to;
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "="), tok);
 		if (cur_ops->param_known && cur_ops->param_known(name)) {
-			size_t used = strlen(own);
-
-			snprintf(own + used, len - used, "%s%s", used ? " " : "", tok);
+			to = own;
 		} else if (torture_param_known_elsewhere(name)) {
-			torout(" %s: not applicable to torture_type=%s", tok, cur_ops->name);
+			to = na;
 		} else {
 			fprintf(stderr, "rcutorture: unknown parameter '%s'\n", name);
 			return -1;
 		}
+		snprintf(to + strlen(to), (to == own ? len : sizeof(na)) - strlen(to), "%s%s",
+			 to[0] ? " " : "", tok);
 	}
+	if (na[0])
+		torout(" not applicable to torture_type=%s, ignored: %s", cur_ops->name, na);
 	if (own[0] && cur_ops->boot_params && cur_ops->boot_params(own, err, sizeof(err))) {
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return -1;
@@ -159,7 +163,7 @@ static int start_threads(void)
 	int (*const starters[])(void) = {
 		readers_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
-		read_exit_start,
+		read_exit_start, gpwd_start,
 	};
 	size_t i;
 
@@ -168,6 +172,10 @@ static int start_threads(void)
 			return -1;
 	return 0;
 }
+
+/* When the first failure was seen (0: none yet), for summary.json: how
+ * fast a bug is caught (bin/mutation.sh's kill table). */
+static unsigned long first_error_us;
 
 /* Until shutdown_secs, a signal, or (stop_on_error) the first error. */
 static void run_until_shutdown(void)
@@ -178,7 +186,13 @@ static void run_until_shutdown(void)
 	while (!__atomic_load_n(&sig_stop, __ATOMIC_RELAXED) &&	/* set by on_signal() */
 	       (!end || torture_now_us() < end)) {
 		torture_sleep_us(100000);
-		if (tp.stop_on_error && torture_errors(reason, sizeof(reason))) {
+		if (!torture_errors(reason, sizeof(reason)))
+			continue;
+		if (!first_error_us) {
+			first_error_us = torture_now_us();
+			torout(" first failure after %.1f s: %s", (double)first_error_us / 1e6, reason);
+		}
+		if (tp.stop_on_error) {
 			torout(" stop_on_error: %s after %.1f s", reason,
 			       (double)torture_now_us() / 1e6);
 			break;
@@ -206,25 +220,20 @@ static void write_summary(const char *result, const char *reason, int status)
 	json_string(f, cur_ops->name);
 	fprintf(f, ",\"params\":");
 	params_json(f);
-	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":{", result, reason);
-	fprintf(f, "\"reader_pipe\":%lu,\"fbc10\":%lu,\"rtmbe\":%lu,\"rtmbkf\":%lu,\"rtbe\":%lu,"
-		"\"cookie\":%lu,\"leaks\":%lu,\"writer_stalls\":%lu,\"hang_at_stop\":%d,"
-		"\"fwd\":%lu,\"misuse\":%lu,\"onoff\":%lu},",
-		tc.pipe[2] + tc.pipe[3] + tc.pipe[4] + tc.pipe[5] + tc.pipe[6] + tc.pipe[7] +
-		tc.pipe[8] + tc.pipe[9] + tc.pipe[10], STAT_READ(tc.wcount[RCU_TORTURE_PIPE_LEN]),
-		STAT_READ(tc.rtmbe), STAT_READ(tc.rtmbkf_fail), STAT_READ(tc.rtbe),
-		STAT_READ(tc.cookie_errors), STAT_READ(tc.leaks),
-		STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls),
-		STAT_READ(torture_hung_at_stop), STAT_READ(tc.fwd_errors),
-		misuse_unexpected(), STAT_READ(tc.onoff_fail));
+	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":", result, reason);
+	failures_json(f);
+	fprintf(f, ",\"oracle_checks\":%lu,", STAT_READ(tc.gpo_checks));
+	if (first_error_us)
+		fprintf(f, "\"first_error_s\":%.3f,", (double)first_error_us / 1e6);
+	else
+		fprintf(f, "\"first_error_s\":null,");
 	if (gk)
 		fprintf(f, "\"gps\":%lu,", cur_ops->gps_completed());
 	else
 		fprintf(f, "\"gps\":null,");
 	fprintf(f, "\"ver\":%lu,\"reads\":%lu,\"close_calls\":%lu,\"duration_s\":%.3f,"
 		"\"seed\":%lu,\"latency_us\":", STAT_READ(tc.ver), STAT_READ(tc.reads),
-		tc.batch[2] + tc.batch[3] + tc.batch[4] + tc.batch[5] + tc.batch[6] +
-		tc.batch[7] + tc.batch[8] + tc.batch[9] + tc.batch[10],
+		hist_sum_from(tc.batch, 2),
 		(double)torture_now_us() / 1e6, tp.seed);
 	torture_latency_summary(f);
 	fprintf(f, ",\"stalls\":%lu,\"exit_status\":%d}\n", STAT_READ(tc.writer_stalls), status);
@@ -243,7 +252,9 @@ static void *drain_watchdog(void *arg)
 {
 	unsigned long secs = (unsigned long)arg, end = torture_now_us() + secs * 1000000;
 
-	while (torture_now_us() < end)
+	/* Gives up early once the hang watchdog (still watching the drain's
+	 * barriers) has reported a hang. */
+	while (torture_now_us() < end && !gp_hang_reported())
 		if (__atomic_load_n(&finish_done, __ATOMIC_ACQUIRE))	/* pairs with main */
 			return NULL;
 		else
@@ -272,9 +283,10 @@ static void stop_threads(void)
 	unsigned long timeout = 60 + (unsigned long)tp.stall_cpu;
 
 	/* A hang already reported: no point in waiting long for it to end. */
-	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls))
+	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls) ||
+	    STAT_READ(tc.gp_hangs) > STAT_READ(tc.gp_hangs_deliberate))
 		timeout = 5;
-	if (torture_join_all(timeout, hung, sizeof(hung)))
+	if (torture_join_all(timeout, gp_hang_reported, hung, sizeof(hung)))
 		return;
 	STAT_SET(torture_hung_at_stop, 1);
 	torout(" threads did not stop within %lu s: %s", timeout, hung);
@@ -295,10 +307,13 @@ static int finish(void)
 			for (;;)
 				pause();	/* the watchdog is reporting the hang */
 	}
+	gpwd_stop();
 	stats_print(true);
 	gp_state_line("End");
 	reader_segments_dump();
 	errors = torture_errors(reason, sizeof(reason));
+	if (errors && !first_error_us)
+		first_error_us = torture_now_us();	/* found while stopping */
 	status = errors ? 1 : 0;
 	write_summary(errors ? "FAILURE" : "SUCCESS", reason, status);
 	if (errors) {

@@ -8,6 +8,10 @@
  * transition itself at the top of its loop (reader.c) and acknowledges.
  * Durations (ms) are the kernel's onoff: statistics; an attempt the
  * reader does not acknowledge within 30 s is a failure (RCU_HOTPLUG).
+ * When the RCU numbers its CPUs in groups (ops->cpu_group: our rcu_node
+ * leaves), one pick in four unregisters every online reader of the
+ * picked reader's group at once, so that a whole leaf empties (they come
+ * back one by one, each on a random free CPU).
  */
 #include <limits.h>
 #include "torture.h"
@@ -68,6 +72,35 @@ static void onoff_one(struct torture_reader *r, struct torture_random *rng)
 	}
 }
 
+/* Unregister every online reader of r's group: the group empties. */
+static void onoff_group(struct torture_reader *r, struct torture_random *rng)
+{
+	int g = torture_cpu_group(__atomic_load_n(&r->cpu, __ATOMIC_RELAXED));	/* a hint */
+	long i;
+	unsigned long ms;
+
+	if (g < 0) {
+		onoff_one(r, rng);
+		return;
+	}
+	for (i = 0; i < tp.nreaders && !torture_must_stop(); i++) {
+		struct torture_reader *o = &torture_readers[i];
+
+		/* Acquire pairs with reader_onoff()'s release of the ack. */
+		if (__atomic_load_n(&o->onoff_ack, __ATOMIC_ACQUIRE) != ONOFF_ONLINE ||
+		    torture_cpu_group(__atomic_load_n(&o->cpu, __ATOMIC_RELAXED)) != g)
+			continue;
+		STAT_INC(tc.off_try);
+		if (onoff_request(o, ONOFF_UNREGISTERED, &ms)) {
+			STAT_INC(tc.off_ok);
+			stat_minmax(&tc.min_off, &tc.max_off, &tc.sum_off, ms);
+		} else if (!torture_must_stop()) {
+			STAT_INC(tc.onoff_fail);
+			torout(" torture_onoff: reader %ld did not go offline", i);
+		}
+	}
+}
+
 static void *torture_onoff(void *arg)
 {
 	struct torture_random rng;
@@ -78,7 +111,15 @@ static void *torture_onoff(void *arg)
 	torverbose(" torture_onoff task started");
 	torture_sleep_us((unsigned long)tp.onoff_holdoff * 1000000);
 	while (!torture_must_stop()) {
-		onoff_one(&torture_readers[torture_random(&rng) % (unsigned long)tp.nreaders], &rng);
+		struct torture_reader *r =
+			&torture_readers[torture_random(&rng) % (unsigned long)tp.nreaders];
+
+		/* Acquire pairs with reader_onoff()'s release of the ack. */
+		if (!(torture_random(&rng) % 4) &&
+		    __atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE) == ONOFF_ONLINE)
+			onoff_group(r, &rng);
+		else
+			onoff_one(r, &rng);
 		torture_hrtimeout_us((unsigned long)tp.onoff_interval * 1000, 0, &rng);
 	}
 	/* Leave every reader online so that it can stop normally. */

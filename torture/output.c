@@ -69,6 +69,13 @@ void json_string(FILE *out, const char *s)
 /* Grace-period latencies: the file, and every sample kept for summary. */
 
 static pthread_mutex_t lat_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long lat_ewma_us;	/* writer/fakewriter GP waits, smoothed;
+					 * relaxed: a hint for the readers */
+
+unsigned long torture_gp_latency_us(void)
+{
+	return __atomic_load_n(&lat_ewma_us, __ATOMIC_RELAXED);	/* a hint */
+}
 static uint32_t *lat;		/* microseconds (lat_lock) */
 static size_t nlat, lat_cap;
 static double lat_sum;
@@ -78,6 +85,9 @@ void torture_record_gp(const char *kind, unsigned long start_us)
 	unsigned long now = torture_now_us(), us = now - start_us;
 
 	pthread_mutex_lock(&lat_lock);
+	/* 1/8 weight to the new sample (lat_lock serialises writers). */
+	__atomic_store_n(&lat_ewma_us, lat_ewma_us ? lat_ewma_us - lat_ewma_us / 8 + us / 8 : us,
+			 __ATOMIC_RELAXED);
 	if (torture_latency_file)
 		fprintf(torture_latency_file, "%lu.%06lu %s %lu\n", now / 1000000,
 			now % 1000000, kind, us);

@@ -21,7 +21,8 @@ struct torture_params tp = {
 	.extendables = 0xff, .fqs_stutter = 3, .stall_cpu_holdoff = 10,
 	.fwd_progress = 1, .fwd_progress_holdoff = 60, .fwd_progress_div = 4,
 	.gp_cond_wi = 16000, .gp_poll_wi = 16000,
-	.read_exit_delay = 13, .read_exit_burst = 16,
+	.read_exit_delay = 13, .read_exit_burst = 16, .gp_hang_timeout = 10,
+	.span_reads = 1,
 };
 
 struct pdesc {
@@ -45,6 +46,9 @@ static const struct pdesc ptab[] = {
 	I(gp_cond_wi, 0, 10000000), I(gp_poll_wi, 0, 10000000),
 	I(read_exit_delay, 1, 3600), I(read_exit_burst, 0, 1024),
 	B(stop_on_error),	/* ours: end the run at the first error */
+	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
+	B(span_reads),		/* ours: reader.c's GP-spanning reads */
+	B(weak_mem),		/* ours: reader.c's store-buffer filling */
 };
 #undef B
 #undef I

@@ -89,6 +89,8 @@ struct rcu_torture *pool_alloc(void)
 	/* ->state: the writer's and callbacks' bookkeeping; read by the leak
 	 * check after callback barriers, which order it. */
 	__atomic_store_n(&rp->state, RTORT_CURRENT, __ATOMIC_RELAXED);
+	/* Not removed yet (oracle.c); published like the fields above. */
+	__atomic_store_n(&rp->gpo_stamp, 0, __ATOMIC_RELAXED);
 	return rp;
 }
 
@@ -130,9 +132,21 @@ bool pipe_update_one(struct rcu_torture *rp)
 /* ------------------------------------------------------------------ */
 /* Asynchronous path */
 
+/* Oracle bookkeeping (oracle.c) just before a call(): its ticket and a
+ * cookie that must have completed when the callback runs. */
+static void cb_arm(struct rcu_torture *rp)
+{
+	rp->gpo_t0 = gpo_begin();
+	rp->gpo_cookie = gpo_cb_cookie();
+}
+
 static void rcu_torture_cb(struct torture_cb *cb)
 {
 	struct rcu_torture *rp = (struct rcu_torture *)(void *)cb;
+
+	/* The call() orders our own fields written in cb_arm(). */
+	gpo_cb_check(rp->gpo_cookie, cur_ops->get_gp_state && cur_ops->poll_gp_state);
+	gpo_end(rp->gpo_t0);
 
 	/* Our own previous bump (the call() orders it). */
 	if (__atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED) == 1)
@@ -141,6 +155,7 @@ static void rcu_torture_cb(struct torture_cb *cb)
 		pool_free(rp);
 		return;
 	}
+	cb_arm(rp);
 	cur_ops->call(cb);	/* next hop: one more grace period */
 }
 
@@ -148,6 +163,7 @@ void pool_deferred_free(struct rcu_torture *rp)
 {
 	__atomic_store_n(&rp->state, RTORT_ASYNC, __ATOMIC_RELAXED);	/* see pool_alloc() */
 	rp->call_us = torture_now_us();
+	cb_arm(rp);
 	torture_call(&rp->cb, rcu_torture_cb);
 }
 

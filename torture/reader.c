@@ -42,6 +42,19 @@ static unsigned int nflav, allowed_mask, protect_mask;
 static int rdr_lock(void) { return cur_ops->readlock(); }
 static void rdr_unlock(int idx) { cur_ops->readunlock(idx); }
 
+/* Does some allowed protecting lock appear twice (so that reads nest it)? */
+static bool nesting_tested(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < nflav; i++)
+		for (j = i + 1; j < nflav; j++)
+			if ((protect_mask & (1u << i)) && (allowed_mask & (1u << j)) &&
+			    flav[i].lock == flav[j].lock)
+				return true;
+	return false;
+}
+
 static void flavors_init(void)
 {
 	unsigned int i;
@@ -65,6 +78,10 @@ static void flavors_init(void)
 		protect_mask = 1u << (i < nflav ? i : 0);
 		allowed_mask |= protect_mask;
 	}
+	if (!nesting_tested())
+		torout(" rcu_torture_reader: nesting of %s's read-side sections is not tested "
+		       "(list a protecting lock twice in read_flavors, and allow both in "
+		       "extendables)", cur_ops->name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -84,6 +101,7 @@ struct rt_read {
 	int nsegs;
 	int idx[TORTURE_MAX_FLAVORS];	/* what each held flavor's unlock needs */
 	unsigned int held;
+	bool oracle_failed;		/* the oracle caught this read */
 };
 
 static unsigned long gp_sample(void)
@@ -132,11 +150,49 @@ static void rd_switch(struct rt_read *rd, unsigned int to)
 }
 
 /*
- * The kernel's rcu_read_delay(), scaled by the number of readers; readers
- * that may block (SRCU) also sleep 10 jiffies now and then, as the
- * kernel's srcu_read_delay() does.
+ * GP-spanning reads (rcutorture.span_reads): a read-side section as long as
+ * a typical grace period now and then.  A grace period that wrongly
+ * ignores a reader shows only if that reader is still inside when it ends,
+ * and the kernel's delays (200 us now and then, 300 ms very rarely) seldom
+ * outlast a grace period slowed by gp_*_delay.  So each reader sleeps
+ * inside one read for a random 1/2..2 grace periods (100 us .. 100 ms) at
+ * random times, once every 2..6 * nreaders grace-period lengths (about one
+ * such reader in the whole run at any time), and half of the readers do
+ * so in each of the writer's quiet windows (oracle.c), where readers that
+ * begin between grace periods are tested.
  */
-static void read_delay(struct rt_read *rd, struct torture_random *rng)
+static unsigned long span_delay_us(struct torture_reader *r, struct torture_random *rng)
+{
+	unsigned long now, gp, period, win;
+
+	if (!tp.span_reads || !r)
+		return 0;
+	now = torture_now_us();
+	gp = gpo_gp_len_us();
+	period = gp * 4 * (unsigned long)nrealreaders;
+	win = gpo_quiet_window();
+	if (win && win != r->span_window) {
+		r->span_window = win;
+		if (torture_random(rng) % 2)
+			return gp / 2 + torture_random(rng) % (gp * 3 / 2);
+	}
+	if (!r->next_span_us) {	/* first read: start at a random phase */
+		r->next_span_us = now + torture_random(rng) % period;
+		return 0;
+	}
+	if (now < r->next_span_us)
+		return 0;
+	r->next_span_us = now + period / 2 + torture_random(rng) % period;
+	return gp / 2 + torture_random(rng) % (gp * 3 / 2);
+}
+
+/*
+ * The kernel's rcu_read_delay(), scaled by the number of readers, plus a
+ * GP-spanning sleep (span_us, once in a while); readers that may block
+ * (SRCU) also sleep 10 jiffies now and then, as the kernel's
+ * srcu_read_delay() does.
+ */
+static void read_delay(struct rt_read *rd, struct torture_random *rng, unsigned long span_us)
 {
 	struct rt_seg *s = rd->nsegs ? &rd->seg[rd->nsegs - 1] : NULL;
 	unsigned long n = (unsigned long)nrealreaders, us = 0;
@@ -152,6 +208,10 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng)
 		us += 200;
 	if (us)
 		torture_spin_us(us);
+	if (span_us) {
+		torture_sleep_us(span_us);	/* inside the section: blocking is fine */
+		us += span_us;
+	}
 	if (!(torture_random(rng) % (n * 500))) {
 		sched_yield();
 		if (s)
@@ -166,7 +226,8 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng)
 /* ------------------------------------------------------------------ */
 /* The first failing or close-call read, for the end-of-test dump. */
 
-/* [0]: first failing read (pipe > 1), [1]: first close call (batch > 1). */
+/* [0]: first failing read (pipe > 1 or oracle), [1]: first close call
+ * (batch > 1). */
 static struct saved_read {
 	struct rt_read rd;
 	int state;		/* 0 free, 1 writing, 2 saved; atomic */
@@ -176,7 +237,7 @@ static struct saved_read {
 
 static void save_read(const struct rt_read *rd, int pipe, long batch)
 {
-	struct saved_read *s = &saved[pipe > 1 ? 0 : 1];
+	struct saved_read *s = &saved[pipe > 1 || rd->oracle_failed ? 0 : 1];
 	int expect = 0;
 
 	/* Claim the slot; the release store of 2 below publishes it. */
@@ -213,8 +274,9 @@ void reader_segments_dump(void)
 		sr = &saved[1];
 	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
 		return;
-	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld)",
-	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch);
+	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld%s)",
+	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch,
+	       sr->rd.oracle_failed ? ", oracle" : "");
 	for (i = 0; i < sr->rd.nsegs; i++) {
 		const struct rt_seg *s = &sr->rd.seg[i];
 
@@ -283,6 +345,38 @@ static void mbox_check(struct torture_random *rng)
 }
 
 /* ------------------------------------------------------------------ */
+/* weak_mem: store-buffer filling */
+
+/*
+ * rcutorture.weak_mem=1: before its first lock, a reader stores to 48
+ * cache lines it has not touched for a while (a 4 MiB buffer), so that
+ * its store buffer is full of misses when the lock's reader-word store
+ * joins the queue: the word stays invisible to other CPUs longest while
+ * the read's loads go ahead.  A missing fence (the reader's, or the
+ * grace period's before its scan) lets a scan miss such a reader; this
+ * makes that window as wide as a TSO machine allows.
+ */
+#define SB_BYTES	(4u << 20)
+#define SB_STORES	48
+
+static void sb_fill(struct torture_reader *r, struct torture_random *rng)
+{
+	unsigned int i;
+
+	if (!tp.weak_mem || !r)
+		return;
+	if (!r->sb_buf && !(r->sb_buf = malloc(SB_BYTES)))
+		return;
+	for (i = 0; i < SB_STORES; i++) {
+		unsigned long off = (torture_random(rng) % (SB_BYTES / 64)) * 64;
+
+		/* Only this thread touches its buffer: the stores' only job is
+		 * to occupy the store buffer. */
+		__atomic_store_n(&r->sb_buf[off], (unsigned char)i, __ATOMIC_RELAXED);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* One read */
 
 static void cookie_check_failed(const char *which)
@@ -290,6 +384,25 @@ static void cookie_check_failed(const char *which)
 	if (STAT_INC(tc.cookie_errors) == 0)
 		torout(" %s: a cookie taken inside a reader polled as complete "
 		       "before the reader ended", which);
+}
+
+/*
+ * The exact oracle (oracle.c): a grace-period wait that began after p was
+ * removed must not have ended while we hold p.  Called wherever the read
+ * holds p, under at least one protecting flavor.
+ */
+static void oracle_check(bool *failed, const struct rcu_torture *p, int reader)
+{
+	unsigned long stamp, done;
+
+	if (!gpo_violated(p, &stamp, &done))
+		return;
+	if (failed)
+		*failed = true;
+	if (STAT_INC(tc.gpo_fail) == 0)
+		torout(" !!! Oracle: reader %d still holds an element removed at ticket %lu, "
+		       "but a grace-period wait that began at ticket %lu has ended", reader,
+		       stamp, done);
 }
 
 static void record(int pipe, long batch)
@@ -318,6 +431,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	bool have_cookie = cur_ops->get_gp_state && cur_ops->poll_gp_state &&
 			   !(torture_random(rng) % 8);
 
+	sb_fill(r, rng);
 	rd_switch(&rd, random_mask(rng));
 	started = gp_sample();
 	if (have_cookie)
@@ -331,11 +445,13 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
 		STAT_INC(tc.rtmbe);
 	mbox_hang(r, p, rng);
-	read_delay(&rd, rng);
+	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
+	read_delay(&rd, rng, span_delay_us(r, rng));
 	n = __builtin_popcount(allowed_mask) > 1 ? (int)(torture_random(rng) % 8) : 0;
 	for (i = 0; i < n; i++) {
 		rd_switch(&rd, random_mask(rng));
-		read_delay(&rd, rng);
+		oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
+		read_delay(&rd, rng, 0);
 	}
 	/* Pairs with pipe_update_one()'s store, ordered by the grace period. */
 	pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
@@ -344,10 +460,11 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	completed = gp_sample();
 	if (have_cookie && cur_ops->poll_gp_state(cookie))
 		cookie_check_failed("Cookie check 2");
+	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
 	rd_switch(&rd, 0);
 	batch = gp_diff(completed, started);
 	record(pipe, batch);
-	if (pipe > 1 || batch > 1)
+	if (pipe > 1 || batch > 1 || rd.oracle_failed)
 		save_read(&rd, pipe, batch);
 	if (r)	/* read by mailbox requests of other readers */
 		__atomic_store_n(&r->myloops, r->myloops + 1, __ATOMIC_RELAXED);
@@ -388,6 +505,7 @@ static void irq_handler(int sig)
 			pipe = RCU_TORTURE_PIPE_LEN;
 		STAT_INC(tc.pipe[pipe]);
 		STAT_INC(tc.nt);
+		oracle_check(NULL, p, -2);	/* -2: a signal handler's read */
 	}
 	cur_ops->readunlock(idx);
 }
@@ -445,8 +563,10 @@ static void reader_onoff(struct torture_reader *r)
 	       !torture_must_stop())
 		torture_sleep_us(1000);
 	if (req == ONOFF_UNREGISTERED) {
-		if (torture_reader_register())
+		__atomic_store_n(&r->cpu, -1, __ATOMIC_RELAXED);	/* onoff's hint */
+		if (torture_reader_register(-1))	/* anywhere free: a new CPU */
 			torout(" reader %d: re-registration failed", r->id);
+		__atomic_store_n(&r->cpu, torture_thread_cpu(), __ATOMIC_RELAXED);
 	} else {
 		torture_online();
 	}
@@ -460,8 +580,9 @@ void *rcu_torture_reader(void *arg)
 	unsigned long lastsleep = torture_now_us();
 	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
 
-	if (torture_reader_register())
+	if (torture_reader_register(torture_reader_cpu_plan(r->id)))
 		return NULL;	/* counted and reported: a FAILURE */
+	__atomic_store_n(&r->cpu, torture_thread_cpu(), __ATOMIC_RELAXED);	/* onoff's hint */
 	torverbose(" rcu_torture_reader task started");
 	r->thread = pthread_self();
 	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);	/* pairs with irq_source() */
@@ -501,6 +622,7 @@ int readers_start(void)
 		return -1;
 	for (i = 0; i < nrealreaders; i++) {
 		torture_readers[i].id = (int)i;
+		torture_readers[i].cpu = -1;
 		torture_random_init(&torture_readers[i].rng, 0x1000 + (unsigned long)i);
 	}
 	irqreader_start();	/* before the readers: joined (stopped) first */

@@ -23,59 +23,10 @@ int torture_hung_at_stop;
 /* ------------------------------------------------------------------ */
 /* Figures */
 
-static unsigned long sum_from(const unsigned long *a, int from)
-{
-	unsigned long s = 0;
-	int i;
-
-	for (i = from; i <= RCU_TORTURE_PIPE_LEN; i++)
-		s += STAT_READ(a[i]);
-	return s;
-}
-
 static unsigned long gps_now(bool *known)
 {
 	*known = cur_ops->gps_completed != NULL;
 	return *known ? cur_ops->gps_completed() : 0;
-}
-
-unsigned long misuse_unexpected(void)
-{
-	unsigned long m = cur_ops->misuse_count ? cur_ops->misuse_count() : 0;
-	unsigned long e = STAT_READ(tc.misuse_expected);
-
-	return m > e ? m - e : 0;
-}
-
-/* The verdict: total of the failure counters, reason of the first. */
-unsigned long torture_errors(char *reason, size_t len)
-{
-	struct { unsigned long n; const char *why; } e[] = {
-		{ sum_from(tc.pipe, 2), "too-short grace period (Reader Pipe entries past index 1)" },
-		{ STAT_READ(tc.wcount[RCU_TORTURE_PIPE_LEN]), "element used after its last grace period (Free-Block Circulation[10])" },
-		{ STAT_READ(tc.rtmbe), "reader saw an uninitialised or recycled element (rtmbe)" },
-		{ STAT_READ(tc.rtmbkf_fail), "grace period failed to order readers (rtmbkf)" },
-		{ STAT_READ(tc.rtbe), "callback barrier error (rtbe)" },
-		{ STAT_READ(tc.cookie_errors), "polled grace-period cookie check failed" },
-		{ STAT_READ(tc.leaks), "callback lost (leak check)" },
-		{ STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls), "writer stall (grace-period hang)" },
-		{ (unsigned long)STAT_READ(torture_hung_at_stop), "grace-period hang at shutdown" },
-		{ STAT_READ(tc.fwd_errors), "forward-progress failure" },
-		{ misuse_unexpected(), "RCU reported misuse" },
-		{ STAT_READ(tc.objdebug_fail), "object_debug: duplicate call() not detected" },
-		{ STAT_READ(tc.register_fail), "a torture thread could not register (raise nr_cpus)" },
-		{ STAT_READ(tc.onoff_fail), "RCU_HOTPLUG" },
-	};
-	unsigned long total = 0;
-	size_t i;
-
-	reason[0] = '\0';
-	for (i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
-		if (e[i].n && !reason[0])
-			snprintf(reason, len, "%s", e[i].why);
-		total += e[i].n;
-	}
-	return total;
 }
 
 /* ------------------------------------------------------------------ */
@@ -110,6 +61,7 @@ static void print_block(bool bang)
 	       minoff == ULONG_MAX ? 0 : minoff, STAT_READ(tc.max_off), STAT_READ(tc.sum_on),
 	       STAT_READ(tc.sum_off), TORTURE_HZ, STAT_READ(tc.barrier_ok),
 	       STAT_READ(tc.barrier_attempts), STAT_READ(tc.rtbe), STAT_READ(tc.read_exits));
+	failures_console();	/* before Reader Pipe: the judges read the last "!!!" line */
 	print_hist("Reader Pipe", tc.pipe, bang);
 	print_hist("Reader Batch", tc.batch, false);
 	print_hist("Free-Block Circulation", tc.wcount, false);
@@ -180,7 +132,7 @@ static void json_line(bool final, unsigned long errors)
 	fprintf(f, "\"reads\":%lu,\"close_calls\":%lu,\"cookie_errors\":%lu,\"leaks\":%lu,"
 		"\"writer_stalls\":%lu,\"barrier_ok\":%lu,\"barrier_attempts\":%lu,"
 		"\"barrier_errors\":%lu,",
-		STAT_READ(tc.reads), sum_from(tc.batch, 2), STAT_READ(tc.cookie_errors),
+		STAT_READ(tc.reads), hist_sum_from(tc.batch, 2), STAT_READ(tc.cookie_errors),
 		STAT_READ(tc.leaks), STAT_READ(tc.writer_stalls), STAT_READ(tc.barrier_ok),
 		STAT_READ(tc.barrier_attempts), STAT_READ(tc.rtbe));
 	fprintf(f, "\"onoff\":{\"on_ok\":%lu,\"on_try\":%lu,\"off_ok\":%lu,\"off_try\":%lu,"
@@ -195,7 +147,9 @@ static void json_line(bool final, unsigned long errors)
 		STAT_READ(tc.fwd_errors));
 	json_opt(f, "misuse", cur_ops->misuse_count != NULL,
 		 cur_ops->misuse_count ? cur_ops->misuse_count() : 0);
-	fprintf(f, "\"errors\":%lu,\"final\":%s}\n", errors, final ? "true" : "false");
+	fprintf(f, "\"oracle_checks\":%lu,\"failures\":", STAT_READ(tc.gpo_checks));
+	failures_json(f);
+	fprintf(f, ",\"errors\":%lu,\"final\":%s}\n", errors, final ? "true" : "false");
 	fflush(f);
 }
 
@@ -222,6 +176,15 @@ static bool stall_deliberate(unsigned long now, unsigned long window)
 	unsigned long s = STAT_READ(tc.stall_active);
 
 	return s == ULONG_MAX || (s && now - s < window);
+}
+
+/* Is a stall_cpu episode holding grace periods up now (or did one, within
+ * the stall window)? */
+bool stall_deliberate_now(void)
+{
+	unsigned long window = (unsigned long)tp.stat_interval * 1000000;
+
+	return stall_deliberate(torture_now_us(), window < STALL_MIN_US ? STALL_MIN_US : window);
 }
 
 void writer_stall_report(void)

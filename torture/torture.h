@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <torture/ops.h>
@@ -40,11 +41,18 @@ struct torture_params {
 	long fwd_progress, fwd_progress_holdoff, fwd_progress_div;
 	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_wi, gp_poll_wi;
 	long read_exit_delay, read_exit_burst, stop_on_error;
+	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
+	long span_reads;		/* ours: reads that span a grace period */
+	long weak_mem;			/* ours: widen store-buffer windows */
 	long maxcpus;			/* kernel boot parameter: online "CPUs" */
 	unsigned long seed;
 };
 extern struct torture_params tp;
 extern const struct torture_ops *cur_ops;
+/* Is optional ops field f in cur_ops (a plugin built against an older
+ * header has a shorter table) and set? */
+#define OPS_HAS(f)	(offsetof(struct torture_ops, f) + sizeof(cur_ops->f) <= cur_ops->size && \
+			 cur_ops->f != NULL)
 extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
 
 /* Parse argv; library tokens (anything not rcutorture.*) are appended to
@@ -86,8 +94,9 @@ bool torture_must_stop(void);
 void torture_request_stop(void);
 /* Spawn a torture thread; it is joined by torture_stop_all(). */
 int torture_spawn(const char *name, void *(*fn)(void *), void *arg);
-/* Stop every thread, waiting at most timeout_s; false if some hung. */
-bool torture_join_all(unsigned long timeout_s, char *hung, size_t len);
+/* Stop every thread, waiting at most timeout_s (less once give_up(),
+ * if given, says so); false if some hung. */
+bool torture_join_all(unsigned long timeout_s, bool (*give_up)(void), char *hung, size_t len);
 /* For the shuffler: run fn on every live torture thread's pthread_t. */
 void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg);
 void torture_thread_exiting(void);	/* the calling thread is done */
@@ -95,7 +104,13 @@ void torture_thread_exiting(void);	/* the calling thread is done */
 /* Threads as CPUs: registration and extended quiescent states, through
  * the ops, remembered per thread so helpers know what to do. */
 int torture_slots_init(long readers);	/* -1: readers do not fit */
-int torture_reader_register(void);	/* register (a reader's slot), online */
+int torture_reader_register(int cpu);	/* register (a reader's slot), online;
+					 * as that CPU if the RCU numbers them
+					 * and it is free (-1: any) */
+int torture_reader_cpu_plan(int reader);	/* the CPU that spreads readers
+						 * over groups; -1: not numbered */
+int torture_cpu_group(int cpu);		/* cpu's group, -1 if unknown */
+int torture_thread_cpu(void);		/* this thread's CPU, -1 if none */
 /* Register in a shared slot; -1 (after a note naming who and what it
  * does without) if none is free. */
 int torture_aux_register(const char *who, const char *what, bool prio);
@@ -118,6 +133,7 @@ extern FILE *torture_stats_file, *torture_latency_file;
 __attribute__((format(printf, 1, 2))) void torout(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void torverbose(const char *fmt, ...);
 void torture_record_gp(const char *kind, unsigned long start_us);
+unsigned long torture_gp_latency_us(void);	/* recent typical GP wait */
 void torture_latency_summary(FILE *out);	/* JSON object */
 void json_string(FILE *out, const char *s);
 int torture_output_open(const char *dir);
@@ -151,6 +167,11 @@ struct torture_counters {
 	unsigned long misuse_expected;	/* misuses caused on purpose */
 	unsigned long objdebug_fail;	/* object_debug: duplicate not caught */
 	unsigned long register_fail;	/* thread_register() failed */
+	unsigned long gpo_checks;	/* oracle checks made by readers */
+	unsigned long gpo_fail;		/* ... that caught a too-short GP */
+	unsigned long gpo_cb_early;	/* callbacks invoked before their GP */
+	unsigned long gp_hangs;		/* hang watchdog reports */
+	unsigned long gp_hangs_deliberate;	/* ... during stall_cpu */
 };
 extern struct torture_counters tc;
 
@@ -165,6 +186,11 @@ struct rcu_torture {
 	struct rcu_torture *next;	/* freelist / removed list (owner lock) */
 	struct rtc_mbox *chkp;		/* pending mailbox check; atomic */
 	unsigned long call_us;		/* when call() was issued (latency) */
+	unsigned long gpo_stamp;	/* oracle ticket of its removal, 0 while
+					 * current (writer: release; readers:
+					 * acquire) */
+	unsigned long gpo_t0;		/* oracle ticket when call() was issued */
+	unsigned long gpo_cookie;	/* polled cookie taken before call() */
 };
 enum { RTORT_FREE, RTORT_CURRENT, RTORT_REMOVED, RTORT_ASYNC };
 
@@ -197,6 +223,10 @@ struct torture_reader {
 	int irq_ok;			/* may a signal handler read now; atomic */
 	pthread_t thread;
 	int started;			/* thread up and registered; atomic */
+	unsigned long next_span_us;	/* when its next GP-spanning read is due */
+	int cpu;			/* its CPU number, -1 if none; atomic */
+	unsigned char *sb_buf;		/* weak_mem: lines to store to (owner) */
+	unsigned long span_window;	/* last quiet window it spanned (oracle.c) */
 } __attribute__((aligned(64)));
 extern struct torture_reader *torture_readers;
 enum { ONOFF_ONLINE, ONOFF_OFFLINE, ONOFF_UNREGISTERED };
@@ -232,8 +262,33 @@ int object_debug_test(void);		/* 0 ok, -1 failed */
 /* Stats (stats.c) */
 int stats_start(void);
 void stats_print(bool final);
-unsigned long torture_errors(char *reason, size_t len);
+bool stall_deliberate_now(void);
+
+/* Failure counters (counters.c): one table for the verdict, the JSON
+ * files and the console. */
+unsigned long torture_errors(char *reason, size_t len);	/* total; first reason */
 unsigned long misuse_unexpected(void);
+unsigned long hist_sum_from(const unsigned long *a, int from);	/* a[from..PIPE_LEN] */
+void failures_json(FILE *out);		/* {"key":n,...} */
+void failures_console(void);		/* " !!! Failures: ..." if any */
+
+/* The exact grace-period oracle and hang watchdog (oracle.c). */
+unsigned long gpo_removed(void);	/* ticket for a removal */
+unsigned long gpo_begin(void);		/* ticket before a grace-period wait */
+void gpo_end(unsigned long t0);		/* ... after it ended */
+bool gpo_violated(const struct rcu_torture *p, unsigned long *stamp, unsigned long *done);
+unsigned long gpo_cb_cookie(void);
+void gpo_cb_check(unsigned long cookie, bool have);
+void gpo_wait_begin(const char *who, const char *what);
+void gpo_wait_end(void);
+extern unsigned long gpo_progress_us;
+int gpwd_start(void);
+void gpwd_stop(void);			/* before the ops are cleaned up */
+bool gp_hang_reported(void);		/* a non-deliberate hang so far */
+unsigned long gpo_gp_len_us(void);	/* typical GP wait, 100 us .. 100 ms */
+void gpo_quiet_maybe(struct torture_random *rng);	/* writer: open a window */
+void gpo_quiet_hold(void);		/* fakewriters: wait while one is open */
+unsigned long gpo_quiet_window(void);	/* id of the open window, 0: none */
 extern int torture_hung_at_stop;
 void torture_ops_lines(void (*fn)(FILE *out));	/* prefix an ops dump */
 

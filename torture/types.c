@@ -68,21 +68,24 @@ static const struct torture_ops *plugin_load(const char *path, char *err, size_t
 	*(void **)&fn = dlsym(h, TORTURE_PLUGIN_SYMBOL);
 	if (!fn) {
 		snprintf(err, len, "torture_type=lib:%s: no symbol %s", path, TORTURE_PLUGIN_SYMBOL);
-		return NULL;
+		goto fail;
 	}
 	o = fn(TORTURE_OPS_ABI_VERSION);
 	if (!o) {
 		snprintf(err, len, "torture_type=lib:%s: plugin refused ABI version %d", path,
 			 TORTURE_OPS_ABI_VERSION);
-		return NULL;
+		goto fail;
 	}
 	why = ops_invalid(o);
 	if (why) {
 		snprintf(err, len, "torture_type=lib:%s: bad ops table: %s (plugin ABI %u, "
 			 "ours %d)", path, why, o->abi_version, TORTURE_OPS_ABI_VERSION);
-		return NULL;
+		goto fail;
 	}
 	return o;	/* the handle stays open for the life of the run */
+fail:
+	dlclose(h);
+	return NULL;
 }
 
 /* *status: 2 for an unknown type, 3 for a plugin that failed to load. */

@@ -193,21 +193,43 @@ void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg)
 	pthread_mutex_unlock(&threads_lock);
 }
 
-bool torture_join_all(unsigned long timeout_s, char *hung, size_t len)
+/* Join thread t by `end' (torture_now_us() time), in 250 ms slices,
+ * giving up early once give_up() says so; true if joined. */
+static bool join_until(pthread_t t, unsigned long end, bool (*give_up)(void))
 {
 	struct timespec dl;
+
+	for (;;) {
+		unsigned long now = torture_now_us();
+		unsigned long slice = end > now ? end - now : 0;
+
+		if (slice > 250000)
+			slice = 250000;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_nsec += (long)(slice % 1000000) * 1000;
+		dl.tv_sec += (time_t)(dl.tv_nsec / 1000000000);
+		dl.tv_nsec %= 1000000000;
+		if (!pthread_timedjoin_np(t, NULL, &dl))
+			return true;
+		if (torture_now_us() >= end || (give_up && give_up()))
+			return false;
+	}
+}
+
+bool torture_join_all(unsigned long timeout_s, bool (*give_up)(void), char *hung, size_t len)
+{
+	unsigned long end;
 	size_t i, n;
 	bool ok = true;
 
 	torture_request_stop();
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += (time_t)timeout_s;
+	end = torture_now_us() + timeout_s * 1000000;
 	hung[0] = '\0';
 	pthread_mutex_lock(&threads_lock);
 	n = nthreads;	/* no spawns after the stop request */
 	pthread_mutex_unlock(&threads_lock);
 	for (i = 0; i < n; i++) {
-		if (pthread_timedjoin_np(threads[i].t, NULL, &dl)) {
+		if (!join_until(threads[i].t, ok ? end : 0, give_up)) {
 			size_t used = strlen(hung);
 
 			snprintf(hung + used, len - used, "%s%s", used ? " " : "", threads[i].name);
@@ -258,12 +280,137 @@ enum { POOL_NONE, POOL_SHARED, POOL_PRIO };
 static long slots_free[3] = { 0, -1, 0 };	/* free slots; -1: no limit; atomic */
 static __thread int tls_pool;			/* where this thread's slot came from */
 
+/*
+ * Numbered CPUs (ops->thread_register_cpu): which CPU each registered
+ * torture thread is, so that readers sit in every group (leaf) and a
+ * re-registering thread lands anywhere, not always in the lowest free
+ * slot.  cpu_order lists the CPUs round-robin over their groups, each
+ * group shuffled: reader i's first CPU is cpu_order[i].
+ */
+static pthread_mutex_t cpus_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *cpu_taken;		/* ncpu_nums entries (cpus_lock) */
+static int *cpu_order;		/* ncpu_nums entries (const after init) */
+static int ncpu_nums;		/* 0: the RCU does not number CPUs */
+static __thread int tls_cpu = -1;
+static struct torture_random cpus_rng;	/* cpus_lock */
+
+int torture_cpu_group(int cpu)
+{
+	return ncpu_nums && OPS_HAS(cpu_group) ? cur_ops->cpu_group(cpu) : -1;
+}
+
+int torture_thread_cpu(void)
+{
+	return tls_cpu;
+}
+
+int torture_reader_cpu_plan(int reader)
+{
+	return ncpu_nums ? cpu_order[reader % ncpu_nums] : -1;
+}
+
+/* cpu_order: round-robin over the groups, each group in random order. */
+static int cpus_init(long cap)
+{
+	int c, g, ngroups = 0, n = 0, *grp;
+
+	if (!OPS_HAS(thread_register_cpu) || cap <= 0 || cap > 65536)
+		return 0;
+	cpu_taken = calloc((size_t)cap, 1);
+	cpu_order = malloc((size_t)cap * sizeof(*cpu_order));
+	grp = malloc((size_t)cap * sizeof(*grp));
+	if (!cpu_taken || !cpu_order || !grp) {
+		free(grp);
+		return -1;
+	}
+	torture_random_init(&cpus_rng, 0xc9c9);
+	for (c = 0; c < cap; c++) {
+		grp[c] = OPS_HAS(cpu_group) ? cur_ops->cpu_group(c) : 0;
+		if (grp[c] < 0)
+			grp[c] = 0;
+		if (grp[c] + 1 > ngroups)
+			ngroups = grp[c] + 1;
+	}
+	/* Round r takes one not yet listed CPU from each group, at random. */
+	while (n < cap) {
+		for (g = 0; g < ngroups; g++) {
+			int left = 0, pick;
+
+			for (c = 0; c < cap; c++)
+				left += grp[c] == g;
+			if (!left)
+				continue;
+			pick = (int)(torture_random(&cpus_rng) % (unsigned long)left);
+			for (c = 0; c < cap; c++)
+				if (grp[c] == g && !pick--)
+					break;
+			cpu_order[n++] = c;
+			grp[c] = -1;	/* listed */
+		}
+	}
+	free(grp);
+	ncpu_nums = (int)cap;
+	return 0;
+}
+
+/* Claim a free CPU: `want' if it is free, the lowest free one for
+ * CPU_LOWEST, else one at random; -1 if all are taken. */
+#define CPU_ANY		(-1)
+#define CPU_LOWEST	(-2)
+static int cpu_claim(int want)
+{
+	int c, start, i;
+
+	pthread_mutex_lock(&cpus_lock);
+	if (want >= 0 && want < ncpu_nums && !cpu_taken[want]) {
+		c = want;
+	} else {
+		start = want == CPU_LOWEST ? 0 :
+			(int)(torture_random(&cpus_rng) % (unsigned long)ncpu_nums);
+		for (i = 0, c = -1; i < ncpu_nums && c < 0; i++)
+			if (!cpu_taken[(start + i) % ncpu_nums])
+				c = (start + i) % ncpu_nums;
+	}
+	if (c >= 0)
+		cpu_taken[c] = 1;
+	pthread_mutex_unlock(&cpus_lock);
+	return c;
+}
+
+static void cpu_release(int c)
+{
+	pthread_mutex_lock(&cpus_lock);
+	cpu_taken[c] = 0;
+	pthread_mutex_unlock(&cpus_lock);
+}
+
+/* Register as CPU `want' (or another free one); 0 or -1. */
+static int register_numbered(int want)
+{
+	int tries, c;
+
+	for (tries = 0; tries < ncpu_nums; tries++) {
+		c = cpu_claim(tries && want >= 0 ? CPU_ANY : want);
+		if (c < 0)
+			return -1;
+		if (!cur_ops->thread_register_cpu(c)) {
+			tls_cpu = c;
+			return 0;
+		}
+		/* Taken by someone outside the harness: keep it marked, pick
+		 * again. */
+	}
+	return -1;
+}
+
 int torture_slots_init(long readers)
 {
 	long cap = cur_ops->thread_capacity ? cur_ops->thread_capacity() : 0, prio;
 
 	if (cap <= 0)
 		return 0;
+	if (cpus_init(cap))
+		return -1;
 	if (readers > cap) {
 		fprintf(stderr, "rcutorture: rcutorture.nreaders=%ld needs %ld thread slots, but "
 			"%s has %ld (nr_cpus)\n", readers, readers, cur_ops->name, cap);
@@ -319,9 +466,9 @@ static void no_slot_note(const char *who, const char *what)
 	torout(" %s: no free thread slot (nr_cpus): %s", who, what);
 }
 
-static int do_register(void)
+static int do_register(int cpu)
 {
-	if (cur_ops->thread_register()) {
+	if (ncpu_nums ? register_numbered(cpu) : cur_ops->thread_register()) {
 		if (STAT_INC(tc.register_fail) == 0)
 			torout(" a torture thread could not register with %s", cur_ops->name);
 		return -1;
@@ -331,11 +478,11 @@ static int do_register(void)
 	return 0;
 }
 
-int torture_reader_register(void)
+int torture_reader_register(int cpu)
 {
 	if (!cur_ops->thread_register)
 		return 0;
-	return do_register();
+	return do_register(cpu);
 }
 
 int torture_aux_register(const char *who, const char *what, bool prio)
@@ -350,7 +497,9 @@ int torture_aux_register(const char *who, const char *what, bool prio)
 		no_slot_note(who, what);
 		return -1;
 	}
-	if (do_register()) {
+	/* Helpers keep to the lowest CPUs, so that the readers' groups above
+	 * can empty when the readers leave. */
+	if (do_register(CPU_LOWEST)) {
 		slots_give(p);
 		return -1;
 	}
@@ -367,6 +516,10 @@ void torture_reader_unregister(void)
 	tls_set(&tls_registered, 0);
 	if (cur_ops->thread_unregister)
 		cur_ops->thread_unregister();
+	if (tls_cpu >= 0) {
+		cpu_release(tls_cpu);
+		tls_cpu = -1;
+	}
 	slots_give(tls_pool);
 	tls_pool = POOL_NONE;
 }

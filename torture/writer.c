@@ -106,6 +106,9 @@ int writer_update_types(void)
 static bool wait_gp(int t, struct torture_random *rng, bool writer)
 {
 	unsigned long start = torture_now_us(), cookie;
+	unsigned long t0 = gpo_begin();	/* before the wait starts (oracle.c) */
+
+	gpo_wait_begin(writer ? "rcu_torture_writer" : "rcu_torture_fakewriter", ut_names[t]);
 
 	switch (t) {
 	case UT_EXP:
@@ -129,8 +132,10 @@ static bool wait_gp(int t, struct torture_random *rng, bool writer)
 		if (writer)
 			set_state(RTWS_POLL_WAIT);
 		while (!cur_ops->poll_gp_state(cookie)) {
-			if (torture_must_stop())
+			if (torture_must_stop()) {
+				gpo_wait_end();
 				return false;
+			}
 			torture_sleep_us(tp.gp_poll_wi ?
 					 1 + torture_random(rng) % (unsigned long)tp.gp_poll_wi : 1);
 		}
@@ -141,8 +146,18 @@ static bool wait_gp(int t, struct torture_random *rng, bool writer)
 		cur_ops->sync();
 		break;
 	}
+	gpo_wait_end();
+	gpo_end(t0);
 	torture_record_gp(ut_names[t], start);
 	return true;
+}
+
+/* A callback barrier, watched by the hang watchdog. */
+static void barrier_wait(const char *who)
+{
+	gpo_wait_begin(who, "barrier");
+	cur_ops->cb_barrier();
+	gpo_wait_end();
 }
 
 /* ------------------------------------------------------------------ */
@@ -156,7 +171,7 @@ static void writer_leak_check(void)
 		return;
 	set_state(RTWS_BARRIER);
 	for (i = 0; i <= RCU_TORTURE_PIPE_LEN; i++)
-		cur_ops->cb_barrier();
+		barrier_wait("rcu_torture_writer");
 	STAT_ADD(tc.leaks, pool_leak_check());
 }
 
@@ -185,6 +200,9 @@ static void retire(struct rcu_torture *old, struct torture_random *rng)
 	bool cookie_ok = cur_ops->get_gp_state && cur_ops->poll_gp_state;
 	unsigned long cookie = cookie_ok ? cur_ops->get_gp_state() : 0;
 
+	/* Oracle ticket of the removal (the release store of the new element
+	 * above); release pairs with the readers' acquire in gpo_violated(). */
+	__atomic_store_n(&old->gpo_stamp, gpo_removed(), __ATOMIC_RELEASE);
 	pipe_update_one(old);	/* 0 -> 1: removed from readers' view */
 	if (t == UT_NORMAL) {
 		set_state(RTWS_DEF_FREE);
@@ -221,6 +239,7 @@ static void *rcu_torture_writer(void *arg)
 		set_state(RTWS_DELAY);
 		if (!(torture_random(&rng) % 4))
 			torture_spin_us(torture_random(&rng) % 100);
+		gpo_quiet_maybe(&rng);	/* now and then, an idle gap first */
 		set_state(RTWS_REPLACE);
 		/* Only this thread writes it. */
 		old = __atomic_load_n(&rcu_torture_current, __ATOMIC_RELAXED);
@@ -254,11 +273,12 @@ static void *rcu_torture_fakewriter(void *arg)
 	torverbose(" rcu_torture_fakewriter task started");
 	while (!torture_must_stop()) {
 		torture_sleep_us((torture_random(&rng) % 10) * 1000);
+		gpo_quiet_hold();	/* no requests in the writer's quiet window */
 		if (cur_ops->cb_barrier &&
 		    !(torture_random(&rng) % (unsigned long)(tp.nfakewriters * 8))) {
 			unsigned long start = torture_now_us();
 
-			cur_ops->cb_barrier();
+			barrier_wait("rcu_torture_fakewriter");
 			torture_record_gp("barrier", start);
 		} else if (ngptypes) {
 			wait_gp(gptype[torture_random(&rng) % (unsigned long)ngptypes], &rng, false);

@@ -33,13 +33,36 @@ static void barrier_callback(struct rcu_head *h)
 	barrier_put(rdp->rsp);
 }
 
+#ifdef LRCU_INJECT
+/* barrier_early: the last slot (in walk order) that has callbacks. */
+static struct lrcu_data *inject_last_busy(struct lrcu_state *rsp)
+{
+	struct lrcu_data *rdp, *last = NULL;
+	int hwm;
+
+	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
+		pthread_mutex_lock(&rdp->cblock);
+		if (rdp->cbl.len)
+			last = rdp;
+		pthread_mutex_unlock(&rdp->cblock);
+	}
+	return last;
+}
+#endif
+
 static void barrier_entrain_all(struct lrcu_state *rsp)
 {
-	struct lrcu_data *rdp;
+	struct lrcu_data *rdp, *skip = NULL;
 	int hwm;
 
 	pthread_mutex_lock(&rsp->barrier_lock);
+#ifdef LRCU_INJECT
+	if (LRCU_INJECTED(LRCU_BUG_BARRIER_EARLY))
+		skip = inject_last_busy(rsp);	/* INJECTED: not waited for */
+#endif
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
+		if (rdp == skip)
+			continue;
 		pthread_mutex_lock(&rdp->cblock);
 		rdp->barrier_head.func = barrier_callback;
 		if (lrcu_cblist_entrain(&rdp->cbl, &rdp->barrier_head))

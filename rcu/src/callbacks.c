@@ -51,6 +51,8 @@ void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
 	lrcu_cblist_enqueue(&rdp->cbl, head);
 	/* Full fence inside: the caller's removals before the sample. */
 	snap = rcu_seq_snap(rsp->gp_seq);
+	if (LRCU_INJECTED(LRCU_BUG_CB_STALE_SNAP))	/* INJECTED: a GP too early */
+		snap -= RCU_SEQ_STATE_MASK + 1;
 	lrcu_cblist_advance(&rdp->cbl, rcu_seq_current(rsp->gp_seq));
 	lrcu_cblist_accelerate(&rdp->cbl, snap);
 	rdp->n_cbs_queued++;

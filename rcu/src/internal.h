@@ -16,6 +16,7 @@
 #include <rcu/rcupdate.h>
 #include "rcu_seq.h"
 #include "segcblist.h"
+#include "inject.h"
 
 #define LRCU_MAX_LEVELS		6	/* the kernel stops at 4; fanout 2
 					 * with 16 threads + ours needs 5 */

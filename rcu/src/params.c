@@ -90,8 +90,21 @@ static const struct param_desc *param_find(const char *name, size_t len)
 	return NULL;
 }
 
+/* rcutree.inject=NAME[:ARG] (inject.h): a name outside the table, known
+ * only to an injection build. */
+#define INJECT_PARAM	"rcutree.inject"
+
+static bool is_inject(const char *name, size_t len)
+{
+	return len == strlen(INJECT_PARAM) && !strncmp(name, INJECT_PARAM, len);
+}
+
 int lrcu_param_known(const char *name)
 {
+#ifdef LRCU_INJECT
+	if (is_inject(name, strlen(name)))
+		return 1;
+#endif
 	return param_find(name, strlen(name)) != NULL;
 }
 
@@ -156,6 +169,10 @@ static int param_check_token(const char *tok, size_t len, struct pending *p,
 	size_t nlen = eq ? (size_t)(eq - tok) : len;
 	const struct param_desc *d = param_find(tok, nlen);
 
+	if (is_inject(tok, nlen)) {	/* chosen now: the run stops on any error */
+		p->d = NULL;
+		return lrcu_inject_select(eq ? eq + 1 : "", eq ? len - nlen - 1 : 0, err, errlen);
+	}
 	if (!d) {
 		errf(err, errlen, "unknown parameter '%.*s'", (int)nlen, tok);
 		return -1;
@@ -216,7 +233,8 @@ int lrcu_params_parse(const char *args, char *err, size_t errlen)
 		n++;
 	}
 	for (i = 0; i < n; i++)
-		WRITE_ONCE(*pend[i].d->val, pend[i].v);	/* read with READ_ONCE() */
+		if (pend[i].d)	/* not rcutree.inject */
+			WRITE_ONCE(*pend[i].d->val, pend[i].v);	/* read with READ_ONCE() */
 	free(pend);
 	return 0;
 }

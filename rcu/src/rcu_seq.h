@@ -11,6 +11,8 @@
 #ifndef LRCU_RCU_SEQ_H
 #define LRCU_RCU_SEQ_H
 
+#include "inject.h"
+
 #include <stdbool.h>
 #include <limits.h>
 #include <rcu/compiler.h>
@@ -116,6 +118,8 @@ static inline bool lrcu_word_qs(unsigned long w, unsigned long gstart)
 
 	if (!(w & LRCU_W_NEST_MASK))
 		return true;
+	if (LRCU_INJECTED(LRCU_BUG_WORD_OFF_BY_ONE))	/* INJECTED: the gap's readers too */
+		return ULONG_CMP_GE(snap, (gstart - 1) << LRCU_W_SEQ_SHIFT);
 	return ULONG_CMP_GE(snap, gstart << LRCU_W_SEQ_SHIFT);
 }
 

@@ -74,6 +74,8 @@ static void sched_go_online(struct lrcu_reader *r)
 /* ------------------------------------------------------------------ */
 /* Registration */
 
+/* The lowest free slot of the library's (internal) or the users' range;
+ * -1 if none is free. */
 static int slot_find_free(bool internal)
 {
 	int lo = internal ? 0 : LRCU_NR_INTERNAL;
@@ -84,6 +86,26 @@ static int slot_find_free(bool internal)
 		if (!lrcu_slots[i].reader)
 			return i;
 	return -1;
+}
+
+/* A user "CPU" number's slot, if it is free: -1 (errno EINVAL: no such
+ * CPU, EBUSY: taken).  want < 0: any free one. */
+static int slot_pick(bool internal, int want)
+{
+	int slot;
+
+	if (want < 0)
+		return slot_find_free(internal);
+	slot = want + LRCU_NR_INTERNAL;
+	if (slot >= lrcu_nr_slots) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (lrcu_slots[slot].reader) {
+		errno = EBUSY;
+		return -1;
+	}
+	return slot;
 }
 
 static void slot_attach(struct lrcu_reader *r, int slot)
@@ -111,7 +133,7 @@ static void slot_attach(struct lrcu_reader *r, int slot)
 	smp_mb();
 }
 
-static int register_slot(bool internal, const char *what)
+static int register_slot(bool internal, int want, const char *what)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 	int slot;
@@ -122,7 +144,11 @@ static int register_slot(bool internal, const char *what)
 		return -1;
 	}
 	pthread_mutex_lock(&lrcu_slots_lock);
-	slot = slot_find_free(internal);
+	slot = slot_pick(internal, want);
+	if (slot < 0 && want >= 0) {
+		pthread_mutex_unlock(&lrcu_slots_lock);
+		return -1;	/* errno says why: the caller picks another */
+	}
 	if (slot < 0) {
 		pthread_mutex_unlock(&lrcu_slots_lock);
 		fprintf(stderr, "rcu: %s: all %ld thread slots are in use (nr_cpus=%ld); "
@@ -156,13 +182,34 @@ static int register_slot(bool internal, const char *what)
 int lrcu_register_thread(void)
 {
 	lrcu_init_once();
-	return register_slot(false, "rcu_register_thread()");
+	return register_slot(false, -1, "rcu_register_thread()");
+}
+
+int lrcu_register_thread_cpu(int cpu)
+{
+	lrcu_init_once();
+	if (cpu < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return register_slot(false, cpu, "rcu_register_thread_cpu()");
+}
+
+int lrcu_cpu_leaf(int cpu)
+{
+	const struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
+	int slot = cpu + LRCU_NR_INTERNAL;
+
+	lrcu_init_once();
+	if (cpu < 0 || slot >= lrcu_nr_slots)
+		return -1;
+	return (int)(rsp->rda[slot].mynode - rsp->node) - rsp->level_first[rsp->levels - 1];
 }
 
 int lrcu_register_internal(const char *name)
 {
 	pthread_setname_np(pthread_self(), name);
-	return register_slot(true, name);
+	return register_slot(true, -1, name);
 }
 
 /* Detach slot from the tree: no more waiting for it, callbacks moved. */

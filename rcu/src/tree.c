@@ -76,6 +76,15 @@ struct lrcu_state lrcu_states[LRCU_NR_FLAVORS] = {
 
 static __thread bool in_gp_kthread;	/* this thread is a GP kthread */
 
+/* Counters for inject.h's bugs (dead code unless make INJECT=1). */
+static unsigned long inject_climbs, inject_requests;
+
+/* True once every n calls (relaxed: a counter). */
+static bool inject_every(unsigned long *ctr, unsigned long n)
+{
+	return __atomic_add_fetch(ctr, 1, __ATOMIC_RELAXED) % n == 0;
+}
+
 static void gp_set_state(struct lrcu_state *rsp, int state)
 {
 	WRITE_ONCE(rsp->gp_state, state);	/* read by diagnostics */
@@ -107,6 +116,9 @@ void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 	/* Relaxed: the CAS below is what orders. */
 	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
 
+	if (LRCU_INJECTED(LRCU_BUG_NEVER_REQUESTED) &&
+	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 300)
+		return;	/* INJECTED: the request is lost */
 	do {
 		if (ULONG_CMP_GE(old, snap))
 			return;
@@ -171,7 +183,7 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 				   (unsigned long)__builtin_popcountl(mask), __ATOMIC_RELAXED);
 		/* WRITE_ONCE: the GP thread peeks at the root without the lock. */
 		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
-		if (rnp->qsmask) {
+		if (rnp->qsmask && !LRCU_INJECTED(LRCU_BUG_CLIMB_EARLY)) {
 			lrcu_node_unlock(rnp);
 			return;
 		}
@@ -185,6 +197,8 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 		}
 		mask = rnp->grpmask;
 		lrcu_node_unlock(rnp);
+		if (LRCU_INJECTED(LRCU_BUG_REPORT_DROPPED) && inject_every(&inject_climbs, 1000))
+			return;	/* INJECTED: this node's report never reaches its parent */
 		rnp = parent;
 		lrcu_node_lock(rnp);
 	}
@@ -256,7 +270,8 @@ static void gp_init_fold(struct lrcu_state *rsp)
 			bool was = rnp->qsmaskinit != 0;
 
 			rnp->qsmaskinit = rnp->qsmaskinitnext;
-			if (was != (rnp->qsmaskinit != 0))
+			if (was != (rnp->qsmaskinit != 0) &&
+			    !(LRCU_INJECTED(LRCU_BUG_LEAF_NEVER_EMPTY) && was))
 				gp_init_propagate(rnp, rnp->qsmaskinit != 0);
 		}
 		lrcu_node_unlock(rnp);
@@ -307,7 +322,9 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 		if (lrcu_node_is_leaf(rsp, rnp)) {
 			/* Slots that left since phase 1 owe nothing. */
 			mask = rnp->qsmask & ~rnp->qsmaskinitnext;
-			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu_params.fault_skip_leaf))
+			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu_params.fault_skip_leaf) ||
+			    (LRCU_INJECTED(LRCU_BUG_SKIP_LEAF) &&
+			     leaf_index(rsp, rnp) == lrcu_inject_arg))
 				mask = rnp->qsmask;	/* FAULT INJECTION: too-short GP */
 		}
 		if (mask)
@@ -329,6 +346,8 @@ static unsigned long gp_init(struct lrcu_state *rsp)
  */
 static void gp_scan_prepare(struct lrcu_state *rsp)
 {
+	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
+		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
 		lrcu_heavy_fence();
 	else
@@ -374,8 +393,10 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 				    __ATOMIC_ACQUIRE
 #endif
 				    );
-		if (lrcu_word_qs(w, gstart)) {
-			qs |= bit;
+		if (lrcu_word_qs(w, gstart) ||
+		    (LRCU_INJECTED(LRCU_BUG_NOTICED_QS) &&
+		     __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED))) {
+			qs |= bit;	/* (INJECTED: asked counts as quiescent) */
 		} else if (mark && !__atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED)) {
 			/* (Relaxed peek: marking twice is harmless.) */
 			/* Read by the owner after its word store + fence. */
@@ -383,6 +404,9 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 			marked = true;
 		}
 	}
+	if (LRCU_INJECTED(LRCU_BUG_QS_NEVER_RECORDED) &&
+	    rnp == rsp->rda[LRCU_NR_INTERNAL + lrcu_inject_arg].mynode)
+		qs &= ~rsp->rda[LRCU_NR_INTERNAL + lrcu_inject_arg].grpmask;	/* INJECTED */
 	if (qs)
 		lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
 	else
@@ -465,7 +489,8 @@ static void gp_cleanup(struct lrcu_state *rsp)
 	__atomic_fetch_add(&rsp->n_gps, 1, __ATOMIC_RELAXED);
 
 	pthread_mutex_lock(&rsp->gp_wq_lock);
-	pthread_cond_broadcast(&rsp->gp_wq);
+	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 100))
+		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
 	lrcu_cb_gp_ended(rsp);
 	gp_set_state(rsp, LRCU_GPS_CLEANED);

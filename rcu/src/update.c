@@ -44,6 +44,8 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	if (cookie == RCU_GET_STATE_COMPLETED)
 		return true;
 	lrcu_init_once();
+	if (LRCU_INJECTED(LRCU_BUG_POLL_EARLY))	/* INJECTED: one GP early */
+		cookie -= RCU_SEQ_STATE_MASK + 1;
 	if (!rcu_seq_done(lrcu_states[f].gp_seq, cookie))
 		return false;
 	/*

@@ -12,14 +12,26 @@
  * its callbacks on a helper thread after a grace period.  Slow, but
  * correct: the harness must say SUCCESS.  Built by `make` as
  * $(BUILD)/torture/libtorture_example.so.
+ *
+ * Two things every plugin should copy:
+ *  - read_flavors lists the read lock twice, so that the readers nest it
+ *    (a read holds one or both entries, and moves between them without a
+ *    gap); with a single entry (or none) nesting is never exercised and
+ *    rcutorture says so once;
+ *  - the read lock nests: only the outermost lock of a thread takes the
+ *    rwlock (a writer-preferring rwlock would deadlock on a recursive
+ *    read lock while a grace period waits).
+ * Without polled grace periods (get_gp_state ...), rcutorture still checks
+ * every grace-period wait exactly (torture/oracle.c).
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <torture/ops.h>
 
 /* Writer-preferring, so that grace periods are not starved by a stream
- * of readers (the core does not nest this type's readlock). */
+ * of readers; nesting is counted per thread (read_depth). */
 static pthread_rwlock_t gp_lock;
+static __thread int read_depth;
 static pthread_once_t gp_once = PTHREAD_ONCE_INIT;
 
 static void gp_lock_init(void)
@@ -40,15 +52,23 @@ static int ex_init(void)
 
 static int ex_readlock(void)
 {
-	pthread_rwlock_rdlock(&gp_lock);
+	if (!read_depth++)
+		pthread_rwlock_rdlock(&gp_lock);
 	return 0;
 }
 
 static void ex_readunlock(int idx)
 {
 	(void)idx;
-	pthread_rwlock_unlock(&gp_lock);
+	if (!--read_depth)
+		pthread_rwlock_unlock(&gp_lock);
 }
+
+/* The same lock twice: the readers' extendables nest it. */
+static const struct torture_read_flavor ex_flavors[] = {
+	{ "RWLOCK_1", ex_readlock, ex_readunlock, 1 },
+	{ "RWLOCK_2", ex_readlock, ex_readunlock, 1 },
+};
 
 static void *ex_dereference(void *const *pp)
 {
@@ -136,6 +156,8 @@ static const struct torture_ops example_ops = {
 	.readlock = ex_readlock,
 	.readunlock = ex_readunlock,
 	.dereference = ex_dereference,
+	.read_flavors = ex_flavors,
+	.n_read_flavors = 2,
 	.sync = ex_sync,
 	.call = ex_call,
 	.cb_barrier = ex_barrier,

@@ -39,6 +39,8 @@ int rcut_boot_params(const char *args, char *err, size_t errlen)
 }
 
 int rcut_register(void) { return rcu_register_thread(); }
+int rcut_register_cpu(int cpu) { return rcu_register_thread_cpu(cpu); }
+int rcut_cpu_group(int cpu) { return lrcu_cpu_leaf(cpu); }
 void rcut_unregister(void) { rcu_unregister_thread(); }
 void rcut_online(void) { rcu_thread_online(); }
 void rcut_offline(void) { rcu_thread_offline(); }

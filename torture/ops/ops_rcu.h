@@ -35,6 +35,8 @@ int rcut_debug_objects(void);
 void rcut_print_tree(FILE *out);
 void rcut_gp_state(FILE *out);
 long rcut_capacity(void);
+int rcut_register_cpu(int cpu);
+int rcut_cpu_group(int cpu);
 
 extern const struct torture_read_flavor rcut_nested_flavors[2];
 
@@ -55,7 +57,9 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.misuse_count = rcut_misuse,					\
 	.print_tree = rcut_print_tree,					\
 	.gp_state = rcut_gp_state,					\
-	.thread_capacity = rcut_capacity
+	.thread_capacity = rcut_capacity,				\
+	.thread_register_cpu = rcut_register_cpu,			\
+	.cpu_group = rcut_cpu_group
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\

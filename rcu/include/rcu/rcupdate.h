@@ -66,6 +66,7 @@ extern "C" {
 
 int lrcu_init(void);
 int lrcu_register_thread(void);
+int lrcu_register_thread_cpu(int cpu);
 int lrcu_unregister_thread(void);
 void lrcu_thread_offline(void);
 void lrcu_thread_online(void);
@@ -98,6 +99,10 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
  * thread is already registered.
  */
 static inline int rcu_register_thread(void) { return lrcu_register_thread(); }
+/* Register as "CPU" cpu (0 <= cpu < nr_cpus), as a CPU with a fixed number
+ * comes online; -1 with errno EBUSY if that CPU is taken, EINVAL if there
+ * is no such CPU.  Lets a test place threads in chosen rcu_node leaves. */
+static inline int rcu_register_thread_cpu(int cpu) { return lrcu_register_thread_cpu(cpu); }
 /* Give the slot back; queued callbacks move to another slot. */
 static inline int rcu_unregister_thread(void) { return lrcu_unregister_thread(); }
 static inline void rcu_thread_offline(void) { lrcu_thread_offline(); }

@@ -84,6 +84,10 @@ unsigned long lrcu_misuse_count(void);
 /* This thread's slot number, or -1 if it is not registered. */
 int lrcu_thread_slot(void);
 
+/* The leaf rcu_node (0 = leftmost) that "CPU" cpu (rcu_register_thread_cpu())
+ * reports to, or -1 if there is no such CPU. */
+int lrcu_cpu_leaf(int cpu);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,8 +128,17 @@ struct torture_ops {
 	unsigned int n_read_flavors;		/* at most 8 */
 
 	/* Grace-period sequence (Reader Batch, stats).  get_gp_seq() must be
-	 * cheap and fence-free (it runs inside every read); gp_diff() is the
-	 * number of grace periods that ended between two samples. */
+	 * cheap and fence-free (it runs inside every read).  gp_diff(newer,
+	 * older) is the number of grace periods that ENDED between the two
+	 * samples (the kernel's rcu_seq_diff()); a reader that saw 2 or more
+	 * is a "close call".  An RCU whose counter counts grace-period STARTS
+	 * maps it faithfully as: starts between the samples, minus one if a
+	 * grace period was in progress at `newer' (it has not ended), plus one
+	 * if one was in progress at `older' (it ended in between); if the
+	 * counter cannot tell, return newer - older (an over-estimate: more
+	 * close calls, never a missed one).  NULL: the core counts the
+	 * writer's grace periods instead.  Correctness never depends on it:
+	 * the oracle (torture/oracle.c) checks every grace-period wait. */
 	unsigned long (*get_gp_seq)(void);
 	long (*gp_diff)(unsigned long newer, unsigned long older);
 	unsigned long (*gps_completed)(void);	/* since start, for stats */
@@ -166,6 +175,19 @@ struct torture_ops {
 	 * nr_cpus); NULL or <= 0: no limit.  Readers get their slots first;
 	 * the other torture threads share what is left (see INTERFACE.md). */
 	long (*thread_capacity)(void);
+
+	/* Added after ABI version 1 was fixed, so a version-1 plugin's table
+	 * may end before them: the core looks at them only when ->size says
+	 * they are there.
+	 *
+	 * Threads as numbered CPUs: thread_register_cpu(cpu) registers the
+	 * calling thread as "CPU" cpu (0 <= cpu < thread_capacity()), -1 if
+	 * that CPU is taken or does not exist; cpu_group(cpu) names the group
+	 * the CPU reports through (our library: its leaf rcu_node), -1 if
+	 * unknown.  With them the core spreads readers over every group and
+	 * CPU hotplug sometimes empties a whole group. */
+	int (*thread_register_cpu)(int cpu);
+	int (*cpu_group)(int cpu);
 };
 
 typedef const struct torture_ops *(*torture_plugin_ops_fn)(unsigned int core_abi);

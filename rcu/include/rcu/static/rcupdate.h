@@ -83,6 +83,14 @@ void lrcu_qs_slow(void);
 void lrcu_sched_enter_slow(void);
 void lrcu_sched_exit_slow(void);
 
+#ifdef LRCU_INJECT
+/* Deliberate-bug builds only (make INJECT=1, rcu/src/inject.h): set when
+ * rcutree.inject names a bug that lives in these inlines. */
+extern int lrcu_inject_no_reader_fence;	/* reader_fence */
+extern int lrcu_inject_nested_qs;	/* nested_qs */
+void lrcu_inject_nested_unlock(void);
+#endif
+
 /*
  * Reader-side fence.  With sys_membarrier() the updater pays: it forces a
  * fence on every running thread of the process before it looks at reader
@@ -97,6 +105,10 @@ static inline void lrcu_reader_fence(void)
 	/* Relaxed: a flag set once; see lrcu_membarrier_init(). */
 	if (likely(__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)))
 		barrier();
+#ifdef LRCU_INJECT
+	else if (lrcu_inject_no_reader_fence)
+		barrier();	/* INJECTED: the fence is missing */
+#endif
 	else
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
@@ -180,6 +192,10 @@ static inline void lrcu_read_unlock_inline(void)
 			lrcu_read_unlock_special(LRCU_PREEMPT);
 	} else {
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1, __ATOMIC_RELAXED);
+#ifdef LRCU_INJECT
+		if (unlikely(lrcu_inject_nested_qs))
+			lrcu_inject_nested_unlock();	/* INJECTED: reports while inside */
+#endif
 	}
 }
 

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# mutation.sh - what the torture suite catches: run every deliberate bug
+# of a `make INJECT=1` build (configs/mutation.bugs) on a scenario set, N
+# times, plus the unmodified build over the same runs, and write a kill
+# table.  See --help.
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+PROG=mutation.sh
+BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib/common.sh
+. "$BIN_DIR/lib/common.sh"
+
+usage() {
+	cat <<'EOF'
+usage: bin/mutation.sh [options]
+
+Builds the library with its deliberate bugs (make INJECT=1, in
+build/torture-inject) and, for each bug of configs/mutation.bugs, runs the
+scenario set with bin/torture.sh (rcutree.inject=BUG, stop_on_error: a
+run ends at its first failure), --repeat times; then the same scenarios
+with the unmodified build (false alarms).  Writes RESULTS/kill.json (one
+object a bug x scenario), RESULTS/kill.md (the table) and prints it:
+
+  bug              class     scenario  caught  median_s  reason
+  word_off_by_one  safety    MUT-GAP   3/3     0.1       too-short grace period ...
+
+A liveness bug counts as caught when the run reported a grace-period hang
+(or a stall warning) before it ended.  Exit status 0 if every bug marked
+MUST in configs/mutation.bugs was caught in every repetition (by at least
+one scenario) and the unmodified build had no failure; 1 otherwise; 2 for
+bad input.
+
+Options:
+  --duration D     run time of each scenario (default 30s; torture.sh units)
+  --repeat N       repetitions of each bug (default 3)
+  --bugs "LIST"    bugs to run (default: all of configs/mutation.bugs)
+  --scenarios "L"  scenarios (default: the list configs/MUTATION)
+  --results DIR    where to write (default results/mutation-DATE)
+  --short          CI: --duration 10s --repeat 1, scenarios TREE02 TREE03,
+                   hang timeout 5 s
+  --help           this text
+EOF
+}
+
+OPT_DURATION=30s
+OPT_REPEAT=3
+OPT_BUGS=
+OPT_SCENARIOS=MUTATION
+OPT_RESULTS=
+OPT_EXTRA=
+BUGFILE=${MUTATION_BUGS:-$TORTURE_TOP/configs/mutation.bugs}
+
+declare -A GIVEN=()
+# set_opt NAME VALUE: OPT_NAME=VALUE, remembered as given.
+set_opt() {
+	printf -v "OPT_$1" '%s' "$2"
+	GIVEN[$1]=1
+}
+
+parse_options() {
+	local short=0
+	while (($#)); do
+		case $1 in
+		--help | -h) usage; exit 0 ;;
+		--duration) (($# >= 2)) || die 2 "$1: needs a value"; set_opt DURATION "$2"; shift ;;
+		--repeat)
+			(($# >= 2)) || die 2 "$1: needs a value"
+			[[ $2 =~ ^[1-9][0-9]{0,3}$ ]] || die 2 "--repeat $2: expected a count >= 1"
+			set_opt REPEAT "$2"; shift ;;
+		--bugs) (($# >= 2)) || die 2 "$1: needs a value"; OPT_BUGS=$2; shift ;;
+		--scenarios) (($# >= 2)) || die 2 "$1: needs a value"; set_opt SCENARIOS "$2"; shift ;;
+		--results) (($# >= 2)) || die 2 "$1: needs a value"; OPT_RESULTS=$2; shift ;;
+		--short) short=1 ;;
+		*) die 2 "$1: unknown option (see --help)" ;;
+		esac
+		shift
+	done
+	if ((short)); then	# defaults for what was not given
+		[ -n "${GIVEN[DURATION]:-}" ] || OPT_DURATION=10s
+		[ -n "${GIVEN[REPEAT]:-}" ] || OPT_REPEAT=1
+		[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS="TREE02 TREE03"
+		OPT_EXTRA="rcutorture.gp_hang_timeout=5"
+	fi
+	parse_duration "$OPT_DURATION" >/dev/null ||
+		die 2 "--duration $OPT_DURATION: expected minutes or a number with s, m, h or d"
+}
+
+# bug_rows: "NAME CLASS MUST BOOTARGS..." for the chosen bugs; an unknown
+# name in --bugs, or a malformed line of the file, is an error.
+bug_rows() {
+	local n=0 line name class must rest want found
+	declare -A have=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		[[ $line =~ [^[:space:]] ]] || continue
+		read -r name class must rest <<<"$line"
+		[[ $class == safety || $class == liveness ]] ||
+			die 2 "${BUGFILE#"$TORTURE_TOP"/}:$n: class '$class' (expected safety or liveness)"
+		[[ $must == yes || $must == no ]] ||
+			die 2 "${BUGFILE#"$TORTURE_TOP"/}:$n: must '$must' (expected yes or no)"
+		have[$name]="$class $must $rest"
+		[ -n "$OPT_BUGS" ] || echo "$name $class $must $rest"
+	done <"$BUGFILE"
+	for want in $OPT_BUGS; do
+		found=${have[$want]:-}
+		[ -n "$found" ] || die 2 "--bugs: unknown bug '$want' (see configs/mutation.bugs)"
+		echo "$want $found"
+	done
+}
+
+# summaries DIR: "SCENARIO RESULT FIRST_ERROR_S HANG REASON" for every run
+# below DIR (one torture.sh results folder).
+summaries() {
+	local s dir hang
+	for s in "$1"/*/*/summary.json; do
+		[ -f "$s" ] || continue
+		dir=${s%/summary.json}
+		hang=no
+		if grep -qE '\?\?\? Grace-period (hang|waiter stuck)|detected (expedited )?stalls on' \
+			"$dir/console.log" 2>/dev/null; then
+			hang=yes
+		fi
+		jq -r --arg scen "$(instance_scenario "$dir")" --arg hang "$hang" \
+			'[$scen, .result, (.first_error_s // "null" | tostring), $hang, .reason] | join("\t")' "$s"
+	done
+}
+
+# run_set TAG BIN BOOTARGS: one torture.sh pass over the scenarios.
+run_set() {
+	local tag=$1 bin=$2 args=$3 out
+	out=$RES/runs/$tag
+	mkdir -p "$out"
+	# shellcheck disable=SC2086
+	TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
+		--bootargs "$args" $OPT_SCENARIOS >"$out.log" 2>&1 || true
+	summaries "$out" | sed "s/^/$tag\t/" >>"$RES/runs.tsv"
+}
+
+main() {
+	local rep name class must rest rows
+	parse_options "$@"
+	have jq || die 2 "jq not found (Debian package jq): the kill table is made from summary.json"
+	rows=$(bug_rows) || exit 2
+	RES=${OPT_RESULTS:-$TORTURE_TOP/results/mutation-$(date +%Y.%m.%d-%H.%M.%S)}
+	mkdir -p "$RES" || die 2 "--results $RES: cannot create"
+	: >"$RES/runs.tsv"
+	echo "$PROG: building the deliberate-bug build (make INJECT=1)"
+	make -C "$TORTURE_TOP" -j"$(nproc)" INJECT=1 BUILD=build/torture-inject \
+		build/torture-inject/rcutorture >"$RES/build-inject.log" 2>&1 ||
+		die 1 "make INJECT=1 failed (see $RES/build-inject.log)"
+	make -C "$TORTURE_TOP" -j"$(nproc)" BUILD=build/torture-plain \
+		build/torture-plain/rcutorture >"$RES/build-plain.log" 2>&1 ||
+		die 1 "make failed (see $RES/build-plain.log)"
+	for ((rep = 1; rep <= OPT_REPEAT; rep++)); do
+		while read -r name class must rest; do
+			echo "$PROG: $name ($class), round $rep of $OPT_REPEAT"
+			run_set "$name.$rep" "$TORTURE_TOP/build/torture-inject/rcutorture" \
+				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest"
+		done <<<"$rows"
+		echo "$PROG: unmodified build, round $rep of $OPT_REPEAT"
+		run_set "none.$rep" "$TORTURE_TOP/build/torture-plain/rcutorture" "$OPT_EXTRA"
+	done
+	table "$rows"
+}
+
+# table ROWS: kill.json, kill.md, the verdict.
+table() {
+	local rows=$1
+	printf '%s\n' "$rows" | awk '{ print $1 "\t" $2 "\t" $3 }' >"$RES/bugs.tsv"
+	printf 'none\tbaseline\tfalse-alarm\n' >>"$RES/bugs.tsv"
+	awk -F'\t' -v repeat="$OPT_REPEAT" '
+	function median(list,    n, a, i, j, t) {
+		n = split(list, a, " ")
+		if (!n) return "-"
+		for (i = 2; i <= n; i++)	# insertion sort: few values
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	FILENAME ~ /bugs.tsv$/ { class[$1] = $2; must[$1] = $3; order[++nb] = $1; next }
+	{
+		split($1, t, "."); bug = t[1]; rep = t[2]; scen = $2
+		key = bug SUBSEP scen
+		if (!(key in runs)) { scens[bug] = scens[bug] " " scen }
+		runs[key]++
+		caught = ($3 != "SUCCESS") && (class[bug] != "liveness" || $5 == "yes")
+		if (bug == "none") caught = ($3 != "SUCCESS")
+		if (caught) {
+			kills[key]++; repcaught[bug SUBSEP rep] = 1
+			if ($4 != "null") secs[key] = secs[key] " " $4
+			if (!(key in reason)) reason[key] = $6
+		}
+		if ($5 == "yes") hangs[key]++
+		reps[bug SUBSEP rep] = 1
+	}
+	END {
+		bad = 0
+		for (i = 1; i <= nb; i++) {
+			bug = order[i]; n = split(scens[bug], sl, " ")
+			for (j = 1; j <= n; j++) {
+				key = bug SUBSEP sl[j]
+				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\n", bug, class[bug], must[bug], \
+					sl[j], runs[key], kills[key] + 0, median(secs[key]), hangs[key] + 0, reason[key]
+			}
+			for (r = 1; r <= repeat; r++) {
+				if (bug == "none") { if ((bug SUBSEP r) in repcaught) bad = 1; continue }
+				if (must[bug] == "yes" && !((bug SUBSEP r) in repcaught)) bad = 1
+			}
+		}
+		exit bad
+	}' "$RES/bugs.tsv" "$RES/runs.tsv" >"$RES/kill.tsv" && verdict=0 || verdict=1
+	jq -R -c 'split("\t") | {bug: .[0], class: .[1], must: .[2], scenario: .[3],
+		runs: (.[4] | tonumber), caught: (.[5] | tonumber),
+		median_s: (if .[6] == "-" then null else (.[6] | tonumber) end),
+		hang_reported: (.[7] | tonumber), reason: .[8]}' "$RES/kill.tsv" >"$RES/kill.json"
+	{
+		echo "| bug | class | must | scenario | caught | median s | hang reported | reason |"
+		echo "|---|---|---|---|---|---|---|---|"
+		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then .hang_reported|tostring else "-" end) | \(.reason) |"' "$RES/kill.json"
+	} >"$RES/kill.md"
+	cat "$RES/kill.md"
+	echo "Results: $RES"
+	if ((verdict)); then
+		echo "$PROG: a must-catch bug survived a round, or the unmodified build failed"
+	else
+		echo "$PROG: every must-catch bug was caught in every round; no false alarm"
+	fi
+	exit "$verdict"
+}
+
+main "$@"

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * inject.c - choosing one deliberate bug (see inject.h): rcutree.inject=
+ * NAME[:ARG], accepted only by a `make INJECT=1` build.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#ifdef LRCU_INJECT
+
+int lrcu_inject_bug;
+long lrcu_inject_arg = 1;
+int lrcu_inject_no_reader_fence;
+int lrcu_inject_nested_qs;
+
+static const char *const bug_names[LRCU_NR_BUGS] = {
+	[LRCU_BUG_NONE] = "none",
+	[LRCU_BUG_SKIP_LEAF] = "skip_leaf",
+	[LRCU_BUG_NOTICED_QS] = "noticed_qs",
+	[LRCU_BUG_NESTED_QS] = "nested_qs",
+	[LRCU_BUG_WORD_OFF_BY_ONE] = "word_off_by_one",
+	[LRCU_BUG_CLIMB_EARLY] = "climb_early",
+	[LRCU_BUG_CB_STALE_SNAP] = "cb_stale_snap",
+	[LRCU_BUG_POLL_EARLY] = "poll_early",
+	[LRCU_BUG_BARRIER_EARLY] = "barrier_early",
+	[LRCU_BUG_GP_FENCE] = "gp_fence",
+	[LRCU_BUG_READER_FENCE] = "reader_fence",
+	[LRCU_BUG_LEAF_NEVER_EMPTY] = "leaf_never_empty",
+	[LRCU_BUG_QS_NEVER_RECORDED] = "qs_never_recorded",
+	[LRCU_BUG_NEVER_REQUESTED] = "never_requested",
+	[LRCU_BUG_REPORT_DROPPED] = "report_dropped",
+	[LRCU_BUG_LOST_WAKEUP] = "lost_wakeup",
+};
+
+int lrcu_inject_select(const char *v, size_t len, char *err, size_t errlen)
+{
+	const char *colon = memchr(v, ':', len);
+	size_t nlen = colon ? (size_t)(colon - v) : len;
+	char *end;
+	int i;
+
+	for (i = 0; i < LRCU_NR_BUGS; i++) {
+		if (strlen(bug_names[i]) != nlen || strncmp(bug_names[i], v, nlen))
+			continue;
+		lrcu_inject_bug = i;
+		lrcu_inject_arg = 1;
+		lrcu_inject_no_reader_fence = i == LRCU_BUG_READER_FENCE;
+		lrcu_inject_nested_qs = i == LRCU_BUG_NESTED_QS;
+		if (colon) {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)(len - nlen - 1), colon + 1);
+			lrcu_inject_arg = strtol(buf, &end, 0);
+			if (!buf[0] || *end) {
+				snprintf(err, errlen, "rcutree.inject: bad argument '%s' (expected "
+					 "NAME:NUMBER)", buf);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "rcutree.inject: unknown bug '%.*s' (known:", (int)nlen, v);
+	for (i = 0; i < LRCU_NR_BUGS; i++)
+		snprintf(err + strlen(err), errlen - strlen(err), " %s", bug_names[i]);
+	snprintf(err + strlen(err), errlen - strlen(err), ")");
+	return -1;
+}
+
+/*
+ * nested_qs: a nested rcu_read_unlock() of a holdout reports its
+ * quiescent state although the outer section goes on.
+ */
+void lrcu_inject_nested_unlock(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
+	struct lrcu_data *rdp;
+	struct lrcu_node *rnp;
+
+	/* Relaxed: the GP thread's request, as in rcu_read_unlock(). */
+	if (r->slot < 0 || !__atomic_load_n(&r->need_qs[LRCU_PREEMPT], __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&r->need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
+	rdp = &rsp->rda[r->slot];
+	rnp = rdp->mynode;
+	lrcu_node_lock(rnp);
+	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask))
+		lrcu_report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+	else
+		lrcu_node_unlock(rnp);
+}
+
+#else
+
+int lrcu_inject_select(const char *v, size_t len, char *err, size_t errlen)
+{
+	(void)v;
+	(void)len;
+	snprintf(err, errlen, "rcutree.inject: only a build made with `make INJECT=1` "
+		 "has deliberate bugs");
+	return -1;
+}
+
+#endif
