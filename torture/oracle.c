@@ -206,8 +206,10 @@ void gpo_wait_begin(const char *who, const char *what)
 		my_waiter = i;
 	}
 	w = &waiters[my_waiter];
-	w->who = who;
-	w->what = what;
+	/* Atomic: the watchdog may still be reading the last wait's names
+	 * (static strings: any value it reads is valid). */
+	__atomic_store_n(&w->who, who, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->what, what, __ATOMIC_RELAXED);
 	/* Release: who/what before the watchdog sees the wait (its acquire). */
 	__atomic_store_n(&w->since_us, torture_now_us() | 1, __ATOMIC_RELEASE);
 }
@@ -240,13 +242,16 @@ static void hang_report(struct gpo_waiter *w, unsigned long now, unsigned long s
 			unsigned long gps)
 {
 	bool deliberate = stall_deliberate_now();
+	/* Relaxed: see gpo_wait_begin(). */
+	const char *who = __atomic_load_n(&w->who, __ATOMIC_RELAXED);
+	const char *what = __atomic_load_n(&w->what, __ATOMIC_RELAXED);
 
 	if (gps)
 		torout(" ??? Grace-period waiter stuck: %lu grace periods ended while %s "
-		       "waited %.1f s in %s", gps, w->who, (double)(now - since) / 1e6, w->what);
+		       "waited %.1f s in %s", gps, who, (double)(now - since) / 1e6, what);
 	else
 		torout(" ??? Grace-period hang: no grace period completed for %.1f s while %s "
-		       "waits in %s%s", (double)(now - since) / 1e6, w->who, w->what,
+		       "waits in %s%s", (double)(now - since) / 1e6, who, what,
 		       deliberate ? " (during a deliberate stall_cpu: not a failure)" : "");
 	if (deliberate) {
 		STAT_INC(tc.gp_hangs_deliberate);
@@ -266,7 +271,8 @@ static unsigned long stuck_gps(struct gpo_waiter *w, unsigned long since)
 {
 	unsigned long g;
 
-	if (!cur_ops->gps_completed || !strcmp(w->what, "barrier"))
+	/* Relaxed: see gpo_wait_begin(). */
+	if (!cur_ops->gps_completed || !strcmp(__atomic_load_n(&w->what, __ATOMIC_RELAXED), "barrier"))
 		return 0;
 	g = cur_ops->gps_completed();
 	if (w->seen != since) {	/* first look at this wait */

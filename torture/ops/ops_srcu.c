@@ -153,7 +153,7 @@ static unsigned long srcud_trans_gen;		/* ... retiring this one (srcud_mutex) */
 static unsigned long srcud_s_cookie = RCU_GET_STATE_COMPLETED;	/* last S cookie
 					 * handed out (atomic max), or "none" */
 static pthread_mutex_t srcud_mutex = PTHREAD_MUTEX_INITIALIZER;	/* re-creations */
-static unsigned long srcud_last_us, srcud_recreations;	/* srcud_mutex */
+static unsigned long srcud_last_us, srcud_recreations;	/* srcud_mutex; recreations also read by srcud_stats() */
 static unsigned long srcud_old_gps;		/* of retired domains; atomic */
 
 static unsigned long now_us(void)
@@ -370,7 +370,7 @@ static void recreate(void)
 	cleanup_srcu_struct(old);					/* 5 */
 	free(old);
 	__atomic_store_n(&srcud_trans, 0, __ATOMIC_RELEASE);		/* 6 */
-	srcud_recreations++;
+	__atomic_store_n(&srcud_recreations, srcud_recreations + 1, __ATOMIC_RELAXED);	/* read by srcud_stats() */
 }
 
 /* Re-create if it is time and nobody else is at it. */
@@ -445,7 +445,8 @@ static void srcud_stats(FILE *out)
 	lrcu_srcu_torture_stats(v.d, out);
 	view_put(&v);
 	fprintf(out, "srcud: generation %lu, %lu re-creations\n",
-		__atomic_load_n(&srcud_gen, __ATOMIC_RELAXED), srcud_recreations);	/* a sample */
+		__atomic_load_n(&srcud_gen, __ATOMIC_RELAXED),		/* samples */
+		__atomic_load_n(&srcud_recreations, __ATOMIC_RELAXED));
 }
 
 /* One protecting entry, as for srcu. */
