@@ -449,16 +449,23 @@ static void gp_fqs_loop(struct lrcu_state *rsp, unsigned long gstart)
 	uint32_t w;
 
 	gp_scan_prepare(rsp);	/* GP start before word loads */
-	gp_force_qs(rsp, gstart);
-	while (root_qsmask(rsp)) {
+	for (;;) {
+		/*
+		 * Sample the wake word before the scan, not after it: a
+		 * holdout that reports (lrcu_read_unlock_special()) after
+		 * the scan read its word then changes it, and the wait
+		 * returns at once instead of at the next timed scan.
+		 * Acquire: the scan's loads stay after the sample; pairs
+		 * with the reporter's seq_cst increment in lrcu_wake().
+		 */
 		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		gp_force_qs(rsp, gstart);
 		if (!root_qsmask(rsp))
 			break;
 		gp_set_state(rsp, LRCU_GPS_WAIT_FQS);
 		lrcu_futex_wait(&rsp->gp_wake, w, jiffies * LRCU_JIFFY_US);
 		if (!root_qsmask(rsp))
 			break;
-		gp_force_qs(rsp, gstart);
 		jiffies = READ_ONCE(lrcu_params.jiffies_till_next_fqs);
 	}
 }
