@@ -533,22 +533,27 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 		fi;
 
 		/* gp_init(): rcu_seq_start(): state 1 (release store). */
-		atomic { STORE(gp_seq, 0, GP, gp_seq[0] + 1) };
+		atomic {
+			STORE(gp_seq, 0, GP, gp_seq[0] + 1);
+			printf("GP starts: gp_seq %d\n", gp_seq[0])
+		};
 		/*
 		 * Fence: the start reaches every thread before (a) the
 		 * registration generation is loaded (store-buffering pair
 		 * with the newcomer's bump + fence) and (b) the start is
-		 * confirmed: state 2, rcu_seq_started().  Only samples of
+		 * confirmed: state 2, rcu_seq_confirm().  Only samples of
 		 * the confirmed value count as taken after the start.
 		 */
 #ifndef NO_FENCE_GP_INIT
 		FENCE(GP);
 #endif
 #ifndef SINGLE_PUBLISH
-		atomic { STORE(gp_seq, 0, GP, gp_seq[0] + 1) };
+		atomic {
+			STORE(gp_seq, 0, GP, gp_seq[0] + 1);
+			printf("GP confirms the start: gp_seq %d\n", gp_seq[0])
+		};
 #endif
 		gstart = gp_seq[0];
-		printf("GP starts: gstart %d\n", gstart);
 		atomic { LOAD(w, gen, 0, GP) };
 		d_step {
 			if

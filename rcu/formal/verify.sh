@@ -189,7 +189,7 @@ for n in "${names[@]}"; do
 		verdict=SURPRISE
 		surprises=$((surprises + 1))
 	fi
-	printf '%-8s %-24s expected %-6s got %-6s %9s states %6ss  %s\n' \
+	printf '%-8s %-24s expected %-7s got %-7s %9s states %6ss  %s\n' \
 		"$verdict" "$n" "$exp" "$got" "$states" "$secs" "${WHAT[$n]}"
 	if [ "$verdict" = SURPRISE ]; then
 		[ "$note" != - ] && echo "         ($note)"
