@@ -3,8 +3,10 @@
  * rcu_seq.h - grace-period sequence arithmetic, in one place.
  *
  * A sequence (gp_seq, barrier_seq, ...) counts in steps of 4: the low two
- * bits are a state (0 = idle, 1 = a grace period is in progress; SRCU also
- * uses 2, its second scan), the rest a counter.  All comparisons are wrap-safe, and every sequence starts just
+ * bits are a state (0 = idle, 1 = in progress; gp_seq also uses 2 = in
+ * progress and confirmed, see rcu_seq_confirm(); SRCU uses 2 for its
+ * second scan, see rcu_seq_set_state()), the rest a counter.  All
+ * comparisons are wrap-safe, and every sequence starts just
  * below the wrap point (as the kernel's does), so wraparound happens within
  * the first RCU_SEQ_WRAP_SOON grace periods of every run and every test.
  */
@@ -56,6 +58,7 @@ static inline void rcu_seq_start(unsigned long *sp)
 }
 
 /*
+/*
  * Move a grace period in progress to another in-progress state (SRCU:
  * 1 = SCAN1, 2 = SCAN2).  Pollers compare only the counter, so the state
  * change orders nothing for them; release for symmetry with the start.
@@ -65,7 +68,26 @@ static inline void rcu_seq_set_state(unsigned long *sp, unsigned long state)
 	__atomic_store_n(sp, (*sp & ~RCU_SEQ_STATE_MASK) | state, __ATOMIC_RELEASE);
 }
 
-/* The value rcu_seq_end() will store. */
+/*
+ * Confirm a grace period's start (gp_seq only): state 1 -> 2, the same
+ * release store.  The caller has issued a full fence since
+ * rcu_seq_start(), so state 1 has reached every thread: a reader that
+ * samples state 2 is ordered after every updater whose snapshot
+ * (rcu_seq_snap(): fence, then load) still saw the idle value, hence after
+ * that updater's removals.  A sample of state 1 does not prove that on a
+ * machine without multi-copy atomicity (POWER): the start may reach a
+ * reader before it reaches the updater, while the removal has not reached
+ * the reader yet, and a reader whose fence is only a compiler barrier
+ * (membarrier()) then loads the removed pointer.  So only samples at or
+ * after the confirmed value count as "began after the start"
+ * (lrcu_word_qs()); rcu/formal/ checks both cases with Spin.
+ */
+static inline void rcu_seq_confirm(unsigned long *sp)
+{
+	rcu_seq_start(sp);
+}
+
+/* The value rcu_seq_end() will store (from state 1 or 2). */
 static inline unsigned long rcu_seq_endval(unsigned long *sp)
 {
 	return (*sp | RCU_SEQ_STATE_MASK) + 1;
@@ -85,7 +107,8 @@ static inline void rcu_seq_end(unsigned long *sp)
 
 /*
  * The value of *sp once a full grace period has elapsed from now: the end
- * of the next one if idle, of the one after if one is in progress.  The
+ * of the next one if idle, of the one after if one is in progress (state
+ * 1 or 2).  The
  * fence orders the caller's prior accesses (removals) before the sample;
  * it pairs with the fences around the reader-word scan.
  */
@@ -106,9 +129,10 @@ static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
 
 /*
  * Reader words (layout in rcu/static/rcupdate.h): is a slot whose word is w
- * quiescent for the grace period that started at gp_seq value gstart?
- * Yes if it is not inside a section (nesting 0), or if its sample of gp_seq
- * was taken at or after gstart.  The sample keeps only the low 47 bits of
+ * quiescent for the grace period whose confirmed start (rcu_seq_confirm())
+ * is gp_seq value gstart?  Yes if it is not inside a section (nesting 0),
+ * or if its sample of gp_seq was taken at or after gstart (a sample of the
+ * unconfirmed start, gstart - 1, is waited for).  The sample keeps only the low 47 bits of
  * gp_seq; comparing the shifted values wrap-safely is exact as long as
  * fewer than 2^44 grace periods separate them.
  */
@@ -119,7 +143,7 @@ static inline bool lrcu_word_qs(unsigned long w, unsigned long gstart)
 	if (!(w & LRCU_W_NEST_MASK))
 		return true;
 	if (LRCU_INJECTED(LRCU_BUG_WORD_OFF_BY_ONE))	/* INJECTED: the gap's readers too */
-		return ULONG_CMP_GE(snap, (gstart - 1) << LRCU_W_SEQ_SHIFT);
+		return ULONG_CMP_GE(snap, (gstart & ~RCU_SEQ_STATE_MASK) << LRCU_W_SEQ_SHIFT);
 	return ULONG_CMP_GE(snap, gstart << LRCU_W_SEQ_SHIFT);
 }
 

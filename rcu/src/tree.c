@@ -8,11 +8,13 @@
  * It sleeps until someone asks for a grace period (lrcu_gp_request()
  * advances ->gp_seq_needed), then:
  *
- *  1. init: rcu_seq_start(gp_seq); fold each leaf's ->qsmaskinitnext (the
- *     slots registered now) into ->qsmaskinit, propagating only zero/non-
- *     zero transitions upward; then, breadth-first, load ->qsmask from
- *     ->qsmaskinit and stamp each node's ->gp_seq.  Slots registered after
- *     the fold are not waited for: they start reading after the GP began.
+ *  1. init: rcu_seq_start(gp_seq), a fence, rcu_seq_confirm(gp_seq) (the
+ *     confirmed value is the GP's `gstart'); fold each leaf's
+ *     ->qsmaskinitnext (the slots registered now) into ->qsmaskinit,
+ *     propagating only zero/non-zero transitions upward; then, breadth-
+ *     first, load ->qsmask from ->qsmaskinit and stamp each node's
+ *     ->gp_seq.  Slots registered after the fold are not waited for: they
+ *     start reading after the GP began.
  *
  *  2. wait for quiescent states: one heavy fence (membarrier() for the rcu
  *     flavor) pairs with every reader's fence at the start of its section;
@@ -39,6 +41,22 @@
  * removal.  A reader that sampled an old gp_seq but stored it late is thus
  * harmless, and its stale sample only makes us wait longer.  The full
  * 47-bit sample cannot be confused with a fresh one (no ABA).
+ *
+ * What the hardware must provide: full fences that are cumulative (what
+ * smp_mb() is on every architecture; membarrier() runs one on every
+ * thread), acquire and release; not multi-copy atomicity.  The one place
+ * that needed it: an updater whose only link to a GP's start is that its
+ * snapshot (rcu_seq_snap(): removal, fence, load gp_seq) saw the value
+ * before it -- one that finds its GP already requested and returns early
+ * from lrcu_gp_request(), get_state_synchronize_rcu() + poll, call_rcu()
+ * behind another's request.  A reader may see the start before that
+ * updater does (POWER) and, with only a compiler barrier, still load the
+ * removed pointer; its sample would make the scan skip it.  Hence the
+ * start is confirmed after a fence and only samples of the confirmed
+ * value count: the fence makes state 1 reach every thread first.  The
+ * Promela model in rcu/formal/ (`make verify') checks the protocol on a
+ * multi-copy-atomic and on a non-multi-copy-atomic memory, and shows the
+ * unconfirmed start failing on the latter.
  *
  * Later mechanisms hook in at named points: expedited grace periods
  * (tree_exp.c) share lrcu_report_qs_rnp() and the reader words; stall
@@ -120,6 +138,12 @@ void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 300)
 		return;	/* INJECTED: the request is lost */
 	do {
+		/*
+		 * Already requested: return with no ordering of our own.
+		 * The caller's removals are ordered by its snapshot's fence
+		 * and the GP's confirmed start (theory at the top), on any
+		 * machine with cumulative fences.
+		 */
 		if (ULONG_CMP_GE(old, snap))
 			return;
 		/*
@@ -286,19 +310,22 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	gp_set_state(rsp, LRCU_GPS_INIT);
 	rsp->gp_start_us = lrcu_now_us();
 	rcu_seq_start(rsp->gp_seq);
-	gstart = *rsp->gp_seq;
-
-	/*
-	 * Phase 1, only if registrations changed since the last one.  A
-	 * registration we miss is folded next time, which is safe only if
-	 * the newcomer reads after this GP started.  Store-buffering pair:
-	 * rcu_seq_start() above, fence, load gen here; registry.c bumps gen,
-	 * fence, then the newcomer loads gp_seq.  Either we see the bump (and
-	 * fold the slot in) or the newcomer sees the new gp_seq.  Departures
-	 * we miss are reported in phase 2.
-	 */
 	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
+	/*
+	 * One fence for two pairs.  The start reaches every thread before we
+	 * confirm it (see the theory above; pairs with the fence in the
+	 * updaters' rcu_seq_snap()).  And phase 1 below, only if
+	 * registrations changed since the last one: a registration we miss
+	 * is folded next time, which is safe only if the newcomer reads
+	 * after this GP started.  Store-buffering pair: rcu_seq_start(),
+	 * fence, load gen; registry.c bumps gen, fence, then the newcomer
+	 * loads gp_seq.  Either we see the bump (and fold the slot in) or
+	 * the newcomer's sections all begin after this fence.  Departures we
+	 * miss are reported in phase 2.
+	 */
 	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
+	rcu_seq_confirm(rsp->gp_seq);
+	gstart = *rsp->gp_seq;
 	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
@@ -446,16 +473,23 @@ static void gp_fqs_loop(struct lrcu_state *rsp, unsigned long gstart)
 	uint32_t w;
 
 	gp_scan_prepare(rsp);	/* GP start before word loads */
-	gp_force_qs(rsp, gstart);
-	while (root_qsmask(rsp)) {
+	for (;;) {
+		/*
+		 * Sample the wake word before the scan, not after it: a
+		 * holdout that reports (lrcu_read_unlock_special()) after
+		 * the scan read its word then changes it, and the wait
+		 * returns at once instead of at the next timed scan.
+		 * Acquire: the scan's loads stay after the sample; pairs
+		 * with the reporter's seq_cst increment in lrcu_wake().
+		 */
 		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		gp_force_qs(rsp, gstart);
 		if (!root_qsmask(rsp))
 			break;
 		gp_set_state(rsp, LRCU_GPS_WAIT_FQS);
 		lrcu_futex_wait(&rsp->gp_wake, w, jiffies * LRCU_JIFFY_US);
 		if (!root_qsmask(rsp))
 			break;
-		gp_force_qs(rsp, gstart);
 		jiffies = READ_ONCE(lrcu_params.jiffies_till_next_fqs);
 	}
 }

@@ -6,7 +6,10 @@
  * is full from now), asks for it and sleeps until gp_seq reaches it.  Any
  * number of concurrent callers share the same one or two grace periods.
  * A cookie from get_state_synchronize_rcu() is such a snapshot; polling it
- * is one load.
+ * is one load.  A caller that finds its grace period already requested (or
+ * polls a cookie) is ordered with the readers only through its snapshot's
+ * fence and the grace period's confirmed start: see "What the hardware
+ * must provide" in tree.c.
  */
 #include "internal.h"
 

@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader_word.pml - Promela model of the tree RCU reader-word protocol
+ * (rcu flavor): rcu_read_lock()/rcu_read_unlock() with the reader word and
+ * its gp_seq sample, grace-period start, the scan with ->need_qs and the
+ * second scan, the wake-up, cleanup, thread registration while a grace
+ * period starts, and updaters that remove an element, wait for a grace
+ * period (one of them possibly piggybacking on the other's request) and
+ * free it.  Run by rcu/formal/verify.sh (`make verify`); see README.md
+ * there for what is abstracted away and for the results.
+ *
+ * ------------------------------------------------------------ the memory
+ * Weak memory is modelled as in liburcu's formal model: a store that no
+ * fence orders may become visible to other threads late.  Each shared
+ * location x[i] has
+ *   x[i]             its coherence-latest value (what its writer sees),
+ *   x_st[i]          a mask of the threads to which that value has not
+ *                    arrived yet,
+ *   x_old[i*NP + t]  the value thread t sees meanwhile,
+ *   x_w[i]           the thread that wrote the latest value.
+ * Arrival is decided when a thread loads (a stale load may return the old
+ * value or let the latest one arrive), or forced by a fence:
+ *   - default, MCA (multi-copy atomic: x86-TSO, arm64): a value arrives at
+ *     every other thread at once.  Stores to different locations may
+ *     arrive in either order (PSO, weaker than x86-TSO).
+ *   - -DNONMCA (POWER): a value arrives at each thread separately, so two
+ *     threads may see two stores in different orders.
+ * A stale thread overtaken by a further store keeps its old value or moves
+ * on to the overtaken one (coherence order is kept per location).
+ * Loads are performed in program order; load->store reordering is not
+ * modelled.  Acquire loads and release stores need nothing more here: no
+ * release store has an earlier store to another location that a fence
+ * does not already order (README.md).
+ *   fence (smp_mb, seq_cst fence): the thread's own latest stores, and
+ *     (cumulativity) every latest value it sees, arrive everywhere.
+ *   seq_cst RMW: a fence, then a read of the latest value, then a store
+ *     that arrives late (as C11 and POWER allow; x86 is stronger).
+ *   membarrier(): every pending store arrives everywhere (a fence forced
+ *     on every thread at that moment).
+ * The tree (two leaves, slot i in leaf i, and the root) is locked data:
+ * for this flavor only the GP thread changes it, except ->qsmaskinitnext,
+ * which registration changes in one atomic step under the leaf lock.
+ *
+ * -------------------------------------------------------------- switches
+ * Scenario: default SCEN_PB: reader slot 0 (NSEC sections), updater 1
+ *           (requests by CAS) and updater 2 (may find the GP requested);
+ *           -DSCEN_REG: a thread (slot 1) registers while the GP starts,
+ *           then reads (NSEC sections); the same two updaters.
+ *           -DLIVE: the reader loops forever; the LTL claim below.
+ * Fences:   default: membarrier() (readers: compiler barriers);
+ *           -DFENCES: readers fence themselves, the heavy fence is smp_mb.
+ * Timers:   -DTIMEOUTS: the GP's FQS wait may also time out (rescans at
+ *           any time); without it the wake-ups alone must end every GP.
+ * Coverage: -DCOVER_PIGGYBACK -DCOVER_UNCONFIRMED -DCOVER_MISSED (below).
+ * Mutants:  -DNO_FENCE_RD_LOCK -DNO_FENCE_RD_UNLOCK -DNO_FENCE_SNAP
+ *           -DNO_FENCE_GP_INIT -DNO_FENCE_REG
+ *           -DNO_FENCE_GP_SCAN -DNO_FENCE_GP_RESCAN -DNO_FENCE_GP_END
+ *           -DSAMPLE_AFTER_STORE -DSINGLE_PUBLISH -DLATE_WAKE_SAMPLE
+ */
+
+/* Threads ("me"): masks are over these bits. */
+#define GP	0
+#define RD0	1	/* reader slot 0 */
+#define RD1	2	/* reader slot 1: the newcomer of SCEN_REG */
+#define UP1	3	/* updater 1: removes element 0 */
+#define UP2	4	/* updater 2: removes element 2 */
+#define NP	5
+#define B(t)	(1 << (t))
+
+#if !defined(SCEN_REG)
+#define SCEN_PB
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Shared locations */
+
+#define SHARED(x, n)	byte x[n]; byte x##_st[n]; byte x##_old[(n) * NP]; byte x##_w[n]
+
+SHARED(gp_seq, 1);	/* lrcu_gp_pub[].seq: stored by the GP thread only */
+SHARED(word, 2);	/* reader words: (sample << 1) | nesting */
+SHARED(nq, 2);		/* ->need_qs: set by the GP, cleared by the owner */
+SHARED(ptr, 2);		/* RCU pointer k: element 2k, then 2k+1 */
+SHARED(gen, 1);		/* ->qsmaskinit_gen: bumped by registration */
+SHARED(needed, 1);	/* ->gp_seq_needed: advanced by CAS */
+SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
+
+/*
+ * The threads that load each location (the only ones that can be stale):
+ * OBS_x(i) as a mask, and EACH_x(M, ...) applying macro M to each of them
+ * (a superset for nq, whose mask depends on i).
+ */
+#define OBS_gp_seq(i)	(B(RD0) | B(RD1) | B(UP1) | B(UP2))
+#define OBS_word(i)	B(GP)
+#define OBS_nq(i)	(B(GP) | B(RD0 + (i)))
+#define OBS_ptr(i)	(B(RD0) | B(RD1))
+#define OBS_gen(i)	B(GP)
+#define OBS_needed(i)	(B(GP) | B(UP1) | B(UP2))
+#define OBS_gp_wake(i)	B(GP)
+#define EACH_gp_seq(M, x, i, t)	M(x, i, t, RD0) M(x, i, t, RD1) M(x, i, t, UP1) M(x, i, t, UP2)
+#define EACH_word(M, x, i, t)	M(x, i, t, GP)
+#define EACH_nq(M, x, i, t)	M(x, i, t, GP) M(x, i, t, RD0) M(x, i, t, RD1)
+#define EACH_ptr(M, x, i, t)	M(x, i, t, RD0) M(x, i, t, RD1)
+#define EACH_gen(M, x, i, t)	M(x, i, t, GP)
+#define EACH_needed(M, x, i, t)	M(x, i, t, GP) M(x, i, t, UP1) M(x, i, t, UP2)
+#define EACH_gp_wake(M, x, i, t) M(x, i, t, GP)
+
+#define OLD(x, i, t)	x##_old[(i) * NP + (t)]
+#define STALE(x, i, t)	((x##_st[i] >> (t)) & 1)
+
+#define CLROLD1(x, i, t, q)	OLD(x, i, q) = 0;
+/* The latest value of x[i] arrives at everyone. */
+#define CLR(x, i)	x##_st[i] = 0; EACH_##x(CLROLD1, x, i, 0) skip
+/* ... at thread t. */
+#define CLR1(x, i, t)	x##_st[i] = x##_st[i] & ~B(t); OLD(x, i, t) = 0
+#ifdef NONMCA
+#define ARRIVE(x, i, t)	CLR1(x, i, t)
+#else
+#define ARRIVE(x, i, t)	CLR(x, i)
+#endif
+
+/* Load by thread t into d (a statement; use inside atomic). */
+#define LOAD(d, x, i, t)						\
+	if								\
+	:: !STALE(x, i, t) -> d = x[i]					\
+	:: STALE(x, i, t) -> d = OLD(x, i, t)				\
+	:: STALE(x, i, t) -> d = x[i]; ARRIVE(x, i, t)			\
+	fi
+
+/*
+ * Store v by thread t (statements; use inside atomic).  Every other
+ * thread that loads x and saw the latest value now sees it as old; one
+ * already stale keeps its value or moves on to the one overtaken now.
+ */
+#define STALE_Q(x, i, t, q)						\
+	if								\
+	:: (q) != (t) && ((OBS_##x(i) >> (q)) & 1) && !STALE(x, i, q) -> \
+		OLD(x, i, q) = x[i]; x##_st[i] = x##_st[i] | B(q)	\
+	:: (q) != (t) && STALE(x, i, q) && OLD(x, i, q) != x[i] ->	\
+		OLD(x, i, q) = x[i]					\
+	:: (q) != (t) && STALE(x, i, q) -> skip				\
+	:: else -> skip							\
+	fi;
+#define STORE(x, i, t, v)						\
+	EACH_##x(STALE_Q, x, i, t)					\
+	x[i] = (v); CLR1(x, i, t); x##_w[i] = (t)
+
+/*
+ * Fence by thread t: its own latest stores and every latest value it sees
+ * arrive everywhere.  (Under MCA a thread other than the writer sees the
+ * latest value only once everyone does, so only t's own stores move.)
+ */
+#define FCLR(x, i, t)							\
+	if								\
+	:: x##_st[i] && (x##_w[i] == (t) ||				\
+	     (((OBS_##x(i) >> (t)) & 1) && !STALE(x, i, t))) -> CLR(x, i) \
+	:: else -> skip							\
+	fi;
+#define FENCE_BODY(t)							\
+	FCLR(gp_seq, 0, t) FCLR(word, 0, t) FCLR(word, 1, t)		\
+	FCLR(nq, 0, t) FCLR(nq, 1, t) FCLR(ptr, 0, t) FCLR(ptr, 1, t)	\
+	FCLR(gen, 0, t) FCLR(needed, 0, t) FCLR(gp_wake, 0, t)
+#define FENCE(t)	d_step { FENCE_BODY(t) }
+
+/* membarrier(): a fence on every thread, now. */
+#define MEMBARRIER							\
+	d_step {							\
+		CLR(gp_seq, 0); CLR(word, 0); CLR(word, 1);		\
+		CLR(nq, 0); CLR(nq, 1); CLR(ptr, 0); CLR(ptr, 1);	\
+		CLR(gen, 0); CLR(needed, 0); CLR(gp_wake, 0)		\
+	}
+
+/*
+ * seq_cst fetch_add(x, 1): fence, read latest, store (arrives late).  The
+ * only counter is the futex word; it counts modulo 8 here, more than the
+ * wake-ups that can happen between one sample and the wait that uses it
+ * (one per updater, two by the reader), so no wake-up is hidden by ABA.
+ */
+#define RMW_INC(x, i, t)	atomic { FENCE_BODY(t) STORE(x, i, t, (x[i] + 1) & 7) }
+
+#ifdef FENCES
+#define READER_FENCE(t)	FENCE(t)
+#define HEAVY_FENCE	FENCE(GP)
+#else
+#define READER_FENCE(t)	skip		/* barrier(): the GP pays */
+#define HEAVY_FENCE	MEMBARRIER
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Ghost state for the properties (outside the memory model). */
+
+byte hold[2];		/* elements reader slot i may dereference now (mask) */
+byte ndone;		/* updaters that finished remove -> wait -> free */
+bit piggybacked;	/* an updater found its GP already requested */
+bit unconfirmed;	/* the GP found a reader in a section that sampled an
+			 * unconfirmed start (state 1) */
+bit missed;		/* a GP started without the newcomer (bump missed) */
+
+/*
+ * Coverage goals (-DCOVER_*): the assertion fails once the situation is
+ * reached with every updater done, showing the real model explores it.
+ */
+#if defined(COVER_PIGGYBACK)
+#define COVERED	(piggybacked && ndone == NU)
+#elif defined(COVER_UNCONFIRMED)
+#define COVERED	(unconfirmed && ndone == NU)
+#elif defined(COVER_MISSED)
+#define COVERED	(missed && ndone == NU)
+#else
+#define COVERED	0
+#endif
+/* Ghost updates only where a goal needs them (they split states). */
+#ifdef COVER_UNCONFIRMED
+#define NOTE_UNCONFIRMED(w)	unconfirmed = unconfirmed || (W_SAMPLE(w) & 3) == 1;
+#else
+#define NOTE_UNCONFIRMED(w)
+#endif
+#ifdef COVER_MISSED
+#define NOTE_MISSED	missed = missed || ((qsmaskinitnext >> 1) & 1) != lqsmaskinit[1]
+#else
+#define NOTE_MISSED	skip
+#endif
+
+/* Each leaf's ->qsmaskinitnext (bit i: slot i, in leaf i), leaf lock. */
+byte qsmaskinitnext;
+
+/* Sequence arithmetic (rcu_seq.h) on small values: no wrap. */
+#define SEQ_SNAP(s)	(((s) + 7) & 252)	/* (s + 2*3 + 1) & ~3 */
+#define SEQ_ENDVAL(s)	(((s) | 3) + 1)
+#define W_NEST(w)	((w) & 1)
+#define W_SAMPLE(w)	((w) >> 1)
+/* lrcu_word_qs(): outside a section, or sampled at or after gstart. */
+#define WORD_QS(w, gs)	(W_NEST(w) == 0 || W_SAMPLE(w) >= (gs))
+
+/* ------------------------------------------------------------------ */
+/* Readers */
+
+#ifndef NU
+#ifdef LIVE
+#define NU	1	/* the progress check needs only one requester */
+#else
+#define NU	2	/* updaters, and pointers a reader loads */
+#endif
+#endif
+
+/* The section's dereference of pointer k by reader slot i (thread t). */
+#define DEREF(t, i, k, e)						\
+	atomic {							\
+		LOAD(e, ptr, k, t);					\
+		hold[i] = hold[i] | B(e);				\
+		printf("R%d holds element %d\n", i, e)			\
+	}
+
+/* rcu_read_lock() ... rcu_read_unlock(), outermost, by slot i (thread t). */
+inline read_section(t, i, s, e)
+{
+#ifndef SAMPLE_AFTER_STORE
+	/* Sample gp_seq (acquire), store the word, fence. */
+	atomic {
+		LOAD(s, gp_seq, 0, t);
+		printf("R%d lock: sample %d\n", i, s)
+	};
+	atomic { STORE(word, i, t, s * 2 + 1) };
+#ifndef NO_FENCE_RD_LOCK
+	READER_FENCE(t);
+#endif
+	DEREF(t, i, 0, e);
+#else
+	/*
+	 * Mutant: the word is stored first (nesting 1, the sample left from
+	 * the last section) and fenced; gp_seq is sampled after, by a load
+	 * that nothing orders before the section's first dereference.
+	 */
+	atomic { STORE(word, i, t, (word[i] & 254) + 1) };
+	READER_FENCE(t);
+	if
+	:: DEREF(t, i, 0, e);
+	   atomic { LOAD(s, gp_seq, 0, t) }
+	:: atomic { LOAD(s, gp_seq, 0, t) };
+	   DEREF(t, i, 0, e)
+	fi;
+	atomic {
+		STORE(word, i, t, s * 2 + 1);
+		printf("R%d lock: sample %d (late)\n", i, s)
+	};
+#endif
+#if NU > 1
+	DEREF(t, i, 1, e);
+#endif
+	/* Release store of the word (the section's loads are done: the
+	 * ghost hold ends here), fence, then ->need_qs. */
+	atomic {
+		hold[i] = 0;
+		STORE(word, i, t, s * 2);
+		printf("R%d unlock\n", i)
+	};
+#ifndef NO_FENCE_RD_UNLOCK
+	READER_FENCE(t);
+#endif
+	atomic { LOAD(e, nq, i, t) };
+	if
+	:: e ->
+		/* lrcu_read_unlock_special(): clear, then wake the GP. */
+		atomic {
+			STORE(nq, i, t, 0);
+			printf("R%d saw need_qs: wakes the GP\n", i)
+		};
+		RMW_INC(gp_wake, 0, t)
+	:: else -> skip
+	fi;
+	s = 0;
+	e = 0
+}
+
+#ifndef NSEC
+#define NSEC	1	/* sections per reader (not LIVE) */
+#endif
+
+inline reader_loop(t, i, s, e, n)
+{
+#ifdef LIVE
+end_reader:
+	do
+	:: read_section(t, i, s, e)
+	od
+#else
+	do
+	:: n < NSEC -> read_section(t, i, s, e); n++
+	:: else -> break
+	od
+#endif
+}
+
+#ifdef SCEN_PB
+proctype reader0()
+{
+	byte s, e, n;
+
+	reader_loop(RD0, 0, s, e, n)
+}
+#endif
+
+#ifdef SCEN_REG
+/*
+ * A thread registers while the GP may be starting (slot_attach()): its bit
+ * in ->qsmaskinitnext under the leaf lock, the generation bump (a seq_cst
+ * RMW), a fence; then it reads.
+ */
+proctype newcomer()
+{
+	byte s, e, n;
+
+	atomic { qsmaskinitnext = qsmaskinitnext | B(1) };
+	RMW_INC(gen, 0, RD1);
+#ifndef NO_FENCE_REG
+	FENCE(RD1);
+#endif
+	reader_loop(RD1, 1, s, e, n)
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Updaters: remove element 2k (publish 2k+1), synchronize_rcu(), free. */
+
+inline updater(t, k, s, old)
+{
+	atomic { STORE(ptr, k, t, 2 * (k) + 1) };
+	/* rcu_seq_snap(): fence, sample gp_seq. */
+#ifndef NO_FENCE_SNAP
+	FENCE(t);
+#endif
+	atomic {
+		LOAD(s, gp_seq, 0, t);
+		s = SEQ_SNAP(s);
+		printf("U%d removed element %d, waits for gp_seq %d\n", (k) + 1, 2 * (k), s)
+	};
+	/* lrcu_gp_request(): a relaxed peek; return if already requested. */
+	atomic { LOAD(old, needed, 0, t) };
+	if
+	:: old >= s ->
+		atomic {
+			piggybacked = 1;
+			printf("U%d: %d already requested: returns\n", (k) + 1, old)
+		}
+	:: else ->
+		/* seq_cst CAS; if another requester got there first,
+		 * the reloaded value makes it return too. */
+		atomic {
+			FENCE_BODY(t)
+			if
+			:: needed[0] >= s ->
+				piggybacked = 1;
+				printf("U%d: CAS lost to %d: returns\n", (k) + 1, needed[0])
+			:: else ->
+				STORE(needed, 0, t, s);
+				old = 255;
+				printf("U%d: requests %d\n", (k) + 1, s)
+			fi
+		};
+		if
+		:: old == 255 -> RMW_INC(gp_wake, 0, t)	/* lrcu_wake() */
+		:: else -> skip
+		fi
+	fi;
+	/* lrcu_gp_wait(): until rcu_seq_done() (acquire) sees s. */
+	d_step { gp_seq[0] >= s -> ARRIVE(gp_seq, 0, t) };
+	/* free(): no reader may still hold the element. */
+	atomic {
+		printf("U%d frees element %d\n", (k) + 1, 2 * (k));
+		assert(((hold[0] | hold[1]) & B(2 * (k))) == 0);
+		ndone++;
+		assert(!COVERED);
+		s = 0;
+		old = 0
+	}
+}
+
+proctype updater1()
+{
+	byte s, old;
+
+	updater(UP1, 0, s, old)
+}
+
+#if NU > 1
+proctype updater2()
+{
+	byte s, old;
+
+	updater(UP2, 1, s, old)
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* The grace-period thread */
+
+/*
+ * gp_init_fold(): leaf i's ->qsmaskinit from ->qsmaskinitnext; a zero/
+ * non-zero transition goes up to the root's ->qsmaskinit.
+ */
+#define FOLD_LEAF(i)							\
+	if								\
+	:: lqsmaskinit[i] != ((qsmaskinitnext >> (i)) & 1) ->		\
+		lqsmaskinit[i] = (qsmaskinitnext >> (i)) & 1;		\
+		rootinit = (rootinit & ~B(i)) | (lqsmaskinit[i] << (i))	\
+	:: else -> skip							\
+	fi
+
+/* lrcu_report_qs_rnp(): clear slot i in its leaf; the leaf's last bit
+ * clears the leaf's bit in the root; an empty root ends the wait. */
+#define REPORT_QS(i)	lqsmask[i] = 0; rootmask = rootmask & ~B(i)
+
+/* Scan slot i's word; with mark, ask a holdout to report (->need_qs). */
+#define SCAN_SLOT(i, mark)						\
+	if								\
+	:: lqsmask[i] ->						\
+		atomic {						\
+			LOAD(w, word, i, GP);				\
+			printf("GP scans slot %d: sample %d nesting %d\n", \
+			       i, W_SAMPLE(w), W_NEST(w))		\
+		};							\
+		if							\
+		:: WORD_QS(w, gstart) -> REPORT_QS(i)			\
+		:: else ->						\
+			NOTE_UNCONFIRMED(w)				\
+			if						\
+			:: mark ->					\
+				atomic { LOAD(w, nq, i, GP) };		\
+				if					\
+				:: !w ->				\
+					atomic { STORE(nq, i, GP, 1) };	\
+					marked = 1			\
+				:: else -> skip				\
+				fi					\
+			:: else -> skip					\
+			fi						\
+		fi;							\
+		w = 0							\
+	:: else -> skip							\
+	fi
+
+/* gp_force_qs(): scan marking holdouts; if any was newly marked, fence
+ * and scan again (it may have left before it could see the mark). */
+#ifndef NO_FENCE_GP_RESCAN
+#define RESCAN_FENCE	HEAVY_FENCE
+#else
+#define RESCAN_FENCE	skip
+#endif
+#define FORCE_QS							\
+	SCAN_SLOT(0, 1); SCAN_SLOT(1, 1);				\
+	if								\
+	:: marked ->							\
+		RESCAN_FENCE;						\
+		SCAN_SLOT(0, 0); SCAN_SLOT(1, 0)			\
+	:: else -> skip							\
+	fi;								\
+	marked = 0
+
+/*
+ * futex_wait() on the wake word: sleeps while it still holds the sample.
+ * The real code's timed rescans (jiffies_till_*_fqs) are left out unless
+ * -DTIMEOUTS, so the wake-ups alone must end every grace period.
+ */
+#ifdef TIMEOUTS
+#define FQS_WAIT	if :: (gp_wake[0] != wsnap) :: skip fi
+#else
+#define FQS_WAIT	(gp_wake[0] != wsnap)
+#endif
+
+proctype gp()
+{
+	byte gstart, w, wsnap, seen;
+	bit marked;
+	/* The tree: leaf i's ->qsmaskinit and ->qsmask (one slot each),
+	 * the root's (bit i: leaf i). */
+	bit lqsmaskinit[2], lqsmask[2];
+	byte rootinit, rootmask;
+#ifdef SCEN_PB
+	/* Slot 0 registered before the first GP (folded at boot). */
+	lqsmaskinit[0] = 1;
+	rootinit = B(0);
+#endif
+
+	do
+	:: /* gp_wait_request(): sample the wake word, check gp_needed(). */
+		atomic { LOAD(wsnap, gp_wake, 0, GP) };
+		atomic { LOAD(w, needed, 0, GP) };
+		if
+		:: w > gp_seq[0] -> w = 0
+		:: else ->
+			w = 0;
+end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
+			goto next
+		fi;
+
+		/* gp_init(): rcu_seq_start(): state 1 (release store). */
+		atomic {
+			STORE(gp_seq, 0, GP, gp_seq[0] + 1);
+			printf("GP starts: gp_seq %d\n", gp_seq[0])
+		};
+		/*
+		 * Fence: the start reaches every thread before (a) the
+		 * registration generation is loaded (store-buffering pair
+		 * with the newcomer's bump + fence) and (b) the start is
+		 * confirmed: state 2, rcu_seq_confirm().  Only samples of
+		 * the confirmed value count as taken after the start.
+		 */
+#ifndef NO_FENCE_GP_INIT
+		FENCE(GP);
+#endif
+#ifndef SINGLE_PUBLISH
+		atomic {
+			STORE(gp_seq, 0, GP, gp_seq[0] + 1);
+			printf("GP confirms the start: gp_seq %d\n", gp_seq[0])
+		};
+#endif
+		gstart = gp_seq[0];
+		atomic { LOAD(w, gen, 0, GP) };
+		d_step {
+			if
+			:: w != seen -> FOLD_LEAF(0); FOLD_LEAF(1)
+			:: else -> skip
+			fi;
+			seen = w;
+			w = 0;
+			NOTE_MISSED;
+			/* Breadth-first: ->qsmask from ->qsmaskinit. */
+			rootmask = rootinit;
+			lqsmask[0] = lqsmaskinit[0];
+			lqsmask[1] = lqsmaskinit[1]
+		};
+
+		/* gp_fqs_loop(): heavy fence, scans, waits. */
+#ifndef NO_FENCE_GP_SCAN
+		HEAVY_FENCE;
+#endif
+#ifndef LATE_WAKE_SAMPLE
+		/* The wake word is sampled (acquire) before each scan: a
+		 * holdout that reports after the scan looked at its word
+		 * changes it, so the wait does not sleep. */
+		do
+		:: atomic { LOAD(wsnap, gp_wake, 0, GP) };
+			FORCE_QS;
+			if
+			:: rootmask == 0 -> break
+			:: else -> FQS_WAIT
+			fi
+		od;
+#else
+		/* Mutant (the code before this model): sampled after the
+		 * scan, so a report between the two waits for the timer. */
+		FORCE_QS;
+		do
+		:: rootmask == 0 -> break
+		:: else ->
+			atomic { LOAD(wsnap, gp_wake, 0, GP) };
+			FQS_WAIT;
+			FORCE_QS
+		od;
+#endif
+		skip;	/* (break target: not a d_step) */
+
+		/* gp_cleanup(): rcu_seq_end(): fence, release store. */
+#ifndef NO_FENCE_GP_END
+		FENCE(GP);
+#endif
+		atomic {
+			STORE(gp_seq, 0, GP, SEQ_ENDVAL(gp_seq[0]));
+			printf("GP ends: gp_seq %d\n", gp_seq[0])
+		};
+next:		wsnap = 0
+	od
+}
+
+init
+{
+	atomic {
+		ptr[0] = 0; ptr[1] = 2;
+		ptr_w[0] = UP1; ptr_w[1] = UP2;
+		word_w[0] = RD0; word_w[1] = RD1;
+		gen_w[0] = RD1;
+#ifdef SCEN_PB
+		qsmaskinitnext = B(0);
+#endif
+		run gp();
+#ifdef SCEN_PB
+		run reader0();
+#else
+		run newcomer();
+#endif
+		run updater1();
+#if NU > 1
+		run updater2()
+#endif
+	}
+}
+
+/* Progress: with a reader that keeps leaving its sections, every updater's
+ * grace period ends (checked with weak fairness). */
+#ifdef LIVE
+ltl updaters_finish { <> (ndone == NU) }
+#endif
