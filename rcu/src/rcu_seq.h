@@ -13,12 +13,11 @@
 #ifndef LRCU_RCU_SEQ_H
 #define LRCU_RCU_SEQ_H
 
-#include "inject.h"
-
 #include <stdbool.h>
 #include <limits.h>
 #include <rcu/compiler.h>
 #include <rcu/static/rcupdate.h>
+#include "inject.h"
 
 #define RCU_SEQ_CTR_SHIFT	2
 #define RCU_SEQ_STATE_MASK	((1UL << RCU_SEQ_CTR_SHIFT) - 1)
@@ -57,7 +56,6 @@ static inline void rcu_seq_start(unsigned long *sp)
 #endif
 }
 
-/*
 /*
  * Move a grace period in progress to another in-progress state (SRCU:
  * 1 = SCAN1, 2 = SCAN2).  Pollers compare only the counter, so the state
