@@ -1,0 +1,141 @@
+# shellcheck shell=bash
+# bin/lib/analysis.sh - results folders -> run records (RESULTS/DATE/runs.jsonl),
+# shared by plot.sh, report.sh, rollup.sh and nightly.sh.  Sourced after
+# common.sh and judge.sh (for judge_find_dirs).
+#
+# A run record is one JSON line per scenario folder, made by
+# analysis/run.jq from summary.json, stats.jsonl, the judge's
+# console.log.diags, Warnings and exit_status (see analysis/README.md).
+# Malformed input (a bad stats.jsonl or gp-latency.dat line, a broken
+# summary.json) is named "FILE:LINE: ..." on stderr and skipped; the rest
+# is still used.
+
+ANALYSIS_DIR=${ANALYSIS_DIR:-$TORTURE_TOP/analysis}
+
+# Exit status of the analysis scripts when a tool they need is missing.
+ANALYSIS_EXIT_MISSING=3
+
+# analysis_need TOOL PACKAGE WHAT: TOOL on PATH, or one line naming the
+# Debian package and exit ANALYSIS_EXIT_MISSING.
+analysis_need() {
+	have "$1" || die "$ANALYSIS_EXIT_MISSING" "$1 not found (Debian package $2): $3"
+}
+
+# analysis_jq ARG...: jq with the filters' folder as its module path.
+analysis_jq() {
+	jq -L "$ANALYSIS_DIR" "$@"
+}
+
+# analysis_when DIR: the date of a results folder as YYYY.MM.DD-HH.MM.SS:
+# its name when it is one (bin/torture.sh's DATE, maybe with a .N
+# suffix), else the folder's modification time.
+analysis_when() {
+	local b=${1%/}
+	b=${b##*/}
+	if [[ $b =~ ^([0-9]{4}\.[0-9]{2}\.[0-9]{2}-[0-9]{2}\.[0-9]{2}\.[0-9]{2}) ]]; then
+		echo "${BASH_REMATCH[1]}"
+	else
+		date -d "@$(stat -c %Y "$1")" +%Y.%m.%d-%H.%M.%S
+	fi
+}
+
+# analysis_latency_scan FILE NAME: check gp-latency.dat ("T KIND US" lines
+# after a "#" header).  First output line: the kinds present, as a JSON
+# array; then one line per malformed line ("NAME:LINE: ..."), at most 5
+# and a count of the rest.
+analysis_latency_scan() {
+	awk -v name="$2" '
+	/^#/ || /^[ \t]*$/ { next }
+	$0 ~ /^[0-9]+(\.[0-9]+)? [a-z_]+ [0-9]+$/ { kinds[$2] = 1; next }
+	{
+		bad++
+		if (bad <= 5) msg[bad] = name ":" NR ": malformed latency line (" substr($0, 1, 60) "): skipped"
+	}
+	END {
+		n = 0; s = ""
+		for (k in kinds) s = s (n++ ? "," : "") "\"" k "\""
+		print "[" s "]"
+		for (i = 1; i <= bad && i <= 5; i++) print msg[i]
+		if (bad > 5) print name ": " (bad - 5) " more malformed latency lines skipped"
+	}' "$1"
+}
+
+# analysis_file_or_null FILE: FILE if it exists, else /dev/null.
+analysis_file_or_null() {
+	if [ -f "$1" ]; then echo "$1"; else echo /dev/null; fi
+}
+
+# The files of a scenario folder that a record links to (analysis/run.jq
+# names them by key).
+ANALYSIS_FILES="console.log summary.json stats.jsonl gp-latency.dat cmdline ConfigFragment console.log.diags Warnings torture.log"
+
+# analysis_record DIR DATE WHEN: the run record of one scenario folder
+# (one JSON line on stdout).
+analysis_record() {
+	local dir=${1%/} date=$2 when=$3 f kinds='[]' host='' present=''
+	local -a scan=()
+	for f in $ANALYSIS_FILES; do
+		[ ! -f "$dir/$f" ] || present+="$f "
+	done
+	if [ -f "$dir/gp-latency.dat" ]; then
+		mapfile -t scan < <(analysis_latency_scan "$dir/gp-latency.dat" "$dir/gp-latency.dat")
+	fi
+	kinds=${scan[0]:-[]}
+	[ ! -f "$dir/host" ] || host=$(head -n1 "$dir/host")
+	printf '%s\n' ${scan[@]+"${scan[@]:1}"} |
+	analysis_jq -n -c -f "$ANALYSIS_DIR/run.jq" \
+		--arg dir "$dir" --arg run "${dir##*/}" --arg date "$date" --arg when "$when" \
+		--arg host "$host" --arg present "$present" --argjson kinds "$kinds" \
+		--rawfile summary "$(analysis_file_or_null "$dir/summary.json")" \
+		--rawfile stats "$(analysis_file_or_null "$dir/stats.jsonl")" \
+		--rawfile diags "$(analysis_file_or_null "$dir/console.log.diags")" \
+		--rawfile warnings "$(analysis_file_or_null "$dir/Warnings")" \
+		--rawfile exitst "$(analysis_file_or_null "$dir/exit_status")" \
+		--rawfile problems /dev/stdin
+}
+
+# analysis_runs_fresh RESDIR: is RESDIR/runs.jsonl newer than every
+# file of its runs?
+analysis_runs_fresh() {
+	local res=${1%/}
+	[ -s "$res/runs.jsonl" ] || return 1
+	[ -z "$(find "$res" -mindepth 2 -type f -newer "$res/runs.jsonl" ! -path "$res/plots/*" -print -quit)" ]
+}
+
+# analysis_collect RESDIR [--cached]: write RESDIR/runs.jsonl (one record
+# per scenario folder, the judge's order); malformed input is named on
+# stderr.  --cached keeps a runs.jsonl newer than the runs.  Fails with 2
+# when RESDIR holds no runs, 1 when some input was malformed (the rest is
+# in runs.jsonl).
+analysis_collect() {
+	local res=${1%/} d date when rc=0 tmp
+	if [ "${2:-}" = --cached ] && analysis_runs_fresh "$res"; then
+		return 0
+	fi
+	local -a dirs=()
+	mapfile -t dirs < <(judge_find_dirs "$res")
+	if [ ${#dirs[@]} -eq 0 ] || [ "${dirs[0]}" = "$res" ]; then
+		echo "${PROG:-analysis}: $res: not a results folder (no scenario folders with console.log, exit_status, cmdline or Warnings)" >&2
+		return 2
+	fi
+	date=${res##*/}
+	when=$(analysis_when "$res")
+	tmp=$res/runs.jsonl.tmp
+	for d in "${dirs[@]}"; do
+		analysis_record "$d" "$date" "$when"
+	done >"$tmp" || { rm -f "$tmp"; echo "${PROG:-analysis}: $res: could not read the runs" >&2; return 2; }
+	mv "$tmp" "$res/runs.jsonl"
+	analysis_problems "$res/runs.jsonl" || rc=1
+	return "$rc"
+}
+
+# analysis_problems RUNSFILE: print the records' problems on stderr; fail
+# if there were any.
+analysis_problems() {
+	local p n=0
+	while IFS= read -r p; do
+		echo "${PROG:-analysis}: $p" >&2
+		n=$((n + 1))
+	done < <(jq -r '.problems[]?' "$1")
+	((n == 0))
+}
