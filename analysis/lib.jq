@@ -66,7 +66,7 @@ def latency_figures:
 	   mean: (if $n > 0 then (($s | add) / $n * 10 | round / 10) else null end)};
 
 # kind_order: the grace-period kinds of gp-latency.dat in display order.
-def kind_order: ["sync", "exp", "cond", "poll", "async", "barrier"] | index(.) // 99;
+def kind_order: . as $k | ["sync", "exp", "cond", "poll", "async", "barrier"] | index($k) // 99;
 
 # round_to(N): a number rounded to N decimals (null stays null).
 def round_to(n):

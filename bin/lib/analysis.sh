@@ -121,9 +121,14 @@ analysis_collect() {
 	date=${res##*/}
 	when=$(analysis_when "$res")
 	tmp=$res/runs.jsonl.tmp
+	: >"$tmp" || return 2
 	for d in "${dirs[@]}"; do
-		analysis_record "$d" "$date" "$when"
-	done >"$tmp" || { rm -f "$tmp"; echo "${PROG:-analysis}: $res: could not read the runs" >&2; return 2; }
+		if ! analysis_record "$d" "$date" "$when" >>"$tmp"; then
+			rm -f "$tmp"
+			echo "${PROG:-analysis}: $d: could not make its run record" >&2
+			return 2
+		fi
+	done
 	mv "$tmp" "$res/runs.jsonl"
 	analysis_problems "$res/runs.jsonl" || rc=1
 	return "$rc"
