@@ -81,6 +81,7 @@ table.params td, table.params th { font-size: 0.85em; }
 \(if ($ARGS.named.intro // "") != "" then "<p>\($ARGS.named.intro | h)</p>" else "" end)
 \(if $testid != "" then "<p class=\"small\">Tree: <code>\($testid | split("\n") | map(select(length > 0)) | .[0:6] | join(" ") | h)</code></p>" else "" end)
 \(if ($links | length) > 0 then "<p>" + ($links | map(link(.href; .text)) | join(" · ")) + "</p>" else "" end)
+\([$runs[] | .problems // [] | .[]] | if length > 0 then "<h2 id=\"problems\">Malformed input (skipped)</h2>\n<ul class=\"small\">" + (map("<li>\(h)</li>") | join("")) + "</ul>" else "" end)
 <h2 id=\"verdicts\">Verdicts</h2>
 <table class=\"verdicts\">
 <thead><tr><th class=\"l\">run</th><th class=\"l\">type</th><th class=\"l\">result</th><th>grace periods</th><th>per second</th><th>reads per second</th><th>errors</th><th>latency p50</th><th>latency p99</th><th>seconds</th><th class=\"l\">files</th></tr></thead>

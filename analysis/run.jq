@@ -19,9 +19,9 @@
 #
 # The verdict is the judge's (bin/lib/judge.sh): a "BUG:" line in
 # console.log.diags or a "!!!" line in Warnings makes any run a FAILURE;
-# otherwise summary.json's result; no summary.json: INCOMPLETE.  A
-# "SKIPPED: why" line (Warnings or diags) marks a run that was not run on
-# purpose.  SUCCESS needs summary.json to say so and nothing against it.
+# otherwise summary.json's result (SUCCESS, FAILURE, or a later
+# INCOMPLETE or SKIPPED); no summary.json: INCOMPLETE.  SUCCESS needs
+# summary.json to say so and nothing against it.
 include "lib" {search: "./"};
 
 def lines_of: split("\n") | map(sub("\\s+$"; "")) | map(select(length > 0));
@@ -40,14 +40,12 @@ def file_keys:
 | ($exitst | gsub("\\s"; "") | if test("^[0-9]+$") then tonumber else null end) as $xst
 | [$dl[] | select(startswith("BUG:")) | sub("^BUG: *"; "") | sub("^\($run) "; "")] as $bugs
 | [$wl[] | select(startswith("!!!")) | sub("^!!! *"; "")] as $runner
-| [($dl + $wl)[] | select(startswith("SKIPPED:")) | sub("^SKIPPED: *"; "")] as $skipped
 | [$dl[] | select(startswith("WARNING:")) | sub("^WARNING: *"; "") | sub("^\($run) "; "")] as $notes
 | (if ($sum | type) == "object" then $sum else {} end) as $s
 | ($s.result // null) as $result
 | (if ($bugs + $runner | length) > 0 then "FAILURE"
    elif $result == "SUCCESS" and $xst != null and $xst != 0 then "FAILURE"
    elif $result != null then $result
-   elif ($skipped | length) > 0 then "SKIPPED"
    else "INCOMPLETE" end) as $verdict
 | ($st | map(select(.final == true)) | last // ($st | last) // null) as $final
 | $s + {
@@ -61,7 +59,6 @@ def file_keys:
 		    + (if $verdict == "FAILURE" and ($bugs + $runner | length) == 0 and $result == "SUCCESS"
 		       then ["summary.json says SUCCESS, rcutorture exited \($xst)"] else [] end)
 		    + (if $verdict == "INCOMPLETE" and $sum == null then ["no summary.json: the run did not get to its end"] else [] end)
-		    + (if $verdict == "SKIPPED" then $skipped else [] end)
 		    + (if $sum == "bad" then ["summary.json is not valid JSON"] else [] end))
 	      end),
 	notes: $notes,

@@ -101,6 +101,7 @@ plot_one() {
 plot_dir() {
 	local res=${1%/} rc=0 rec
 	local -a files=() names=()
+	PLOT_COUNT=0
 	analysis_collect "$res" || rc=$?
 	((rc != 2)) || return 2
 	mkdir -p "$res/plots"
@@ -121,7 +122,7 @@ plot_dir() {
 }
 
 main() {
-	local d rc=0 st
+	local rc=0
 	local -a dirs=()
 	while (($#)); do
 		case $1 in
@@ -140,17 +141,9 @@ main() {
 		esac
 		shift
 	done
-	[ ${#dirs[@]} -gt 0 ] || { usage >&2; exit 2; }
-	for d in "${dirs[@]}"; do
-		[ -d "$d" ] || die 2 "$d: no such directory"
-	done
 	analysis_need jq jq "no plots made"
 	analysis_need gnuplot gnuplot-nox "no plots made"
-	for d in "${dirs[@]}"; do
-		st=0 PLOT_COUNT=0
-		plot_dir "$d" || st=$?
-		((st <= rc)) || rc=$st
-	done
+	analysis_for_dirs plot_dir ${dirs[@]+"${dirs[@]}"} || rc=$?
 	exit "$rc"
 }
 

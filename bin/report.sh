@@ -72,10 +72,12 @@ report_links() {
 	done | jq -s -c .
 }
 
-# report_dir RESDIR PLOTS: make the plots (PLOTS=1), then index.html.
+# report_dir RESDIR: make the plots (unless REPORT_PLOTS=0), then
+# index.html.
+REPORT_PLOTS=1
 report_dir() {
-	local res=${1%/} plots=$2 rc=0 st=0 hosts='[]'
-	if ((plots)); then
+	local res=${1%/} rc=0 st=0 hosts='[]'
+	if ((REPORT_PLOTS)); then
 		if have gnuplot; then
 			"$BIN_DIR/plot.sh" --format both "$res" || st=$?
 			((st != 2)) || return 2
@@ -116,7 +118,7 @@ report_say_no_gnuplot() {
 }
 
 main() {
-	local d rc=0 st plots=1
+	local rc=0 plots=1
 	local -a dirs=()
 	while (($#)); do
 		case $1 in
@@ -128,16 +130,9 @@ main() {
 		esac
 		shift
 	done
-	[ ${#dirs[@]} -gt 0 ] || { usage >&2; exit 2; }
-	for d in "${dirs[@]}"; do
-		[ -d "$d" ] || die 2 "$d: no such directory"
-	done
 	analysis_need jq jq "no report made"
-	for d in "${dirs[@]}"; do
-		st=0
-		report_dir "$d" "$plots" || st=$?
-		((st <= rc)) || rc=$st
-	done
+	REPORT_PLOTS=$plots
+	analysis_for_dirs report_dir ${dirs[@]+"${dirs[@]}"} || rc=$?
 	exit "$rc"
 }
 

@@ -144,3 +144,21 @@ analysis_problems() {
 	done < <(jq -r '.problems[]?' "$1")
 	((n == 0))
 }
+
+# analysis_for_dirs FUNC DIR...: FUNC on each results folder (each must be
+# a directory: else exit 2 before any is done); returns the highest
+# status FUNC returned.
+analysis_for_dirs() {
+	local fn=$1 d rc=0 st
+	shift
+	[ $# -gt 0 ] || { usage >&2; exit 2; }
+	for d in "$@"; do
+		[ -d "$d" ] || die 2 "$d: no such directory"
+	done
+	for d in "$@"; do
+		st=0
+		"$fn" "$d" || st=$?
+		((st <= rc)) || rc=$st
+	done
+	return "$rc"
+}
