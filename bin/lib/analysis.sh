@@ -104,12 +104,14 @@ analysis_runs_fresh() {
 
 # analysis_collect RESDIR [--cached]: write RESDIR/runs.jsonl (one record
 # per scenario folder, the judge's order); malformed input is named on
-# stderr.  --cached keeps a runs.jsonl newer than the runs.  Fails with 2
+# stderr.  --cached keeps a runs.jsonl newer than the runs (its problems
+# are named again).  Fails with 2
 # when RESDIR holds no runs, 1 when some input was malformed (the rest is
 # in runs.jsonl).
 analysis_collect() {
 	local res=${1%/} d date when rc=0 tmp
 	if [ "${2:-}" = --cached ] && analysis_runs_fresh "$res"; then
+		analysis_problems "$res/runs.jsonl" || return 1
 		return 0
 	fi
 	local -a dirs=()
