@@ -5,10 +5,6 @@
 set -euo pipefail
 PROG=plot.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=lib/common.sh
-. "$BIN_DIR/lib/common.sh"
-# shellcheck source=lib/judge.sh
-. "$BIN_DIR/lib/judge.sh"
 # shellcheck source=lib/analysis.sh
 . "$BIN_DIR/lib/analysis.sh"
 
@@ -81,19 +77,15 @@ plot_outs() {
 }
 
 # plot_one WHAT SCRIPT ARG...: run one gnuplot script and count it in
-# PLOT_COUNT; a failure is one line on stderr (gnuplot's first error) and
-# sets PLOT_FAILED (the other plots are still made).
+# PLOT_COUNT; a failure sets PLOT_FAILED (the other plots are still made).
 PLOT_FAILED=0
 PLOT_COUNT=0
 plot_one() {
-	local what=$1 script=$2 err
-	shift 2
-	if ! err=$(gnuplot -c "$ANALYSIS_DIR/$script" "$@" 2>&1 >/dev/null) || [[ $err == *"error"* ]]; then
-		echo "$PROG: $what: gnuplot failed: $(grep -m1 -i error <<<"$err" || echo "$err" | tail -n1)" >&2
+	if analysis_gnuplot "$@"; then
+		PLOT_COUNT=$((PLOT_COUNT + 1))
+	else
 		PLOT_FAILED=1
-		return 0
 	fi
-	PLOT_COUNT=$((PLOT_COUNT + 1))
 }
 
 # plot_dir RESDIR: all plots of a results folder; fails as the exit

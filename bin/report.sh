@@ -5,10 +5,6 @@
 set -euo pipefail
 PROG=report.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=lib/common.sh
-. "$BIN_DIR/lib/common.sh"
-# shellcheck source=lib/judge.sh
-. "$BIN_DIR/lib/judge.sh"
 # shellcheck source=lib/analysis.sh
 . "$BIN_DIR/lib/analysis.sh"
 

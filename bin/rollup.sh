@@ -5,10 +5,6 @@
 set -euo pipefail
 PROG=rollup.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=lib/common.sh
-. "$BIN_DIR/lib/common.sh"
-# shellcheck source=lib/judge.sh
-. "$BIN_DIR/lib/judge.sh"
 # shellcheck source=lib/analysis.sh
 . "$BIN_DIR/lib/analysis.sh"
 
@@ -73,7 +69,7 @@ rollup_table() {
 
 # rollup_trend_plots OUTDIR: trend-FIGURE plots from OUTDIR/trend.jsonl.
 rollup_trend_plots() {
-	local out=$1 fig label names dat err rc=0 scale
+	local out=$1 fig label names dat rc=0 scale
 	mkdir -p "$out/plots"
 	while IFS=$'\t' read -r fig label; do
 		dat=$out/plots/trend-$fig.dat
@@ -83,12 +79,8 @@ rollup_trend_plots() {
 		[ -n "$names" ] || continue
 		scale=''
 		[[ $fig != latency_* ]] || scale=log
-		if ! err=$(gnuplot -c "$ANALYSIS_DIR/trend.gp" "$dat" "$names" \
-			"$out/plots/trend-$fig.png $out/plots/trend-$fig.svg" "$label" $scale 2>&1 >/dev/null) ||
-			[[ $err == *"error"* ]]; then
-			echo "$PROG: trend of $fig: gnuplot failed: $(grep -m1 -i error <<<"$err" || tail -n1 <<<"$err")" >&2
-			rc=1
-		fi
+		analysis_gnuplot "trend of $fig" trend.gp "$dat" "$names" \
+			"$out/plots/trend-$fig.png $out/plots/trend-$fig.svg" "$label" $scale || rc=1
 	done < <(jq -r '[.figure, "\(.label)\(if .unit != "" then " (\(.unit))" else "" end)"] | @tsv' "$out/trend.jsonl")
 	return "$rc"
 }

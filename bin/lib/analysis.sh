@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # bin/lib/analysis.sh - results folders -> run records (RESULTS/DATE/runs.jsonl),
-# shared by plot.sh, report.sh, rollup.sh and nightly.sh.  Sourced after
-# common.sh and judge.sh (for judge_find_dirs).
+# shared by plot.sh, report.sh, rollup.sh and nightly.sh.  Sourced; it
+# sources common.sh and judge.sh (judge_find_dirs) itself.
 #
 # A run record is one JSON line per scenario folder, made by
 # analysis/run.jq from summary.json, stats.jsonl, the judge's
@@ -9,6 +9,11 @@
 # Malformed input (a bad stats.jsonl or gp-latency.dat line, a broken
 # summary.json) is named "FILE:LINE: ..." on stderr and skipped; the rest
 # is still used.
+
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# shellcheck source=judge.sh
+. "$(dirname "${BASH_SOURCE[0]}")/judge.sh"
 
 ANALYSIS_DIR=${ANALYSIS_DIR:-$TORTURE_TOP/analysis}
 
@@ -19,6 +24,17 @@ ANALYSIS_EXIT_MISSING=3
 # Debian package and exit ANALYSIS_EXIT_MISSING.
 analysis_need() {
 	have "$1" || die "$ANALYSIS_EXIT_MISSING" "$1 not found (Debian package $2): $3"
+}
+
+# analysis_gnuplot WHAT SCRIPT ARG...: gnuplot -c analysis/SCRIPT ARG...;
+# a failure (or an error message) is one line on stderr naming WHAT.
+analysis_gnuplot() {
+	local what=$1 script=$2 err
+	shift 2
+	if ! err=$(gnuplot -c "$ANALYSIS_DIR/$script" "$@" 2>&1 >/dev/null) || [[ $err == *"error"* ]]; then
+		echo "${PROG:-analysis}: $what: gnuplot failed: $(grep -m1 -i error <<<"$err" || tail -n1 <<<"$err")" >&2
+		return 1
+	fi
 }
 
 # analysis_jq ARG...: jq with the filters' folder as its module path.
