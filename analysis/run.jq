@@ -19,9 +19,11 @@
 #
 # The verdict is the judge's (bin/lib/judge.sh): a "BUG:" line in
 # console.log.diags or a "!!!" line in Warnings makes any run a FAILURE;
-# otherwise summary.json's result (SUCCESS, FAILURE, or a later
-# INCOMPLETE or SKIPPED); no summary.json: INCOMPLETE.  SUCCESS needs
-# summary.json to say so and nothing against it.
+# otherwise an "INCOMPLETE: why" line in Warnings (bin/nightly.sh's mark
+# of a run lost with its host) makes it INCOMPLETE; otherwise
+# summary.json's result (SUCCESS, FAILURE, or a later INCOMPLETE or
+# SKIPPED); no summary.json: INCOMPLETE.  SUCCESS needs summary.json to
+# say so and nothing against it.
 include "lib" {search: "./"};
 
 def lines_of: split("\n") | map(sub("\\s+$"; "")) | map(select(length > 0));
@@ -40,10 +42,12 @@ def file_keys:
 | ($exitst | gsub("\\s"; "") | if test("^[0-9]+$") then tonumber else null end) as $xst
 | [$dl[] | select(startswith("BUG:")) | sub("^BUG: *"; "") | sub("^\($run) "; "")] as $bugs
 | [$wl[] | select(startswith("!!!")) | sub("^!!! *"; "")] as $runner
+| [$wl[] | select(startswith("INCOMPLETE:")) | sub("^INCOMPLETE: *"; "")] as $lost
 | [$dl[] | select(startswith("WARNING:")) | sub("^WARNING: *"; "") | sub("^\($run) "; "")] as $notes
 | (if ($sum | type) == "object" then $sum else {} end) as $s
 | ($s.result // null) as $result
 | (if ($bugs + $runner | length) > 0 then "FAILURE"
+   elif ($lost | length) > 0 then "INCOMPLETE"
    elif $result == "SUCCESS" and $xst != null and $xst != 0 then "FAILURE"
    elif $result != null then $result
    else "INCOMPLETE" end) as $verdict
@@ -54,11 +58,11 @@ def file_keys:
 	scenario: ($s.scenario // ($run | sub("\\.[0-9]+$"; ""))),
 	verdict: $verdict,
 	why: (if $verdict == "SUCCESS" then []
-	      else ($bugs + $runner
-		    + (if ($bugs + $runner | length) == 0 and ($s.reason // "") != "" then [$s.reason] else [] end)
+	      else ($bugs + $runner + $lost
+		    + (if ($bugs + $runner + $lost | length) == 0 and ($s.reason // "") != "" then [$s.reason] else [] end)
 		    + (if $verdict == "FAILURE" and ($bugs + $runner | length) == 0 and $result == "SUCCESS"
 		       then ["summary.json says SUCCESS, rcutorture exited \($xst)"] else [] end)
-		    + (if $verdict == "INCOMPLETE" and $sum == null then ["no summary.json: the run did not get to its end"] else [] end)
+		    + (if $verdict == "INCOMPLETE" and $sum == null and ($lost | length) == 0 then ["no summary.json: the run did not get to its end"] else [] end)
 		    + (if $sum == "bad" then ["summary.json is not valid JSON"] else [] end))
 	      end),
 	notes: $notes,

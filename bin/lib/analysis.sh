@@ -42,6 +42,22 @@ analysis_jq() {
 	jq -L "$ANALYSIS_DIR" "$@"
 }
 
+# analysis_dated_dir PARENT: make and print (absolute) a new folder
+# PARENT/YYYY.MM.DD-HH.MM.SS, ".N" added when that is taken, as
+# bin/torture.sh names its results folders.
+analysis_dated_dir() {
+	local base d n=1
+	mkdir -p "$1" 2>/dev/null || { echo "${PROG:-analysis}: $1: cannot create" >&2; return 2; }
+	base=$1/$(date +%Y.%m.%d-%H.%M.%S)
+	d=$base
+	until mkdir "$d" 2>/dev/null; do
+		n=$((n + 1))
+		d=$base.$n
+		((n < 100)) || { echo "${PROG:-analysis}: $base: cannot create" >&2; return 2; }
+	done
+	(cd "$d" && pwd)
+}
+
 # analysis_when DIR: the date of a results folder as YYYY.MM.DD-HH.MM.SS:
 # its name when it is one (bin/torture.sh's DATE, maybe with a .N
 # suffix), else the folder's modification time.
