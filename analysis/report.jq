@@ -42,7 +42,7 @@ include "lib" {search: "./"};
 	elif . >= 1000000 then "\(. / 10000 | round / 100) s"
 	elif . >= 1000 then "\(. / 10 | round / 100) ms"
 	else "\(.) us" end;
-  def anchor: "run-" + (gsub("[^A-Za-z0-9_.-]"; "_"));
+  def anchor: gsub("[^A-Za-z0-9_.-]"; "_");
   def plots_of($run): [$plots[] | select(startswith("plots/\($run)-"))];
   def link($href; $text): "<a href=\"\($href | @uri | gsub("%2F"; "/"))\">\($text | h)</a>";
   def file_links: (.files // {}) | to_entries | map(link(.value; (.value | split("/") | last))) | join(" · ");
@@ -86,7 +86,7 @@ table.params td, table.params th { font-size: 0.85em; }
 <table class=\"verdicts\">
 <thead><tr><th class=\"l\">run</th><th class=\"l\">type</th><th class=\"l\">result</th><th>grace periods</th><th>per second</th><th>reads per second</th><th>errors</th><th>latency p50</th><th>latency p99</th><th>seconds</th><th class=\"l\">files</th></tr></thead>
 <tbody>
-\($runs | map(totals as $t | "<tr class=\"\(if is_failed then "fail" elif is_skipped then "skip" else "ok" end)\" id=\"row-\(.run | anchor)\"><td class=\"l\"><a href=\"#\(.run | anchor)\">\(.run | h)</a>\(if .host then " <span class=\"small\">(\(.host | h))</span>" else "" end)</td><td class=\"l\">\(.torture_type // "-" | h)</td><td class=\"l verdict\">\(verdict | h)</td><td>\($t.gps | num)\(if $t.gps != null and ($t.gps_counted | not) then "*" else "" end)</td><td>\($t.gps_per_s // "-")</td><td>\($t.reads_per_s | num)</td><td>\($t.errors | num)</td><td>\($t.latency_p50_us | us)</td><td>\($t.latency_p99_us | us)</td><td>\(.duration_s // "-")</td><td class=\"l\">\(if .files.console then link(.files.console; "console.log") else "no console.log" end)</td></tr>") | join("\n"))
+\($runs | map(totals as $t | "<tr class=\"\(if is_failed then "fail" elif is_skipped then "skip" else "ok" end)\" id=\"row-\(.run | anchor)\"><td class=\"l\"><a href=\"#run-\(.run | anchor)\">\(.run | h)</a>\(if .host then " <span class=\"small\">(\(.host | h))</span>" else "" end)</td><td class=\"l\">\(.torture_type // "-" | h)</td><td class=\"l verdict\">\(verdict | h)</td><td>\($t.gps | num)\(if $t.gps != null and ($t.gps_counted | not) then "*" else "" end)</td><td>\($t.gps_per_s // "-")</td><td>\($t.reads_per_s | num)</td><td>\($t.errors | num)</td><td>\($t.latency_p50_us | us)</td><td>\($t.latency_p99_us | us)</td><td>\(.duration_s // "-")</td><td class=\"l\">\(if .files.console then link(.files.console; "console.log") else "no console.log" end)</td></tr>") | join("\n"))
 </tbody>
 </table>
 <p class=\"small\">* the type cannot count grace periods: the writer's updates (ver), as the kernel's scripts count them.  Latency: grace periods waited for by the writer and fake writers.</p>
@@ -100,7 +100,7 @@ table.params td, table.params th { font-size: 0.85em; }
 \(if ($plots | length) == 0 then "<p>No plots: run <code>bin/plot.sh</code> (needs gnuplot, Debian package gnuplot-nox).</p>" else "" end)
 \([$plots[] | select(startswith("plots/latency-cdf."))] | map("<p><img src=\"\(.)\" alt=\"grace-period latency of every run\" width=\"800\" height=\"500\"></p>") | join("\n"))
 \([$plots[] | select(startswith("plots/trend-"))] | if length > 0 then "<h3 id=\"trends\">Trends across dates</h3>\n" + (map("<p><img src=\"\(.)\" alt=\"trend \(ltrimstr("plots/trend-") | rtrimstr(".png"))\" width=\"900\" height=\"500\"></p>") | join("\n")) else "" end)
-\($runs | map(. as $r | "<section class=\"run\" id=\"\(.run | anchor)\">
+\($runs | map(. as $r | "<section class=\"run\" id=\"run-\(.run | anchor)\">
 <h3>\(.run | h) <span class=\"small\">\(verdict | h)\(if .notes and (.notes | length) > 0 then "; " + (.notes | join("; ") | h) else "" end)</span></h3>
 \(plots_of(.run) | map("<p><img src=\"\(.)\" alt=\"\($r.run | h) \(ltrimstr("plots/\($r.run)-") | rtrimstr(".png"))\" width=\"800\" height=\"\(if test("-timeline") then 700 else 500 end)\"> <a class=\"small\" href=\"\(rtrimstr(".png")).svg\">SVG</a></p>") | join("\n"))
 </section>") | join("\n"))

@@ -66,7 +66,7 @@ plot_data() {
 		PLOT_FAILED=1
 		return 1
 	fi
-	[ -s "$1" ]
+	[ -s "$1" ] || { rm -f "$1"; return 1; }
 }
 
 # plot_outs BASE: the output files for BASE in the chosen formats.
