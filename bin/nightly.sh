@@ -60,6 +60,9 @@ Options:
   --help           this text
 TORTURE_OPTIONs (after --) go to every bin/torture.sh, e.g. -- --kasan.
 
+Environment: NIGHTLY_LOCAL_ROOT=DIR replaces build/nightly (tests);
+TORTURE_BIN=PATH runs PATH instead of building, on every host (tests).
+
 Hosts need bash, tar, flock, make and gcc (and perl and rsync, for
 GNU parallel); this machine needs parallel, jq, and for remote hosts
 rsync, gnuplot-nox for the plots.  Exit status: 0 every run succeeded
@@ -283,11 +286,22 @@ make_instances() {
 	done <<<"$names"
 }
 
-# job_template TRY: the command parallel runs for each "INSTANCE SCENARIO".
+# host_jobs_map: "LOGIN=JOBS,..." for the usable hosts (a job finds its
+# host's count by parallel's PARALLEL_SSHLOGIN).
+host_jobs_map() {
+	local i out=''
+	for i in "${!HOST_LOGIN[@]}"; do
+		[ "${HOST_STATE[i]}" != ok ] || out+="${out:+,}${HOST_LOGIN[i]}=${HOST_JOBS[i]}"
+	done
+	echo "$out"
+}
+
+# job_template TRY JOBSMAP: the command parallel runs for each
+# "INSTANCE SCENARIO".
 job_template() {
 	local base=$OPT_REMOTE_DIR
 	printf 'bash %q %q %q %q {1} {2} %q %q %q %q' "$base/src-$SRC_ID/tree/bin/lib/nightly-job.sh" \
-		"$base" "$SRC_ID" "$RUN_ID" "$1" "${OPT_DURATION}s" "${2:-auto}" "${TORTURE_BIN:-}"
+		"$base" "$SRC_ID" "$RUN_ID" "$1" "${OPT_DURATION}s" "$2" "${TORTURE_BIN:-}"
 	local o
 	for o in ${OPT_TORTURE[@]+"${OPT_TORTURE[@]}"}; do printf ' %q' "$o"; done
 }
@@ -312,7 +326,7 @@ run_round() {
 		par+=(--return "$OPT_REMOTE_DIR/out/$RUN_ID/{1}.t$try")
 	fi
 	log "Round $try: ${#list[@]} runs on ${#logins[@]} hosts: ${list[*]}"
-	(cd "$LOCAL_ROOT" && exec "${par[@]}" "$(job_template "$try" "")" <"$WORK/jobs.$try" >"$WORK/out.$try" 2>&1) &
+	(cd "$LOCAL_ROOT" && exec "${par[@]}" "$(job_template "$try" "$(host_jobs_map)")" <"$WORK/jobs.$try" >"$WORK/out.$try" 2>&1) &
 	PARALLEL_PID=$!
 	wait "$PARALLEL_PID" || rc=$?
 	# An interrupt (on_interrupt) stops parallel; wait for it to finish.
@@ -443,21 +457,23 @@ write_hosts() {
 	done | jq -s . >"$RESDIR/hosts.json"
 }
 
-# summarize: runs.jsonl, the roll-up and report, TAP and JUnit; returns 1
-# if a run did not succeed.
+# summarize: runs.jsonl, TAP and JUnit, the roll-up and report; prints
+# the TAP summary last; returns 1 if a run did not succeed.
 summarize() {
 	local st=0 notes
-	if ((OPT_REPORT)); then
-		"$BIN_DIR/rollup.sh" --last "$OPT_HISTORY" --out "$RESDIR" "$OPT_RESULTS" >/dev/null 2>"$WORK/rollup.err" || true
-		grep -v ': malformed ' "$WORK/rollup.err" | while IFS= read -r l; do log "$l"; done || true
-		"$BIN_DIR/report.sh" "$RESDIR" 2>&1 | while IFS= read -r l; do log "$l"; done || true
-	fi
-	analysis_collect "$RESDIR" --cached || st=$?
+	analysis_collect "$RESDIR" || st=$?
 	((st != 2)) || die 1 "$RESDIR: the runs could not be read"
 	notes=$(jq -c '[.[] | .note]' "$RESDIR/hosts.json")
 	analysis_jq -s -r -f "$ANALYSIS_DIR/tap.jq" "$RESDIR/runs.jsonl" --argjson notes "$notes" >"$RESDIR/nightly.tap"
 	analysis_jq -s -r -f "$ANALYSIS_DIR/junit.jq" "$RESDIR/runs.jsonl" --arg name "rcutorture nightly ${RESDIR##*/}" \
 		>"$RESDIR/junit.xml"
+	if ((OPT_REPORT)); then
+		"$BIN_DIR/rollup.sh" --last "$OPT_HISTORY" --out "$RESDIR" "$OPT_RESULTS" >/dev/null 2>"$WORK/rollup.err" || true
+		# Malformed lines of this night's runs were named above already.
+		grep -v ': malformed ' "$WORK/rollup.err" | while IFS= read -r l; do log "$l"; done || true
+		"$BIN_DIR/report.sh" "$RESDIR" 2>&1 | grep -v ': malformed ' | while IFS= read -r l; do log "$l"; done || true
+		log "Report: $RESDIR/index.html"
+	fi
 	cat "$RESDIR/nightly.tap"
 	[ -z "$(analysis_jq -r 'include "lib"; select(is_failed) | .run' "$RESDIR/runs.jsonl")" ]
 }
@@ -469,7 +485,7 @@ dryrun() {
 	for i in "${!HOST_LOGIN[@]}"; do
 		echo "Host ${HOST_NAME[i]}: ${HOST_JOBS[i]:-one per 4 processors} at a time, in $OPT_REMOTE_DIR"
 	done
-	echo "Job: $(job_template 1 "${HOST_JOBS[0]:-}")"
+	echo "Job: $(job_template 1 "$(host_jobs_map)")"
 }
 
 main() {
@@ -489,7 +505,7 @@ main() {
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/nightly.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
 	LOG=$WORK/log
-	LOCAL_ROOT=$TORTURE_TOP/build/nightly
+	LOCAL_ROOT=${NIGHTLY_LOCAL_ROOT:-$TORTURE_TOP/build/nightly}
 	RUN_ID=$(date +%Y%m%d%H%M%S)-$$
 	make_source
 	if ((OPT_DRYRUN)); then
@@ -513,7 +529,6 @@ main() {
 	write_hosts
 	local st=0
 	summarize || st=1
-	((OPT_REPORT == 0)) || log "Report: $RESDIR/index.html"
 	((INTERRUPTED == 0)) || st=130
 	exit "$st"
 }

@@ -8,9 +8,9 @@
 # BASE: the host's nightly folder (relative to the working directory:
 # the remote home, or the controller's build/nightly); ID: the source's
 # id (BASE/src-ID/tree holds it, unpacked by nightly.sh); RUNID: the
-# nightly run; JOBS: runs at a time on this host ("auto": one per 4
-# processors); TORTURE_BIN: "" or a program to run instead of building
-# (tests).
+# nightly run; JOBS: runs at a time per host, "LOGIN=N,..." (this host
+# is $PARALLEL_SSHLOGIN, ":" here; not listed: one per 4 processors);
+# TORTURE_BIN: "" or a program to run instead of building (tests).
 #
 # The job claims a free slot (BASE/slot-K.lock, held while it runs), so
 # that the runs on a host use their own copy of the tree
@@ -53,10 +53,9 @@ echo "$host slot $k $(date '+%Y.%m.%d-%H.%M.%S')" >"$out/started"
 
 # This slot's share of the processors.
 mapfile -t cpus < <(allowed_cpus)
-if [ "$jobs" = auto ]; then
-	jobs=$((${#cpus[@]} / 4))
-	((jobs > 0)) || jobs=1
-fi
+n=$(tr ',' '\n' <<<"$jobs" | awk -F= -v h="${PARALLEL_SSHLOGIN:-:}" '$1 == h && $2 ~ /^[0-9]+$/ { print $2; exit }')
+jobs=${n:-$((${#cpus[@]} / 4))}
+((jobs > 0)) || jobs=1
 share=$((${#cpus[@]} / jobs))
 ((share > 0)) || share=1
 first=$(((k - 1) % jobs * share))
