@@ -21,6 +21,9 @@ bin/nightly.sh's) in RESULTS/DATE/plots/, as PNG and SVG (--format):
                      second over each stats interval
   RUN-histograms     the Reader Pipe and Reader Batch histograms
   latency-cdf        every run's latency distribution on one plot
+  compare-METRIC     with a compare.json (bin/compare-liburcu.sh): each
+                     metric's bars per flavor, ours and liburcu's, with
+                     error bars over the repeated runs
 with their data as RUN-rates.dat and RUN-histograms.dat, and writes
 RESULTS/DATE/runs.jsonl (one record per run; see analysis/README.md).
 Prints one line per folder: where the plots are and how many.
@@ -69,6 +72,24 @@ plot_data() {
 	[ -s "$1" ] || { rm -f "$1"; return 1; }
 }
 
+# plot_compare RESDIR: a bar chart per metric of RESDIR/compare.json
+# (bin/compare-liburcu.sh's), compare-METRIC in plots/; a malformed
+# metric is named and skipped (PLOT_INPUT_BAD).
+plot_compare() {
+	local res=$1 m name metrics
+	metrics=$(analysis_compare "$res") || PLOT_INPUT_BAD=1
+	while IFS= read -r m; do
+		[ -n "$m" ] || continue
+		name=$(jq -r .metric <<<"$m")
+		if plot_data "$res/plots/compare-$name.dat" "$m" '.results | to_entries[]
+			| [.key, .value.flavor, .value.impl, .value.median, .value.min, .value.max]'; then
+			plot_one "compare $name" compare.gp "$res/plots/compare-$name.dat" \
+				"$(plot_outs "$res/plots/compare-$name")" "$(jq -r .label <<<"$m")" \
+				"$(jq -r '"\(.unit) (\(.better) is better)"' <<<"$m")"
+		fi
+	done <<<"$metrics"
+}
+
 # plot_outs BASE: the output files for BASE in the chosen formats.
 plot_outs() {
 	local f out=''
@@ -79,6 +100,7 @@ plot_outs() {
 # plot_one WHAT SCRIPT ARG...: run one gnuplot script and count it in
 # PLOT_COUNT; a failure sets PLOT_FAILED (the other plots are still made).
 PLOT_FAILED=0
+PLOT_INPUT_BAD=0
 PLOT_COUNT=0
 plot_one() {
 	if analysis_gnuplot "$@"; then
@@ -93,7 +115,7 @@ plot_one() {
 plot_dir() {
 	local res=${1%/} rc=0 rec
 	local -a files=() names=()
-	PLOT_COUNT=0
+	PLOT_COUNT=0 PLOT_INPUT_BAD=0
 	analysis_collect "$res" || rc=$?
 	((rc != 2)) || return 2
 	mkdir -p "$res/plots"
@@ -108,8 +130,9 @@ plot_dir() {
 		plot_one "latency CDF of all runs" latency-cdf-all.gp "${files[*]}" "${names[*]}" \
 			"$(plot_outs "$res/plots/latency-cdf")" "${res##*/}: grace-period latency, all runs"
 	fi
+	[ ! -f "$res/compare.json" ] || plot_compare "$res"
 	echo "$PROG: $res/plots: $PLOT_COUNT plots ($FORMATS)"
-	((PLOT_FAILED == 0)) || rc=1
+	((PLOT_FAILED == 0 && PLOT_INPUT_BAD == 0)) || rc=1
 	return "$rc"
 }
 

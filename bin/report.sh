@@ -16,7 +16,8 @@ Writes RESULTS/DATE/index.html for each results folder: the verdict table
 (run, type, result, grace periods and their rate, reader iterations per
 second, errors, latency p50/p99, links to console.log) with failures
 first, each failure's reasons (the judge's, as bin/recheck.sh prints them)
-and an excerpt of its console, the plots, each run's parameters.  Plain
+and an excerpt of its console, the plots, each run's parameters, and with
+a compare.json (bin/compare-liburcu.sh) the ratios ours/liburcu.  Plain
 HTML, no JavaScript: open it from the file system.  First makes the plots
 with bin/plot.sh when gnuplot is installed (--no-plots: use the plots
 already there); without gnuplot it says so once and the page has no
@@ -72,7 +73,7 @@ report_links() {
 # index.html.
 REPORT_PLOTS=1
 report_dir() {
-	local res=${1%/} rc=0 st=0 hosts='[]'
+	local res=${1%/} rc=0 st=0 hosts='[]' compare='[]'
 	if ((REPORT_PLOTS)); then
 		if have gnuplot; then
 			"$BIN_DIR/plot.sh" --format both "$res" || st=$?
@@ -90,13 +91,16 @@ report_dir() {
 		((st == 0)) || rc=1
 	fi
 	[ ! -f "$res/hosts.json" ] || hosts=$(jq -c '[.[] | .note]' "$res/hosts.json")
+	if [ -f "$res/compare.json" ]; then
+		compare=$(analysis_compare "$res" | jq -s -c .) || rc=1
+	fi
 	if ! analysis_jq -s -r -f "$ANALYSIS_DIR/report.jq" "$res/runs.jsonl" \
 		--arg testid "$(cat "$res/testid.txt" 2>/dev/null || true)" \
 		--arg intro "$(cat "$res/report-intro.txt" 2>/dev/null || true)" \
 		--argjson plots "$(report_plots "$res")" \
 		--argjson excerpts "$(report_excerpts "$res")" \
 		--argjson links "$(report_links "$res")" \
-		--argjson hosts "$hosts" >"$res/index.html.tmp"; then
+		--argjson hosts "$hosts" --argjson compare "$compare" >"$res/index.html.tmp"; then
 		rm -f "$res/index.html.tmp"
 		echo "$PROG: $res: index.html could not be made" >&2
 		return 2

@@ -117,3 +117,27 @@ setup() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "rollup.sh: no results folders in $BATS_TEST_TMPDIR" ]
 }
+
+@test "compare.json (bin/compare-liburcu.sh's shape): compare.jq figures and ratios, bar charts, report table, bad keys named" {
+	run "$A/compare.jq" "$AFIX/compare.json"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	printf '%s\n' "${lines[@]}" >"$BATS_TEST_TMPDIR/c.jsonl"
+	jq_ok -s 'map(.metric) == ["read_ns", "gp_p50_us", "updates_per_s"]
+		and all(.[]; (keys | sort) == ["better", "label", "metric", "pairs", "results", "unit"])
+		and all(.[].results[]; (keys | sort) == ["flavor", "impl", "max", "median", "min", "n"])' "$BATS_TEST_TMPDIR/c.jsonl"
+	# rcu: 1.19 1.21 1.22 1.25 1.30; urcu-memb: 0.99 1.01 1.02 1.05 1.10.
+	jq_ok -s '.[0].results[0] == {"flavor": "rcu", "impl": "ours", "median": 1.22, "min": 1.19, "max": 1.3, "n": 5}
+		and .[0].pairs[0] == {"ours": "rcu", "liburcu": "urcu-memb", "ratio": 1.196, "ratio_low": 1.082, "ratio_high": 1.313}' "$BATS_TEST_TMPDIR/c.jsonl"
+	mkdir -p "$BATS_TEST_TMPDIR/cmp"
+	jq '.metrics[1].results[0].samples = [] | .metrics[2].pairs[0].ours = "nosuch"' "$AFIX/compare.json" \
+		>"$BATS_TEST_TMPDIR/cmp/compare.json"
+	run --separate-stderr "$TOP/bin/report.sh" "$BATS_TEST_TMPDIR/cmp"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"plot.sh: $BATS_TEST_TMPDIR/cmp/compare.json: metrics[1] (gp_p50_us): results[0].samples: not a non-empty array of numbers"* ]]
+	[[ $stderr == *"metrics[2] (updates_per_s): pairs[0]: names a flavor without results"* ]]
+	[ "$(png_size "$BATS_TEST_TMPDIR/cmp/plots/compare-read_ns.png")" = 800x500 ]
+	[ ! -f "$BATS_TEST_TMPDIR/cmp/plots/compare-gp_p50_us.png" ]
+	grep -q '<td class="l">sched</td><td class="l">urcu-qsbr</td><td>0.81 ns</td><td>0.34 ns</td><td>2.382</td>' "$BATS_TEST_TMPDIR/cmp/index.html"
+	grep -q '<img src="plots/compare-read_ns.png"' "$BATS_TEST_TMPDIR/cmp/index.html"
+}

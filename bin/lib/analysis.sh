@@ -138,8 +138,8 @@ analysis_runs_fresh() {
 # per scenario folder, the judge's order); malformed input is named on
 # stderr.  --cached keeps a runs.jsonl newer than the runs (its problems
 # are named again).  Fails with 2
-# when RESDIR holds no runs, 1 when some input was malformed (the rest is
-# in runs.jsonl).
+# when RESDIR holds no runs (nor a compare.json), 1 when some input was
+# malformed (the rest is in runs.jsonl).
 analysis_collect() {
 	local res=${1%/} d date when rc=0 tmp
 	if [ "${2:-}" = --cached ] && analysis_runs_fresh "$res"; then
@@ -148,6 +148,10 @@ analysis_collect() {
 	fi
 	local -a dirs=()
 	mapfile -t dirs < <(judge_find_dirs "$res")
+	if { [ ${#dirs[@]} -eq 0 ] || [ "${dirs[0]}" = "$res" ]; } && [ -f "$res/compare.json" ]; then
+		: >"$res/runs.jsonl"	# bin/compare-liburcu.sh's folder: no torture runs
+		return 0
+	fi
 	if [ ${#dirs[@]} -eq 0 ] || [ "${dirs[0]}" = "$res" ]; then
 		echo "${PROG:-analysis}: $res: not a results folder (no scenario folders with console.log, exit_status, cmdline or Warnings)" >&2
 		return 2
@@ -194,5 +198,21 @@ analysis_for_dirs() {
 		"$fn" "$d" || st=$?
 		((st <= rc)) || rc=$st
 	done
+	return "$rc"
+}
+
+# analysis_compare RESDIR: RESDIR/compare.json checked and summed up
+# (analysis/compare.jq), one metric a line; its problems on stderr.
+# Fails when there were problems.
+analysis_compare() {
+	local out p rc=0
+	out=$(analysis_jq -c -f "$ANALYSIS_DIR/compare.jq" "$1/compare.json" 2>&1) ||
+		{ echo "${PROG:-analysis}: $1/compare.json: not valid JSON: ${out##*: }" >&2; return 1; }
+	while IFS= read -r p; do
+		[ -n "$p" ] || continue
+		echo "${PROG:-analysis}: $p" >&2
+		rc=1
+	done < <(jq -r '.problem // empty' <<<"$out")
+	jq -c 'select(.metric)' <<<"$out"
 	return "$rc"
 }
