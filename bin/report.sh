@@ -35,13 +35,19 @@ REPORT_EXCERPT_RE='!!!|FAILURE|\?\?\?|WARNING:|BUG|Call Trace:|Sanitizer|runtime
 REPORT_EXCERPT_LINES=40
 
 # report_excerpt CONSOLE: the failure lines of a console (numbered, with
-# context) and its last lines.
+# context), then its last lines when they were not among them.
 report_excerpt() {
-	local f=$1
+	local f=$1 shown total last
 	[ -f "$f" ] || return 0
-	grep -n -E -B2 -A2 -e "$REPORT_EXCERPT_RE" "$f" | head -n "$REPORT_EXCERPT_LINES" || true
-	echo "..."
-	tail -n 5 "$f" | nl -ba -v "$(($(wc -l <"$f") - $(tail -n 5 "$f" | wc -l) + 1))" -s ':' -w1 || true
+	shown=$(grep -n -E -B2 -A2 -e "$REPORT_EXCERPT_RE" "$f" | head -n "$REPORT_EXCERPT_LINES") || true
+	total=$(wc -l <"$f")
+	last=$(sed -n 's/^\([0-9]*\)[-:].*/\1/p' <<<"$shown" | tail -n1)
+	[ -z "$shown" ] || echo "$shown"
+	if ((${last:-0} < total)); then
+		((${last:-0} + 1 >= total - 4)) || echo "..."
+		tail -n +$((${last:-0} + 1 > total - 4 ? ${last:-0} + 1 : total - 4)) "$f" |
+			nl -ba -v $((${last:-0} + 1 > total - 4 ? ${last:-0} + 1 : total - 4)) -s ':' -w1
+	fi
 }
 
 # report_excerpts RESDIR: {"RUN": "excerpt"} for the failed runs.

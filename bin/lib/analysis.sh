@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash source-path=SCRIPTDIR
 # bin/lib/analysis.sh - results folders -> run records (RESULTS/DATE/runs.jsonl),
 # shared by plot.sh, report.sh, rollup.sh and nightly.sh.  Sourced; it
 # sources common.sh and judge.sh (judge_find_dirs) itself.
