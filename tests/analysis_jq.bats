@@ -6,11 +6,8 @@
 
 load analysis_helpers
 
-setup_file() {
-	skip_under_sanitizers
-}
-
 setup() {
+	skip_under_sanitizers
 	need jq jq
 	results
 }

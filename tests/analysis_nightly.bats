@@ -9,11 +9,8 @@ bats_require_minimum_version 1.5.0
 
 load analysis_helpers
 
-setup_file() {
-	skip_under_sanitizers
-}
-
 setup() {
+	skip_under_sanitizers
 	need jq jq
 	need parallel parallel
 	export NIGHTLY_LOCAL_ROOT=$BATS_TEST_TMPDIR/local
