@@ -32,14 +32,13 @@ results() {
 # path_without TOOL...: PATH becomes a folder of links to everything on
 # PATH except the TOOLs (as on a machine without their packages).
 path_without() {
-	local d f b nopath=$BATS_TEST_TMPDIR/nopath
+	local d b nopath=$BATS_TEST_TMPDIR/nopath
+	rm -rf "$nopath"
 	mkdir -p "$nopath"
+	# One ln per folder, in PATH order: the first of a name wins.
 	for d in ${PATH//:/ }; do
-		for f in "$d"/*; do
-			b=${f##*/}
-			[ -x "$f" ] && [ ! -e "$nopath/$b" ] && ln -s "$f" "$nopath/$b"
-		done
-	done 2>/dev/null || true
+		[ ! -d "$d" ] || ln -s "$d"/* "$nopath"/ 2>/dev/null || true
+	done
 	for b in "$@"; do rm -f "$nopath/$b"; done
 	PATH=$nopath
 }
