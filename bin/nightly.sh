@@ -36,7 +36,8 @@ bin/torture.sh makes them), followed by:
 A host that cannot be reached is not used; a host that dies or hangs
 during a run loses it: the run is queued again on another host (at most
 --retries times), and when no host is left it is reported INCOMPLETE,
-never SUCCESS.
+never SUCCESS.  A host serves one nightly.sh at a time: each removes the
+older sources, builds and results it finds in --remote-dir.
 
 Options:
   --duration D     each scenario's run time (as bin/torture.sh: minutes,
@@ -253,7 +254,9 @@ make_source() {
 		[ -z "$dirty" ] || log "Note: uncommitted changes are not sent (the hosts build HEAD $SRC_ID; --worktree sends them)"
 		SRC_DESC="commit $(git -C "$top" rev-parse HEAD)"
 	elif git -C "$top" rev-parse --verify -q HEAD >/dev/null 2>&1; then
-		(cd "$top" && git ls-files -z -c -o --exclude-standard | tar --null -T - -cf "$WORK/src.tar") ||
+		(cd "$top" && git ls-files -z -c -o --exclude-standard |
+			while IFS= read -r -d '' f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done |
+			tar --null -T - -cf "$WORK/src.tar") ||
 			die 3 "the working tree could not be packed"
 		SRC_ID=wt-$(sha1sum <"$WORK/src.tar" | cut -c1-12)
 		SRC_DESC="working tree of commit $(git -C "$top" rev-parse HEAD) with its uncommitted changes"
