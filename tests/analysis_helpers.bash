@@ -32,11 +32,11 @@ results() {
 # path_without TOOL...: PATH becomes a folder of links to everything on
 # PATH except the TOOLs (as on a machine without their packages).
 path_without() {
-	local d b nopath=$BATS_TEST_TMPDIR/nopath
-	rm -rf "$nopath"
-	mkdir -p "$nopath"
+	local d b nopath
+	ORIG_PATH=${ORIG_PATH:-$PATH}
+	nopath=$(mktemp -d "$BATS_TEST_TMPDIR/nopath.XXXXXX")
 	# One ln per folder, in PATH order: the first of a name wins.
-	for d in ${PATH//:/ }; do
+	for d in ${ORIG_PATH//:/ }; do
 		[ ! -d "$d" ] || ln -s "$d"/* "$nopath"/ 2>/dev/null || true
 	done
 	for b in "$@"; do rm -f "$nopath/$b"; done
