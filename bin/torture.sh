@@ -56,9 +56,11 @@ Options:
 
 Per run: RESULTS/DATE/SCENARIO/ holds ConfigFragment, cmdline,
 console.log, stats.jsonl, gp-latency.dat, summary.json, exit_status;
-RESULTS/DATE/log the command, progress and the final table.
+RESULTS/DATE/log the command, progress and the final table;
+RESULTS/DATE/index.html the report (bin/report.sh; plots with gnuplot).
 bin/recheck.sh RESULTS/DATE judges saved results again.
-Environment: TORTURE_BIN=PATH runs PATH instead of building (tests).
+Environment: TORTURE_BIN=PATH runs PATH instead of building (tests);
+TORTURE_NO_REPORT=1 skips the plots and the report.
 EOF
 }
 
@@ -417,6 +419,8 @@ main() {
 			((round < ${OPT_REPEAT:-1})) || break
 		fi
 	done
+	# Plots (with gnuplot) and RESULTS/DATE/index.html; never the verdict.
+	[ -n "${TORTURE_NO_REPORT:-}" ] || "$BIN_DIR/report.sh" "$RESDIR" 2>&1 | while IFS= read -r l; do log "$l"; done || true
 	summary "$RESDIR" "$st"
 	exit "$st"
 }

@@ -4,6 +4,8 @@ FIX=$TOP/tests/fixtures/torture
 FAKE=$FIX/fake-rcutorture
 TORTURE=$TOP/bin/torture.sh
 RECHECK=$TOP/bin/recheck.sh
+# The plots and report have their own tests (tests/analysis_*.bats).
+export TORTURE_NO_REPORT=1
 
 # libs: source the scripts' libraries into the test.
 libs() {

@@ -1,0 +1,42 @@
+#!/usr/bin/env -S jq -c -f
+# compare.jq - a compare.json (bin/compare-liburcu.sh; the shape is in
+# analysis/README.md) checked and summed up: one line per metric with
+# each result's median, min and max over its repeated samples, and each
+# ours/liburcu pair's ratio of medians with its spread (best and worst
+# case over the samples).  A missing or mistyped key gives
+# {"problem": "FILE: metrics[I]...: ..."} instead of that metric.
+#
+#   analysis/compare.jq results/DATE/compare.json
+include "lib" {search: "./"};
+
+def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+def figures: {median: (.samples | median), min: (.samples | min), max: (.samples | max), n: (.samples | length)};
+
+(input_filename // "compare.json") as $file
+| if (.metrics | type) != "array" then {problem: "\($file): metrics: missing or not an array"}
+  else .metrics | to_entries[] | .key as $i | .value as $m
+  | [ (if ($m.name | type) != "string" or ($m.name | test("^[A-Za-z0-9_]+$") | not) then "name: a word of letters, digits, _" else empty end),
+      (if ($m.results | type) != "array" or ($m.results | length) == 0 then "results: missing or empty" else empty end),
+      ($m.results // [] | to_entries[]
+	| .key as $j | .value
+	| (if (.flavor | type) != "string" then "results[\($j)].flavor: missing" else empty end),
+	  (if (.impl | type) != "string" then "results[\($j)].impl: missing" else empty end),
+	  (if (.samples | type) != "array" or (.samples | length) == 0 or any(.samples[]; type != "number")
+	   then "results[\($j)].samples: not a non-empty array of numbers" else empty end)),
+      ($m.pairs // [] | to_entries[] | .key as $j | .value
+	| . as $p | [$m.results[]?.flavor] as $fl
+	| if ($fl | any(.[]; . == $p.ours) and any(.[]; . == $p.liburcu)) then empty
+	  else "pairs[\($j)]: names a flavor without results" end) ] as $bad
+  | if ($bad | length) > 0 then {problem: "\($file): metrics[\($i)] (\($m.name // "?")): \($bad[0])"}
+    else {metric: $m.name, label: ($m.label // $m.name), unit: ($m.unit // ""), better: ($m.better // "lower"),
+	  results: [$m.results[] | {flavor, impl} + figures],
+	  pairs: [($m.pairs // [])[] | . as $p
+		  | ($m.results[] | select(.flavor == $p.ours) | figures) as $o
+		  | ($m.results[] | select(.flavor == $p.liburcu) | figures) as $l
+		  | {ours: $p.ours, liburcu: $p.liburcu,
+		     ratio: (if $l.median != 0 then $o.median / $l.median | round_to(3) else null end),
+		     ratio_low: (if $l.max != 0 then $o.min / $l.max | round_to(3) else null end),
+		     ratio_high: (if $l.min != 0 then $o.max / $l.min | round_to(3) else null end)}]}
+    end
+  end
