@@ -526,6 +526,51 @@ static void gp_report_all(struct lrcu_state *rsp, unsigned long gstart)
 	}
 }
 
+/*
+ * FAULT INJECTION (rcutree.fault_exp_skip_fence): skipping the heavy fence
+ * lets the scan's word loads return values older than the grace period,
+ * stores the readers made before it still invisible.  On x86 that is a
+ * store buffer's worth of nanoseconds nobody observes, so the fault makes
+ * it happen: the first scan of an expedited grace period uses the words as
+ * the previous one saw them at its end (coherence allows no older value).
+ */
+static void fault_words_save(struct lrcu_state *rsp)
+{
+	struct lrcu_node *rnp;
+	unsigned long m;
+
+	lrcu_for_each_leaf(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
+			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
+
+			rdp->fault_word = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
+		}
+		lrcu_node_unlock(rnp);
+	}
+}
+
+static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
+{
+	struct lrcu_node *rnp;
+	unsigned long m, qs;
+
+	lrcu_for_each_leaf(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		qs = 0;
+		for (m = rnp->gp_seq == gstart ? rnp->qsmask : 0; m; m &= m - 1) {
+			int i = __builtin_ctzl(m);
+
+			if (lrcu_word_qs(rsp->rda[rnp->grplo + i].fault_word, gstart))
+				qs |= 1UL << i;
+		}
+		if (qs)
+			lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
+		else
+			lrcu_node_unlock(rnp);
+	}
+}
+
 struct gp_woken_arg {
 	struct lrcu_state *rsp;
 	uint32_t w;
@@ -554,14 +599,21 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 	long fqs_us = READ_ONCE(lrcu_params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
 	struct gp_woken_arg a = { .rsp = rsp };
 
-	if (!expedited || !READ_ONCE(lrcu_params.fault_exp_skip_fence))
+	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+		fault_stale_scan(rsp, gstart);	/* FAULT INJECTION: no fence */
+	else
 		gp_scan_prepare(rsp);	/* GP start before word loads */
-	gp_force_qs(rsp, gstart);
-	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_reader))
-		gp_report_all(rsp, gstart);	/* FAULT INJECTION: too-short GP */
-	while (root_qsmask(rsp)) {
-		/* Sample before checking: see lrcu_wake(). */
+	for (;;) {
+		/*
+		 * Sample before the scan: a holdout that leaves after the
+		 * scan looked at it bumps the word after this, so the wait
+		 * below returns at once (see lrcu_wake()).  The acquire
+		 * pairs with that bump: it follows the holdout's unlock.
+		 */
 		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		gp_force_qs(rsp, gstart);
+		if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_reader))
+			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
 		if (!root_qsmask(rsp))
 			break;
 		us = gp_hooks_check(rsp, true);
@@ -571,9 +623,6 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 				us = fqs_us;
 			lrcu_futex_wait(&rsp->gp_wake, a.w, us);
 		}
-		if (!root_qsmask(rsp))
-			break;
-		gp_force_qs(rsp, gstart);
 		fqs_us = READ_ONCE(lrcu_params.jiffies_till_next_fqs) * LRCU_JIFFY_US;
 	}
 }
@@ -627,6 +676,8 @@ void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
 	gstart = gp_init(rsp);
 	gp_wait_qs(rsp, gstart, expedited);
 	gp_cleanup(rsp, expedited);
+	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+		fault_words_save(rsp);
 	WRITE_ONCE(rsp->gp_expedited, false);
 	in_gp_driver = false;
 }

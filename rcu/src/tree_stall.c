@@ -441,12 +441,17 @@ static int tree_print_holdouts(void *arg, struct lrcu_stall_out *o, unsigned lon
 
 		if (c->tid)
 			task_comm(c->tid, c->name, sizeof(c->name));
-		behind = (g >> RCU_SEQ_CTR_SHIFT) - ((s + RCU_SEQ_STATE_MASK) >> RCU_SEQ_CTR_SHIFT);
+		/* A holdout's word shows it quiescent: nobody rescanned it. */
+		bool late = lrcu_word_qs(c->word, g);
+
+		behind = late ? 0 : (g >> RCU_SEQ_CTR_SHIFT) -
+				    ((s + RCU_SEQ_STATE_MASK) >> RCU_SEQ_CTR_SHIFT);
 		/* It began before gp_seq moved past its sample, so before g. */
-		ms = (left && left <= start ? now - left : now - start) / 1000;
+		ms = (!late && left && left <= start ? now - left : now - start) / 1000;
 		lrcu_stall_holdout(o, c->slot, c->tid, c->name, ms, behind);
 		lrcu_stall_printf(o, "rcu: \t%d-....: (%lu GPs behind) P%d %s: %s for at least %lu ms fqs=%lu",
 				  c->slot, behind, c->tid, c->name,
+				  late ? "quiescent but not reported" :
 				  sched ? "no quiescent state" : "in a read-side critical section",
 				  ms, fqs);
 		if (READ_ONCE(lrcu_params.cpu_stall_info)) {	/* run-time parameter */
