@@ -53,7 +53,8 @@ struct lrcu_params {
 	long fault_exp_skip_reader;	/* FAULT INJECTION: expedited GPs end
 					 * without waiting for readers */
 	long fault_exp_skip_fence;	/* FAULT INJECTION: expedited GPs skip
-					 * the heavy fence */
+					 * the heavy fence, and see the stale
+					 * words that allows (tree.c) */
 	/* Stall warnings (tree_stall.c). */
 	long cpu_stall_timeout_ms;	/* rcupdate.rcu_cpu_stall_timeout (s) */
 	long cpu_stall_suppress;	/* rcupdate.rcu_cpu_stall_suppress */
@@ -97,6 +98,8 @@ struct lrcu_data {
 	unsigned long grpmask;		/* bit in mynode's masks (const) */
 	int slot;			/* slot number; nr_slots = unbound (const) */
 	struct lrcu_state *rsp;		/* flavor this belongs to (const) */
+	unsigned long fault_word;	/* rcutree.fault_exp_skip_fence: the word
+					 * as the last GP saw it (GP driver) */
 
 	/* Callbacks: cblock protects cbl and the fields after it. */
 	pthread_mutex_t cblock __attribute__((aligned(LRCU_CACHELINE)));

@@ -105,7 +105,7 @@ static const struct param_desc param_table[] = {
 	P("rcutree.fault_exp_skip_reader", fault_exp_skip_reader, 0, 1, false,
 	  "FAULT INJECTION: expedited grace periods ignore readers already inside"),
 	P("rcutree.fault_exp_skip_fence", fault_exp_skip_fence, 0, 1, false,
-	  "FAULT INJECTION: expedited grace periods skip the heavy fence"),
+	  "FAULT INJECTION: expedited grace periods skip the heavy fence (and see stale reader words)"),
 };
 #undef P
 #undef SECS
