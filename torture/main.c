@@ -209,14 +209,16 @@ static void write_summary(const char *result, const char *reason, int status)
 	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":{", result, reason);
 	fprintf(f, "\"reader_pipe\":%lu,\"fbc10\":%lu,\"rtmbe\":%lu,\"rtmbkf\":%lu,\"rtbe\":%lu,"
 		"\"cookie\":%lu,\"leaks\":%lu,\"writer_stalls\":%lu,\"hang_at_stop\":%d,"
-		"\"fwd\":%lu,\"misuse\":%lu,\"onoff\":%lu},",
+		"\"fwd\":%lu,\"misuse\":%lu,\"onoff\":%lu,\"rcu_stalls\":%lu,"
+		"\"stall_unnamed\":%lu},",
 		tc.pipe[2] + tc.pipe[3] + tc.pipe[4] + tc.pipe[5] + tc.pipe[6] + tc.pipe[7] +
 		tc.pipe[8] + tc.pipe[9] + tc.pipe[10], STAT_READ(tc.wcount[RCU_TORTURE_PIPE_LEN]),
 		STAT_READ(tc.rtmbe), STAT_READ(tc.rtmbkf_fail), STAT_READ(tc.rtbe),
 		STAT_READ(tc.cookie_errors), STAT_READ(tc.leaks),
 		STAT_READ(tc.writer_stalls) - STAT_READ(tc.deliberate_stalls),
 		STAT_READ(torture_hung_at_stop), STAT_READ(tc.fwd_errors),
-		misuse_unexpected(), STAT_READ(tc.onoff_fail));
+		misuse_unexpected(), STAT_READ(tc.onoff_fail), STAT_READ(tc.rcu_stalls_unexpected),
+		STAT_READ(tc.stall_unnamed));
 	if (gk)
 		fprintf(f, "\"gps\":%lu,", cur_ops->gps_completed());
 	else
@@ -227,7 +229,9 @@ static void write_summary(const char *result, const char *reason, int status)
 		tc.batch[7] + tc.batch[8] + tc.batch[9] + tc.batch[10],
 		(double)torture_now_us() / 1e6, tp.seed);
 	torture_latency_summary(f);
-	fprintf(f, ",\"stalls\":%lu,\"exit_status\":%d}\n", STAT_READ(tc.writer_stalls), status);
+	fprintf(f, ",\"stalls\":%lu,\"rcu_stalls\":%lu,\"exit_status\":%d}\n",
+		STAT_READ(tc.writer_stalls) + STAT_READ(tc.rcu_stalls), STAT_READ(tc.rcu_stalls),
+		status);
 	fclose(f);
 }
 
@@ -295,6 +299,7 @@ static int finish(void)
 			for (;;)
 				pause();	/* the watchdog is reporting the hang */
 	}
+	stall_final_check();
 	stats_print(true);
 	gp_state_line("End");
 	reader_segments_dump();
