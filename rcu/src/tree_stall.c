@@ -8,8 +8,8 @@
  * while a grace period waits for quiescent states is the watchdog: the
  * driver of the grace period (GP kthread or expedited caller) each time
  * it wakes in its wait, and every synchronize_*() waiter, which sleeps at
- * most until the next warning is due (so a starved GP kthread is still
- * noticed).  They reach us through the GP hooks (struct lrcu_gp_hooks,
+ * most until the next warning is due and reports a few ms after the
+ * driver would have (so a starved GP kthread is still noticed).  They reach us through the GP hooks (struct lrcu_gp_hooks,
  * tree.c): gp_start arms a deadline (start + rcupdate.rcu_cpu_stall_timeout,
  * or rcu_exp_cpu_stall_timeout for an expedited grace period), gp_check
  * compares it with the time, gp_end disarms.  That is all a grace period
@@ -52,6 +52,7 @@
 
 #define STALL_RAT_US		(3 * LRCU_JIFFY_US)	/* pushed past 3 timeouts */
 #define STARVED_MAX_US		2000000UL		/* the kernel's 2*HZ */
+#define STALL_WAITER_GRACE_US	(5 * LRCU_JIFFY_US)	/* > jiffies_till_next_fqs */
 
 /* ------------------------------------------------------------------ */
 /* Timeouts */
@@ -550,12 +551,17 @@ static void stall_gp_start(struct lrcu_state *rsp, unsigned long gstart, unsigne
 	lrcu_stall_arm(&rsp->stall, gstart, now, READ_ONCE(rsp->gp_expedited));
 }
 
+/*
+ * The grace period's driver reports; a waiter only a little later (the
+ * kernel's RCU_STALL_RAT_DELAY), when the driver did not: it is then the
+ * one that notices a starved GP kthread.
+ */
 static long stall_gp_check(struct lrcu_state *rsp, unsigned long now, bool driver)
 {
+	unsigned long grace = driver ? 0 : STALL_WAITER_GRACE_US;
 	long next;
 
-	(void)driver;
-	if (lrcu_stall_due(&rsp->stall, now, &next))
+	if (lrcu_stall_due(&rsp->stall, now - grace, &next))
 		lrcu_stall_report(&rsp->stall, &tree_sources[rsp->flavor], now);
 	return next;
 }
