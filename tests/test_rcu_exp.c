@@ -215,38 +215,51 @@ static void test_serves_normal(void)
 /* ------------------------------------------------------------------ */
 /* Idle threads are not disturbed; registration during a grace period. */
 
-static int idle_go, idle_need_qs;
+struct idle {
+	int offline;	/* 1: joined both flavors, then offline; 0: never reads */
+	int go, need_qs;
+};
 
 static void idle_fn(void *arg)
 {
-	(void)arg;
-	rcu_quiescent_state();		/* joins rcu_sched */
-	rcu_read_lock();		/* and has used rcu */
-	rcu_read_unlock();
-	rcu_thread_offline();
-	set_flag(&idle_go);
-	while (__atomic_load_n(&idle_go, __ATOMIC_ACQUIRE) != 2)
+	struct idle *t = arg;
+
+	if (t->offline) {
+		rcu_quiescent_state();		/* joins rcu_sched */
+		rcu_read_lock();		/* and has used rcu */
+		rcu_read_unlock();
+		rcu_thread_offline();
+	}
+	set_flag(&t->go);
+	while (__atomic_load_n(&t->go, __ATOMIC_ACQUIRE) != 2)
 		sleep_ms(1);
-	rcu_thread_online();
+	if (t->offline)
+		rcu_thread_online();
 	/* Our own request flags: set only if a grace period asked us. */
-	__atomic_store_n(&idle_need_qs, lrcu_reader.need_qs[LRCU_PREEMPT] |
+	__atomic_store_n(&t->need_qs, lrcu_reader.need_qs[LRCU_PREEMPT] |
 			 lrcu_reader.need_qs[LRCU_SCHED], __ATOMIC_RELEASE);
 }
 
 static void test_idle_not_disturbed(void)
 {
-	struct reg_thread rt;
+	struct idle t[2] = { { .offline = 1 }, { .offline = 0 } };
+	struct reg_thread rt[2];
 	int i;
 
-	reg_thread_start(&rt, idle_fn, NULL);
-	wait_flag(&idle_go, 60);
+	for (i = 0; i < 2; i++) {
+		reg_thread_start(&rt[i], idle_fn, &t[i]);
+		wait_flag(&t[i].go, 60);
+	}
 	for (i = 0; i < 20; i++) {
 		synchronize_rcu_expedited();
 		synchronize_sched_expedited();
 	}
-	__atomic_store_n(&idle_go, 2, __ATOMIC_RELEASE);
-	reg_thread_join(&rt);
-	ok(!idle_need_qs, "an offline (idle) thread was asked for nothing by 40 expedited grace periods");
+	for (i = 0; i < 2; i++) {
+		__atomic_store_n(&t[i].go, 2, __ATOMIC_RELEASE);
+		reg_thread_join(&rt[i]);
+	}
+	ok(!t[0].need_qs, "an offline (idle) thread was asked for nothing by 40 expedited grace periods");
+	ok(!t[1].need_qs, "nor was a registered thread that never reads");
 }
 
 struct late {
