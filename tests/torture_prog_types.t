@@ -121,7 +121,12 @@ else
 		grep -q "rcu_torture_stall end" "$OUT" && grep -q "signals blocked" "$OUT" &&
 		[ "$(grep -c "detected .*stalls on CPUs/tasks:" "$OUT")" -ge 2 ] &&
 		jq -e '.stalls > .rcu_stalls and .result == "SUCCESS"' "$DIR/summary.json" >/dev/null
-	ok $? "stall_cpu=12: writer stall and repeated warnings reported, not a failure ($ELAPSED s)"
+	st=$?
+	ok $st "stall_cpu=12: writer stall and repeated warnings reported, not a failure ($ELAPSED s)"
+	if [ $st != 0 ]; then
+		show 30
+		jq -c '{stalls, rcu_stalls, result, reason}' "$DIR/summary.json" | sed 's/^/#   /'
+	fi
 fi
 
 done_testing
