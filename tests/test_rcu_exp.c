@@ -287,8 +287,9 @@ static void test_registration(void)
 	reg_thread_start(&rt, holder_fn, &h);
 	wait_flag(&h.in, 60);
 	pthread_create(&ut, NULL, updater_fn, &u);
-	/* The expedited grace period has started once gp_seq is odd. */
-	while (!(stats(LRCU_PREEMPT).gp_seq & 1))
+	/* The expedited grace period has started once gp_seq has a state
+	 * (1 = started, 2 = confirmed: rcu_seq.h). */
+	while (!(stats(LRCU_PREEMPT).gp_seq & 3))
 		sleep_ms(1);
 	reg_thread_start(&lt, late_fn, &l);
 	wait_flag(&l.registered, 60);
