@@ -402,6 +402,9 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	gp_set_state(rsp, LRCU_GPS_INIT);
 	rsp->gp_start_us = lrcu_now_us();
 	rcu_seq_start(rsp->gp_seq);
+	/* The hooks (stall warnings) watch from the start, delays included;
+	 * they know the GP by the value rcu_seq_confirm() will store. */
+	gp_hooks_start(rsp, *rsp->gp_seq + 1, rsp->gp_start_us);
 	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
 	/*
 	 * One fence for two pairs.  The start reaches every thread before we
@@ -418,7 +421,6 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
-	gp_hooks_start(rsp, gstart, rsp->gp_start_us);
 	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
