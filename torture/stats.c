@@ -197,6 +197,7 @@ static void json_line(bool final, unsigned long errors)
 		 cur_ops->misuse_count ? cur_ops->misuse_count() : 0);
 	fprintf(f, "\"errors\":%lu,\"final\":%s}\n", errors, final ? "true" : "false");
 	fflush(f);
+	torture_io_check(f, "stats.jsonl");
 }
 
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
