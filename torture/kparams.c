@@ -24,6 +24,7 @@ struct kparam {
 #define NOCB	"callback offloading (nocb) is not implemented"
 #define NOHZ	"no scheduling-clock ticks in userspace"
 #define EXP	"this kind of grace period is not implemented"
+#define NORMAL	"expedited grace periods are not implemented: every one is normal here"
 #define TASKS	"RCU Tasks is not implemented"
 #define SRCU	"SRCU is not implemented"
 #define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
@@ -55,15 +56,16 @@ static const struct kparam kparams[] = {
 	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
 	{ "rcutree.rcu_nocb_gp_stride", NOCB }, { "rcutree.nocb_nobypass_lim_per_jiffy", NOCB },
 	{ "rcutree.rcu_nocb_poll", NOCB }, { "rcutree.enable_rcu_lazy", NOCB },
-	{ "rcutree.rcu_normal_wake_from_gp", EXP }, { "rcutree.rcu_kick_kthreads", STALL },
+	{ "rcutree.rcu_normal_wake_from_gp", "a kernel wake-up optimisation of synchronize_rcu()" },
+	{ "rcutree.rcu_kick_kthreads", STALL },
 	{ "rcutree.rcu_resched_ns", KERNEL }, { "rcutree.rcu_divisor", KERNEL },
 	{ "rcutree.jiffies_till_sched_qs", KERNEL }, { "rcutree.dump_tree", KERNEL },
 	{ "rcutree.qovld", KERNEL }, { "rcutree.rcu_min_cached_objs", KERNEL },
 	{ "rcutree.rcu_delay_page_cache_fill_msec", KERNEL }, { "rcutree.sysrq_rcu", KERNEL },
 	{ "rcutree.csd_lock_suppress_rcu_stall", KERNEL }, { "rcutree.rcu_unlock_delay", KERNEL },
 	/* rcupdate's */
-	{ "rcupdate.rcu_self_test*", SELF }, { "rcupdate.rcu_normal", EXP },
-	{ "rcupdate.rcu_expedited", EXP }, { "rcupdate.rcu_normal_after_boot", EXP },
+	{ "rcupdate.rcu_self_test*", SELF }, { "rcupdate.rcu_normal", NORMAL },
+	{ "rcupdate.rcu_expedited", EXP }, { "rcupdate.rcu_normal_after_boot", NORMAL },
 	{ "rcupdate.rcu_cpu_stall_suppress", STALL },
 	{ "rcupdate.rcu_cpu_stall_suppress_at_boot", STALL },
 	{ "rcupdate.rcu_cpu_stall_timeout", STALL }, { "rcupdate.rcu_exp_cpu_stall_timeout", STALL },

@@ -14,6 +14,7 @@
  * did not last its shutdown_secs (stopped by a signal: exit 4) or its
  * results could not be written (a full disk: exit 5); else SUCCESS.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,20 +57,51 @@ static void console_flush(void)
 /* Parameters of the RCU under test */
 
 /*
- * The RCU's tokens: its own parameters (checked and set one by one, so
- * each error names its token) go to own[]; the rest are findings.
+ * nr_cpus=N: the number of "CPUs" (thread slots) for every type, and the
+ * RCU's own parameter for ours.  0 if the token is bad (a finding).
  */
-static void lib_params(const struct lib_arg *lib, int nlib, char *own, size_t len)
+static long nr_cpus_value(int idx, const char *v)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 0);
+	if (!*v || *end || errno || x < 1 || x > 1L << 20) {
+		param_finding(PF_ERROR, idx, "nr_cpus: bad value '%s' (expected an integer from "
+			      "1 to %ld)", v, 1L << 20);
+		return 0;
+	}
+	return x;
+}
+
+/*
+ * The RCU's tokens: its own parameters (checked and set one by one, so
+ * each error names its token) go to own[]; the rest are findings.  The
+ * last good nr_cpus= goes to *nr_cpus.
+ */
+static void lib_params(const struct lib_arg *lib, int nlib, char *own, size_t len,
+		       long *nr_cpus)
 {
 	char name[256], err[512];
 	const char *tok, *why;
+	bool known;
+	long nr;
 	int i;
 
 	own[0] = '\0';
 	for (i = 0; i < nlib; i++) {
 		tok = lib[i].tok;
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "="), tok);
-		if (cur_ops->param_known && cur_ops->param_known(name)) {
+		known = cur_ops->param_known && cur_ops->param_known(name);
+		if (!strcmp(name, "nr_cpus") && tok[7] == '=') {
+			nr = nr_cpus_value(lib[i].idx, tok + 8);
+			if (nr)
+				*nr_cpus = nr;
+			if (!nr || !known)
+				continue;
+		}
+		if (known) {
 			size_t used = strlen(own);
 
 			if (cur_ops->boot_params && cur_ops->boot_params(tok, err, sizeof(err)))
@@ -94,24 +126,12 @@ static void lib_params(const struct lib_arg *lib, int nlib, char *own, size_t le
 	}
 }
 
-/* The value of the last "name=" token in args, or -1. */
-static long last_value(const char *args, const char *name)
+/* The CPUs: maxcpus= (online), else nr_cpus= (possible), else the
+ * processors here. */
+static void ncpus_init(long nr_cpus)
 {
-	size_t n = strlen(name);
-	const char *p;
-	long v = -1;
-
-	for (p = args; (p = strstr(p, name)); p += n)
-		if (p == args || p[-1] == ' ')
-			v = strtol(p + n, NULL, 0);
-	return v;
-}
-
-static void ncpus_init(const char *own)
-{
-	long nr = last_value(own, "nr_cpus=");
-
-	torture_ncpus = tp.maxcpus ? tp.maxcpus : nr > 0 ? nr : sysconf(_SC_NPROCESSORS_ONLN);
+	torture_ncpus = tp.maxcpus ? tp.maxcpus : nr_cpus > 0 ? nr_cpus :
+			sysconf(_SC_NPROCESSORS_ONLN);
 	if (torture_ncpus < 1)
 		torture_ncpus = 1;
 	if (tp.nreaders < 0) {
@@ -395,6 +415,7 @@ static int setup(int argc, char **argv)
 	struct lib_arg *lib = calloc((size_t)argc, sizeof(*lib));
 	char err[512];
 	int list = 0, status = 0, nlib = 0;
+	long nr_cpus = 0;
 
 	if (!lib)
 		return 3;
@@ -410,9 +431,9 @@ static int setup(int argc, char **argv)
 		free(lib);
 		return params_report() ? (status == 4 ? 2 : status) : 0;
 	}
-	lib_params(lib, nlib, own, sizeof(own));
+	lib_params(lib, nlib, own, sizeof(own), &nr_cpus);
 	free(lib);
-	ncpus_init(own);
+	ncpus_init(nr_cpus);
 	params_adjust();
 	torture_slots_init(tp.nreaders);
 	if (writer_update_types())

@@ -167,8 +167,8 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 	if (urcu_absent(name))
 		snprintf(err, len, "torture_type=%s is %s", name, torture_urcu_why);
 	else if ((what = kernel_only(name)))
-		snprintf(err, len, "torture_type=%s is not implemented (the kernel's %s; "
-			 "see --list-types)", name, what);
+		snprintf(err, len, "torture_type=%s is not implemented (the kernel's %s)",
+			 name, what);
 	else {
 		*status = 2;
 		snprintf(err, len, "rcutorture.torture_type: unknown type '%s' (see --list-types)",

@@ -1,0 +1,1 @@
+rcutorture.n_barrier_cbs=8
