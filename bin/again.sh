@@ -81,6 +81,7 @@ replan() {
 main() {
 	local d inst name rc=0
 	local -a list=()
+	session_supervise "$@"
 	SESSION_ARGS="$*"
 	session_parse own_option "$@"
 	[ -n "$OLD" ] || { usage >&2; exit 2; }
@@ -89,7 +90,6 @@ main() {
 	session_cpus
 	[ -n "$OPT_DRYRUN" ] || session_results_check
 	session_work
-	trap 'exit 130' INT TERM HUP
 	while IFS= read -r d; do
 		inst=${d##*/}
 		[ -f "$d/plan" ] || die 2 "$d: no saved plan (results older than bin/again.sh?): run bin/torture.sh instead"

@@ -153,6 +153,7 @@ make_plans() {
 
 main() {
 	local names
+	session_supervise "$@"
 	SESSION_ARGS="$*"
 	session_parse own_option "$@"
 	OPT_DURATION=${OPT_DURATION:-$(parse_duration "$DEFAULT_DURATION")}
@@ -164,9 +165,10 @@ main() {
 	local -a list
 	mapfile -t list <<<"$names"
 	session_work
-	trap 'exit 130' INT TERM HUP
 	make_plans "${list[@]}" || exit 2
+	session_check_interrupt
 	session_check_build
+	session_check_interrupt
 	session_check_plans "${list[@]}" || exit 2
 	if [ -n "$OPT_DRYRUN" ]; then
 		session_dryrun "$OPT_DRYRUN" "${list[@]}"

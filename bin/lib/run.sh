@@ -218,7 +218,8 @@ run_gps() {
 
 # run_watch GRACE DIR...: wait for the runs; a run still going GRACE
 # seconds after its duration is killed and a "!!! ... hung" line goes to
-# its Warnings.  On a terminal, one progress line.
+# its Warnings.  On a terminal, one progress line.  RUN_WATCH_HOOK, if
+# set, is called once a second.
 run_watch() {
 	local grace=$1 d now el dur busy line gps st
 	shift
@@ -242,6 +243,7 @@ run_watch() {
 		done
 		((busy)) || break
 		if [ -t 1 ]; then printf '\r\033[K%s' "$line"; fi
+		"${RUN_WATCH_HOOK:-:}"	# once a second: session.sh's interruption check
 		sleep 1
 	done
 	if [ -t 1 ]; then printf '\r\033[K'; fi

@@ -112,12 +112,82 @@ session_cpus() {
 	fi
 }
 
-# session_work: WORK, the session's scratch folder (removed at exit).
-session_work() {
+# ------------------------------------------------------------------
+# Signals.  bash cannot run a trap safely while it expands a command
+# substitution (it parses the trap's text in the substitution's state,
+# fails, and may wedge), and a session does little else.  So the script
+# starts itself again as the worker and only waits for it: a signal (Ctrl-C,
+# kill) lands in that wait, where the trap is safe.  The worker is then
+# asked to stop through the file WORK/interrupt, which it checks between
+# its steps and every second of a run (session_check_interrupt): it stops
+# its runs, waits for them (bounded), prints the table so far and exits
+# 130.  A worker that does not within SESSION_STOP_WAIT seconds is killed,
+# with its runs.
+
+SESSION_STOP_WAIT=${SESSION_STOP_WAIT:-120}
+
+# session_supervise ARG...: in the supervisor, run the worker with ARGs
+# and leave with its exit status (never returns); in the worker, return.
+session_supervise() {
+	local w t='' rc=0 done_pid pid
+	[ -z "${TORTURE_WORK:-}" ] || return 0
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/torture.XXXXXX") || die 1 "cannot create a temporary folder"
 	trap 'rm -rf "${WORK:-/nonexistent}"' EXIT
+	SESSION_SIG=
+	trap 'SESSION_SIG=SIGINT' INT
+	trap 'SESSION_SIG=SIGTERM' TERM
+	trap 'SESSION_SIG=SIGHUP' HUP
+	TORTURE_WORK=$WORK "$BASH" "$0" "$@" &
+	w=$!
+	while :; do
+		rc=0
+		if [ -z "$t" ]; then
+			wait "$w" || rc=$?
+		else
+			wait -n -p done_pid "$w" "$t" || rc=$?
+			if [ "${done_pid:-}" = "$t" ]; then
+				printf '%s: the runs did not stop within %s s: killed\n' "$PROG" "$SESSION_STOP_WAIT" >&2
+				for pid in "$WORK"/state/*/pid; do [ ! -f "$pid" ] || kill -KILL "$(<"$pid")" 2>/dev/null; done
+				kill -KILL "$w" 2>/dev/null
+				exit 130
+			fi
+		fi
+		# The worker ended, or a signal arrived while it runs.
+		if [ -z "$SESSION_SIG" ] || ! kill -0 "$w" 2>/dev/null; then
+			break
+		fi
+		echo "$SESSION_SIG" >"$WORK/interrupt"
+		SESSION_SIG=
+		if [ -z "$t" ]; then
+			sleep "$SESSION_STOP_WAIT" &
+			t=$!
+		fi
+	done
+	[ -z "$t" ] || kill "$t" 2>/dev/null
+	exit "$rc"
+}
+
+# session_work: WORK, the session's scratch folder (the supervisor's: it
+# removes it at exit), and the worker's signals: SIGINT comes as an
+# interruption request (session_check_interrupt), SIGHUP is ignored.
+session_work() {
+	WORK=${TORTURE_WORK:?session_supervise first}
+	trap '' HUP
 	# shellcheck disable=SC2034  # run.sh keeps each run's bookkeeping there
 	RUN_STATE=$WORK/state
+	RUN_WATCH_HOOK=session_check_interrupt
+}
+
+# session_check_interrupt: was the session asked to stop?  Then stop it:
+# nothing was run yet (exit 130), or the runs are stopped and judged
+# (session_interrupted).
+session_check_interrupt() {
+	[ -f "$WORK/interrupt" ] || return 0
+	if [ -z "${RESDIR:-}" ]; then
+		echo "$PROG: interrupted by $(<"$WORK/interrupt"): nothing run" >&2
+		exit 130
+	fi
+	session_interrupted "$(<"$WORK/interrupt")"
 }
 
 # plan_bin PLANFILE: the rcutorture binary for a plan (absolute): the
@@ -175,6 +245,7 @@ session_plan_builds() {
 	[ -z "${TORTURE_BIN:-}" ] || { log "Not building: TORTURE_BIN=$TORTURE_BIN runs every scenario"; return 0; }
 	while read -r tag vars; do
 		[ -n "$tag" ] || continue
+		session_check_interrupt
 		log "Building $tag in $(build_dir "$tag") (log: build-$tag.log)"
 		# shellcheck disable=SC2086
 		if ! build_run "$tag" "$(build_log "$tag")" $vars; then
@@ -448,11 +519,9 @@ run_batch() {
 
 # session_interrupted SIGNAL: Ctrl-C or a kill: stop the runs, give them
 # a bounded time to write their results, print the table so far, exit 130.
-# shellcheck disable=SC2317  # called by trap
 session_interrupted() {
 	local sig=$1 d st el dur
-	trap - INT TERM HUP
-	[ -n "${RESDIR:-}" ] || exit 130
+	rm -f "$WORK/interrupt"
 	log "Interrupted by $sig: stopping the runs (their results are judged once they are written)"
 	for d in ${RUNNING[@]+"${RUNNING[@]}"}; do
 		run_done "$d" && continue
@@ -486,6 +555,7 @@ run_round() {
 			continue
 		fi
 		if [ -n "$prev" ] && [ "$b" != "$prev" ]; then
+			session_check_interrupt
 			run_batch "${batch[@]}"
 			DONE_INSTANCES+=("${batch[@]%%:*}")
 			batch=()
@@ -494,6 +564,7 @@ run_round() {
 		batch+=("$inst:$cpus")
 	done < <(batches_for "${insts[@]}")
 	if [ ${#batch[@]} -gt 0 ]; then
+		session_check_interrupt
 		run_batch "${batch[@]}"
 		DONE_INSTANCES+=("${batch[@]%%:*}")
 	fi
@@ -530,10 +601,8 @@ session_summary() {
 # interrupted.
 session_run() {
 	local round=0 st=0 name
+	session_check_interrupt
 	session_make_results
-	trap 'session_interrupted SIGINT' INT
-	trap 'session_interrupted SIGTERM' TERM
-	trap 'session_interrupted SIGHUP' HUP
 	log "$PROG $SESSION_ARGS"
 	log "Results directory: $RESDIR"
 	log "Scenarios: $*; ${OPT_DURATION}s each; CPUs: $CPU_BUDGET; rounds: $(rounds_desc)"
@@ -545,6 +614,7 @@ session_run() {
 	session_plan_builds "$@"
 	session_save_builds "$@"
 	while :; do
+		session_check_interrupt
 		round=$((round + 1))
 		((round == 1)) || log "Round $round"
 		run_round "$@" || st=1
