@@ -104,8 +104,9 @@ build_run() {
 	mapfile -t cmd < <(build_cmd "$tag" "$@")
 	printf '%s\n' "${cmd[*]}" >"$logfile"
 	# The tag alone says how to build: an outer make's flags or an exported
-	# SAN/DEBUG/LIBURCU must not leak into the folder's objects.
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u DEBUG -u LIBURCU -u BUILD \
+	# SAN/DEBUG must not leak into the folder's objects.  LIBURCU=0 does
+	# pass: a build as if liburcu-dev were missing (torture.mk relinks).
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u DEBUG -u BUILD \
 		"${cmd[@]}" >>"$logfile" 2>&1
 }
 
