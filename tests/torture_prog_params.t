@@ -158,6 +158,16 @@ rc=$?
 [ "$rc" = 5 ] && grep -q "^rcutorture: cannot write the console (stdout): No space left on device: free disk space" "$T_TMP/full.err"
 ok $? "a full disk: exit 5, the error names ENOSPC and what to do (status $rc)"
 
+# Too few thread slots behind the program's back (RCU_BOOTARGS is read at
+# init): readers that cannot register never read unprotected; the run fails.
+RCU_BOOTARGS=nr_cpus=1 timeout -k 5 120 "$RCUTORTURE" rcutorture.nreaders=3 rcutorture.shutdown_secs=2 \
+	rcutorture.stat_interval=0 >"$T_TMP/nr1.log" 2>&1
+rc=$?
+[ "$rc" != 0 ] && ! grep -q "outside RCU's view" "$T_TMP/nr1.log" &&
+	{ grep -q "End of test: FAILURE: a torture thread could not register" "$T_TMP/nr1.log" ||
+	  grep -q "^rcu: BUG: .*rcu_register_thread() failed" "$T_TMP/nr1.log"; }
+ok $? "RCU_BOOTARGS=nr_cpus=1 with 3 readers: a FAILURE, no unprotected read (status $rc)"
+
 # The CPU count holds for types with no nr_cpus of their own.
 if "$RCUTORTURE" --list-types | grep -qx urcu-memb && [ "${SAN:-}" != thread ]; then
 	run urcucpus rcutorture.torture_type=urcu-memb nr_cpus=3 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0

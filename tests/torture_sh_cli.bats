@@ -200,6 +200,11 @@ CONFIG_PREEMPT=y'
 	run "$RECHECK" "$RES"
 	[ "$status" -eq 0 ]
 	[[ $output == *"TASKS01 ------- SKIPPED: torture_type=tasks is not implemented"* ]]
+	# Nothing that ran is not a success either.
+	fake_run --duration 4s TASKS01
+	[ "$status" -eq 0 ]
+	[[ $output == *"No run ran: 1 skipped."* && $output != *"succeeded"* ]]
+	[ "$(jq -r .verdict "$RES/summary.json")" = SKIPPED ]
 }
 
 @test "--configs repeats get numbered directories; --repeat carries the numbering on" {

@@ -514,7 +514,10 @@ judge_results() {
 # judge_count_line RUNS FAILED INCOMPLETE SKIPPED: the table's last line.
 judge_count_line() {
 	local runs=$1 nfail=$2 nincomplete=$3 nskipped=$4 out
-	if ((nfail + nincomplete == 0)); then
+	if ((runs == 0)); then
+		echo "No run ran: $nskipped skipped."
+		return 0
+	elif ((nfail + nincomplete == 0)); then
 		out="All $runs runs succeeded."
 	else
 		out=''
