@@ -168,8 +168,9 @@ session_supervise() {
 }
 
 # session_work: WORK, the session's scratch folder (the supervisor's: it
-# removes it at exit), and the worker's signals: SIGINT comes as an
-# interruption request (session_check_interrupt), SIGHUP is ignored.
+# removes it at exit), and the worker's signals: as a background job of a
+# script it ignores SIGINT (a Ctrl-C reaches it as the supervisor's
+# request: session_check_interrupt), and it ignores SIGHUP.
 session_work() {
 	WORK=${TORTURE_WORK:?session_supervise first}
 	trap '' HUP
