@@ -283,10 +283,11 @@ CONFIG_PREEMPT=y'
 	FAKE_MODE=hang TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" \
 		--duration 1m --cpus 4 2*TREE09 >"$out" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 100; i++)); do
-		[ "$(ls "$BATS_TEST_TMPDIR"/res/*/TREE09*/console.log 2>/dev/null | wc -l)" -lt 2 ] || break
+	for ((i = 0; i < 600; i++)); do
+		[ "$(grep -l 'Start of test' "$BATS_TEST_TMPDIR"/res/*/TREE09*/console.log 2>/dev/null | wc -l)" -lt 2 ] || break
 		sleep 0.1
 	done
+	((i < 600)) || { kill -TERM "$pid"; echo "Bail out! the runs did not start"; cat "$out"; false; }
 	kill -TERM "$pid"
 	wait "$pid" || st=$?
 	[ "$st" -eq 130 ]
