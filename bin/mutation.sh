@@ -34,7 +34,7 @@ Options:
   --duration D     run time of each scenario (default 30s; torture.sh units)
   --repeat N       repetitions of each bug (default 3)
   --bugs "LIST"    bugs to run (default: all of configs/mutation.bugs)
-  --scenarios "L"  scenarios (default: the list configs/MUTATION)
+  --scenarios "L"  scenarios (default: the list scenarios/MUTATION)
   --results DIR    where to write (default results/mutation-DATE)
   --short          CI: --duration 10s --repeat 1, scenarios TREE02 TREE03,
                    hang timeout 5 s

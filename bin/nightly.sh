@@ -18,7 +18,7 @@ usage() {
 	cat <<'EOF'
 usage: bin/nightly.sh [options] [SCENARIO...] [-- TORTURE_OPTION...]
 
-Runs each scenario (default: configs/CFLIST; N*NAME and lists as in
+Runs each scenario (default: scenarios/CFLIST; N*NAME and lists as in
 bin/torture.sh) for --duration, one bin/torture.sh per scenario, with GNU
 parallel: on this machine, or on the hosts of --hosts/--sshlogin over
 ssh.  Every host builds the same source (the committed HEAD, or with

@@ -151,6 +151,7 @@ static void json_line(bool final, unsigned long errors)
 	failures_json(f);
 	fprintf(f, ",\"errors\":%lu,\"final\":%s}\n", errors, final ? "true" : "false");
 	fflush(f);
+	torture_io_check(f, "stats.jsonl");
 }
 
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -55,9 +55,23 @@ extern const struct torture_ops *cur_ops;
 #define OPS_HAS(f)	(cur_ops->f != NULL)
 extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
 
-/* Parse argv; library tokens (anything not rcutorture.*) are appended to
- * libargs.  Returns 0, or -1 after printing the one-line error. */
-int params_parse(int argc, char **argv, char *libargs, size_t liblen,
+/* What params.c found about a token (N = its position among the PARAM
+ * arguments, 0 for the command line as a whole); see params_report(). */
+enum param_finding { PF_ERROR, PF_IGNORED, PF_FOREIGN, PF_NOTE, PF_SKIP };
+__attribute__((format(printf, 3, 4)))
+void param_finding(enum param_finding kind, int idx, const char *fmt, ...);
+int params_report(void);		/* print the findings; number of errors */
+bool params_check_mode(void);		/* --check given */
+int params_type_idx(void);		/* N of the torture_type token, or 0 */
+
+/* A token for the RCU under test (rcutree.*, nr_cpus=, ...). */
+struct lib_arg {
+	int idx;
+	const char *tok;
+};
+/* Parse argv; the RCU's tokens go to lib[] (argc entries).  Returns -1 if
+ * some token was bad (findings made), else 0. */
+int params_parse(int argc, char **argv, struct lib_arg *lib, int *nlib,
 		 const char **outdir, const char **scenario, int *list_types);
 void params_print(FILE *out);		/* "name=value ..." */
 void params_json(FILE *out);		/* {"name":value,...} */
@@ -69,6 +83,11 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 					    int *status);
 void torture_types_list(FILE *out);
 int torture_param_known_elsewhere(const char *name);
+
+/* The kernel's parameters (kparams.c): why one is ignored here (NULL if it
+ * is not one of them); is a name in rcutorture's or the RCU's namespace? */
+const char *kparam_ignored(const char *name);
+bool kparam_owned(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Random numbers (util.c): per-thread LCG, seeded from tp.seed. */
@@ -138,6 +157,10 @@ void torture_latency_summary(FILE *out);	/* JSON object */
 void json_string(FILE *out, const char *s);
 int torture_output_open(const char *dir);
 void torture_output_close(void);
+/* A write to f (NULL: one that just failed) failed: remember the first
+ * such failure, "cannot write WHAT: strerror", for the verdict. */
+void torture_io_check(FILE *f, const char *what);
+const char *torture_io_error(void);	/* NULL if every write worked */
 
 /* ------------------------------------------------------------------ */
 /* Counters shown in the stats block (stats.c prints them). */

@@ -412,8 +412,8 @@ int torture_slots_init(long readers)
 	if (cpus_init(cap))
 		return -1;
 	if (readers > cap) {
-		fprintf(stderr, "rcutorture: rcutorture.nreaders=%ld needs %ld thread slots, but "
-			"%s has %ld (nr_cpus)\n", readers, readers, cur_ops->name, cap);
+		param_finding(PF_ERROR, 0, "rcutorture.nreaders=%ld needs %ld thread slots, but "
+			      "%s has %ld (nr_cpus)", readers, readers, cur_ops->name, cap);
 		return -1;
 	}
 	prio = (tp.stall_cpu > 0) + (tp.fwd_progress > 0);
@@ -421,8 +421,9 @@ int torture_slots_init(long readers)
 		prio = cap - readers;
 	slots_free[POOL_PRIO] = prio;
 	slots_free[POOL_SHARED] = cap - readers - prio;
-	torout(" thread slots: %ld: %ld readers, %ld for stall/forward-progress, %ld shared "
-	       "by the other torture threads", cap, readers, prio, slots_free[POOL_SHARED]);
+	param_finding(PF_NOTE, 0, "thread slots: %ld: %ld readers, %ld for stall/forward-"
+		      "progress, %ld shared by the other torture threads", cap, readers, prio,
+		      slots_free[POOL_SHARED]);
 	return 0;
 }
 

@@ -303,6 +303,7 @@ void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
 /* registry.c */
 void lrcu_registry_init(void);
 int lrcu_register_internal(const char *name);
+void lrcu_reader_unprotected(const char *what);	/* fatal after a failed registration */
 void lrcu_sched_block_begin(bool *was_online);
 void lrcu_sched_block_end(bool was_online);
 

@@ -22,6 +22,13 @@
 
 __thread struct lrcu_reader lrcu_reader = { .slot = -1 };
 
+/*
+ * Set when this thread's rcu_register_thread() failed for lack of a slot,
+ * cleared when a later one succeeds: its read-side sections would not be
+ * seen by grace periods, so lrcu_reader_unprotected() refuses them.
+ */
+static __thread bool registration_failed;
+
 int lrcu_nr_slots;
 int lrcu_slots_hwm;
 struct lrcu_slot *lrcu_slots;
@@ -154,9 +161,11 @@ static int register_slot(bool internal, int want, const char *what)
 		fprintf(stderr, "rcu: %s: all %ld thread slots are in use (nr_cpus=%ld); "
 			"raise nr_cpus in RCU_BOOTARGS\n", what,
 			lrcu_params.nr_cpus, lrcu_params.nr_cpus);
+		registration_failed = true;
 		errno = ENOSPC;
 		return -1;
 	}
+	registration_failed = false;
 	lrcu_slots[slot].reader = r;
 	lrcu_slots[slot].tid = (int)syscall(SYS_gettid);
 	pthread_getname_np(pthread_self(), lrcu_slots[slot].name, sizeof(lrcu_slots[slot].name));
@@ -291,6 +300,22 @@ static void registry_thread_exit(void *arg)
 		r->sched_nesting = 0;
 	}
 	unregister_slot("thread exit");
+}
+
+/*
+ * A read-side section on an unregistered thread (the readers' slow path).
+ * After a failed registration that is a program error with a remedy, not
+ * a section to let through unprotected: stop here.  A thread that never
+ * tried to register gets the misuse warning.
+ */
+void lrcu_reader_unprotected(const char *what)
+{
+	if (registration_failed)
+		lrcu_fatal("%s in a thread whose rcu_register_thread() failed: all %ld "
+			   "thread slots were in use, so grace periods would not wait "
+			   "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
+			   "or stop reading when rcu_register_thread() returns -1",
+			   what, lrcu_params.nr_cpus);
 }
 
 int lrcu_thread_slot(void)

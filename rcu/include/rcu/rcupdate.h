@@ -104,7 +104,9 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 /*
  * Take a thread slot.  Returns 0, or -1 with errno ENOSPC when all nr_cpus
  * slots are taken (a message naming the limit is printed) or EBUSY if the
- * thread is already registered.
+ * thread is already registered.  Check it: a read-side section in a
+ * thread whose registration failed would not be seen by grace periods, so
+ * it stops the program ("rcu: BUG: ..."); register before reading.
  */
 static inline int rcu_register_thread(void) { return lrcu_register_thread(); }
 /* Register as "CPU" cpu (0 <= cpu < nr_cpus), as a CPU with a fixed number

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kparams.c - the Linux kernel's boot parameters that rcutorture scenario
+ * files use but that mean nothing here (priority boosting, callback
+ * offloading, adaptive ticks, the kernel's self-tests ...).  They are
+ * accepted, with a note saying why they are ignored, so the kernel's own
+ * scenario files run unmodified.  A parameter that gets implemented (in
+ * params.c's table, or as one of the RCU's own) wins over its entry here:
+ * nothing needs to change in this file when that happens.
+ *
+ * Names under the namespaces of rcutorture and of the RCU (rcutorture.,
+ * rcutree., rcupdate., srcutree., torture.) must be known: anything else
+ * there is a typo.  Other names are the kernel's business ("foreign").
+ */
+#include <string.h>
+#include "torture.h"
+
+struct kparam {
+	const char *name;	/* exact, or "prefix*" */
+	const char *why;
+};
+
+#define BOOST	"no priority boosting in userspace"
+#define NOCB	"callback offloading (nocb) is not implemented"
+#define NOHZ	"no scheduling-clock ticks in userspace"
+#define EXP	"this kind of grace period is not implemented"
+#define NORMAL	"expedited grace periods are not implemented: every one is normal here"
+#define TASKS	"RCU Tasks is not implemented"
+#define SRCU	"SRCU is not implemented"
+#define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
+#define STALL	"this stall-warning knob is not implemented"
+#define KERNEL	"no userspace meaning"
+
+static const struct kparam kparams[] = {
+	/* rcutorture's own */
+	{ "rcutorture.test_boost", BOOST }, { "rcutorture.test_boost_interval", BOOST },
+	{ "rcutorture.test_boost_duration", BOOST }, { "rcutorture.test_boost_holdoff", BOOST },
+	{ "rcutorture.nocbs_nthreads", NOCB }, { "rcutorture.nocbs_toggle", NOCB },
+	{ "rcutorture.preempt_duration", "threads cannot preempt one another at will here" },
+	{ "rcutorture.preempt_interval", "threads cannot preempt one another at will here" },
+	{ "rcutorture.test_nmis", "no NMIs in userspace" },
+	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
+	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
+	{ "rcutorture.reader_flavor", SRCU }, { "rcutorture.test_srcu_lockdep", SRCU },
+	{ "rcutorture.gp_cond_exp", EXP }, { "rcutorture.gp_cond_full", EXP },
+	{ "rcutorture.gp_cond_exp_full", EXP }, { "rcutorture.gp_poll_exp", EXP },
+	{ "rcutorture.gp_poll_full", EXP }, { "rcutorture.gp_poll_exp_full", EXP },
+	{ "rcutorture.gp_cond_wi_exp", EXP }, { "rcutorture.gp_poll_wi_exp", EXP },
+	{ "rcutorture.stall_cpu_irqsoff", STALL }, { "rcutorture.stall_cpu_repeat", STALL },
+	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
+	{ "rcutorture.gpwrap_lag*", "the kernel's grace-period wrap test" },
+	{ "rcutorture.nreaders_exp", EXP },
+	/* torture.c's */
+	{ "torture.*", "the kernel's torture.c knobs (boot-time onoff, ftrace dumps)" },
+	/* Tree RCU's */
+	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
+	{ "rcutree.rcu_nocb_gp_stride", NOCB }, { "rcutree.nocb_nobypass_lim_per_jiffy", NOCB },
+	{ "rcutree.rcu_nocb_poll", NOCB }, { "rcutree.enable_rcu_lazy", NOCB },
+	{ "rcutree.rcu_normal_wake_from_gp", "a kernel wake-up optimisation of synchronize_rcu()" },
+	{ "rcutree.rcu_kick_kthreads", STALL },
+	{ "rcutree.rcu_resched_ns", KERNEL }, { "rcutree.rcu_divisor", KERNEL },
+	{ "rcutree.jiffies_till_sched_qs", KERNEL }, { "rcutree.dump_tree", KERNEL },
+	{ "rcutree.qovld", KERNEL }, { "rcutree.rcu_min_cached_objs", KERNEL },
+	{ "rcutree.rcu_delay_page_cache_fill_msec", KERNEL }, { "rcutree.sysrq_rcu", KERNEL },
+	{ "rcutree.csd_lock_suppress_rcu_stall", KERNEL }, { "rcutree.rcu_unlock_delay", KERNEL },
+	/* rcupdate's */
+	{ "rcupdate.rcu_self_test*", SELF }, { "rcupdate.rcu_normal", NORMAL },
+	{ "rcupdate.rcu_expedited", EXP }, { "rcupdate.rcu_normal_after_boot", NORMAL },
+	{ "rcupdate.rcu_cpu_stall_suppress", STALL },
+	{ "rcupdate.rcu_cpu_stall_suppress_at_boot", STALL },
+	{ "rcupdate.rcu_cpu_stall_timeout", STALL }, { "rcupdate.rcu_exp_cpu_stall_timeout", STALL },
+	{ "rcupdate.rcu_cpu_stall_ftrace_dump", STALL }, { "rcupdate.rcu_cpu_stall_cputime", STALL },
+	{ "rcupdate.rcu_task*", TASKS }, { "rcupdate.rcu_tasks*", TASKS },
+	/* Tree SRCU's */
+	{ "srcutree.*", SRCU },
+	/* the kernel's own */
+	{ "nohz_full", NOHZ }, { "nohz", NOHZ }, { "rcu_nocbs", NOCB }, { "rcu_nocb_poll", NOCB },
+	{ "threadirqs", "no interrupt threads in userspace" }, { "isolcpus", KERNEL },
+	{ "irqaffinity", KERNEL }, { "preempt", "the preemption model comes from the "
+	  "scenario's CONFIG_PREEMPT* options" }, { "nokaslr", KERNEL }, { "panic", KERNEL },
+	{ "panic_on_warn", KERNEL }, { "ftrace_dump_on_oops", KERNEL }, { "ftrace", KERNEL },
+	{ "ftrace_graph_filter", KERNEL }, { "trace_event", KERNEL },
+	{ "trace_buf_size", KERNEL }, { "console", KERNEL }, { "initcall_debug", KERNEL },
+	{ "debug", KERNEL }, { "selinux", KERNEL }, { "debug_boot_weak_hash", KERNEL },
+	{ "tsc", KERNEL }, { "clocksource", KERNEL }, { "mitigations", KERNEL },
+	{ "idle", KERNEL }, { "skew_tick", NOHZ },
+};
+
+static const char *const owned[] = {
+	"rcutorture.", "rcutree.", "rcupdate.", "srcutree.", "torture.",
+};
+
+static bool kparam_match(const char *pattern, const char *name)
+{
+	size_t n = strlen(pattern);
+
+	if (n && pattern[n - 1] == '*')
+		return !strncmp(pattern, name, n - 1);
+	return !strcmp(pattern, name);
+}
+
+const char *kparam_ignored(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kparams) / sizeof(kparams[0]); i++)
+		if (kparam_match(kparams[i].name, name))
+			return kparams[i].why;
+	return NULL;
+}
+
+bool kparam_owned(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		if (!strncmp(owned[i], name, strlen(owned[i])))
+			return true;
+	return false;
+}
