@@ -29,7 +29,8 @@ enum lrcu_bug {
 	LRCU_BUG_READER_FENCE,		/* the reader's fence removed (no membarrier) */
 	LRCU_BUG_NOCB_EARLY,		/* offloaded callbacks run as the GP in
 					 * progress ends, not after */
-	LRCU_BUG_NOCB_TOGGLE_DROP,	/* de-offloading forgets ready callbacks */
+	LRCU_BUG_NOCB_TOGGLE_DROP,	/* (de-)offloading forgets the callbacks
+					 * waiting for a grace period */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported */

@@ -508,15 +508,15 @@ static int threads_start(struct lrcu_nocb *n, int cpu)
 /* Switching a CPU's callbacks */
 
 /*
- * INJECTED (nocb_toggle_drop): de-offloading rebuilds the slot's list
- * from its pending segments and forgets the ready callbacks.
+ * INJECTED (nocb_toggle_drop): the switch hands the new invoker only the
+ * ready callbacks and forgets those still waiting for a grace period.
  */
-static void inject_drop_ready(struct lrcu_data *rdp)
+static void inject_drop_pending(struct lrcu_data *rdp)
 {
-	struct lrcu_cbs lost;
+	struct lrcu_cbs done, lost;
 
-	lrcu_cblist_extract_done(&rdp->cbl, LONG_MAX, &lost);
-	WRITE_ONCE(rdp->cbl.len, rdp->cbl.len - lost.len);	/* peeked at unlocked */
+	lrcu_cblist_extract_all(&rdp->cbl, &done, &lost);
+	lrcu_cblist_insert(&rdp->cbl, LRCU_DONE, &done);
 }
 
 /* Make rdp's invoker `owner'; true if that changed. */
@@ -526,8 +526,8 @@ static bool switch_owner(struct lrcu_data *rdp, int owner)
 
 	pthread_mutex_lock(&rdp->cblock);
 	changed = rdp->cb_owner != owner;
-	if (changed && owner == LRCU_CBO_THREAD && LRCU_INJECTED(LRCU_BUG_NOCB_TOGGLE_DROP))
-		inject_drop_ready(rdp);
+	if (changed && LRCU_INJECTED(LRCU_BUG_NOCB_TOGGLE_DROP))
+		inject_drop_pending(rdp);
 	if (changed)
 		WRITE_ONCE(rdp->cb_owner, owner);	/* peeked at unlocked */
 	pthread_mutex_unlock(&rdp->cblock);
