@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kparams.c - the Linux kernel's boot parameters that rcutorture scenario
- * files use but that mean nothing here (priority boosting, callback
- * offloading, adaptive ticks, the kernel's self-tests ...).  They are
+ * files use but that mean nothing here (priority boosting, adaptive
+ * ticks, the kernel's self-tests ...).  They are
  * accepted, with a note saying why they are ignored, so the kernel's own
  * scenario files run unmodified.  A parameter that gets implemented (in
  * params.c's table, or as one of the RCU's own) wins over its entry here:
@@ -21,7 +21,8 @@ struct kparam {
 };
 
 #define BOOST	"no priority boosting in userspace"
-#define NOCB	"callback offloading (nocb) is not implemented"
+#define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
+		"which its rcuo thread shares"
 #define NOHZ	"no scheduling-clock ticks in userspace"
 #define EXP	"this kind of grace period is not implemented"
 #define NORMAL	"expedited grace periods are not implemented: every one is normal here"
@@ -35,7 +36,6 @@ static const struct kparam kparams[] = {
 	/* rcutorture's own */
 	{ "rcutorture.test_boost", BOOST }, { "rcutorture.test_boost_interval", BOOST },
 	{ "rcutorture.test_boost_duration", BOOST }, { "rcutorture.test_boost_holdoff", BOOST },
-	{ "rcutorture.nocbs_nthreads", NOCB }, { "rcutorture.nocbs_toggle", NOCB },
 	{ "rcutorture.preempt_duration", "threads cannot preempt one another at will here" },
 	{ "rcutorture.preempt_interval", "threads cannot preempt one another at will here" },
 	{ "rcutorture.test_nmis", "no NMIs in userspace" },
@@ -54,8 +54,8 @@ static const struct kparam kparams[] = {
 	{ "torture.*", "the kernel's torture.c knobs (boot-time onoff, ftrace dumps)" },
 	/* Tree RCU's */
 	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
-	{ "rcutree.rcu_nocb_gp_stride", NOCB }, { "rcutree.nocb_nobypass_lim_per_jiffy", NOCB },
-	{ "rcutree.rcu_nocb_poll", NOCB }, { "rcutree.enable_rcu_lazy", NOCB },
+	{ "rcutree.nocb_nobypass_lim_per_jiffy", BYPASS },
+	{ "rcutree.rcu_nocb_poll", "not a kernel parameter: the kernel's is rcu_nocb_poll" },
 	{ "rcutree.rcu_normal_wake_from_gp", "a kernel wake-up optimisation of synchronize_rcu()" },
 	{ "rcutree.rcu_kick_kthreads", STALL },
 	{ "rcutree.rcu_resched_ns", KERNEL }, { "rcutree.rcu_divisor", KERNEL },
@@ -74,7 +74,8 @@ static const struct kparam kparams[] = {
 	/* Tree SRCU's */
 	{ "srcutree.*", SRCU },
 	/* the kernel's own */
-	{ "nohz_full", NOHZ }, { "nohz", NOHZ }, { "rcu_nocbs", NOCB }, { "rcu_nocb_poll", NOCB },
+	{ "nohz_full", NOHZ " (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)" },
+	{ "nohz", NOHZ },
 	{ "threadirqs", "no interrupt threads in userspace" }, { "isolcpus", KERNEL },
 	{ "irqaffinity", KERNEL }, { "preempt", "the preemption model comes from the "
 	  "scenario's CONFIG_PREEMPT* options" }, { "nokaslr", KERNEL }, { "panic", KERNEL },

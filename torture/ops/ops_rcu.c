@@ -13,8 +13,9 @@
  *
  * Update-side threads stay unregistered: the library's update side works
  * from any thread.  Expedited grace periods (exp_sync, the expedited
- * polled calls) and stall warnings (the library's stall notifier chain,
- * translated for the core) are there for every type built on the library.
+ * polled calls), stall warnings (the library's stall notifier chain,
+ * translated for the core) and switching callback offloading are there
+ * for every type built on the library.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,11 @@ long rcut_capacity(void)
 	char v[32];
 
 	return lrcu_param_get("nr_cpus", v, sizeof(v)) ? 0 : strtol(v, NULL, 0);
+}
+
+int rcut_nocb_toggle(int cpu, int offload)
+{
+	return offload ? rcu_nocb_cpu_offload(cpu) : rcu_nocb_cpu_deoffload(cpu);
 }
 
 int rcut_debug_objects(void)
