@@ -126,19 +126,20 @@ summaries() {
 	done
 }
 
-# run_set TAG BIN BOOTARGS: one torture.sh pass over the scenarios.
+# run_set TAG BIN BOOTARGS [SCENARIOS]: one torture.sh pass over the
+# scenarios (default: the chosen set).
 run_set() {
-	local tag=$1 bin=$2 args=$3 out
+	local tag=$1 bin=$2 args=$3 scens=${4:-$OPT_SCENARIOS} out
 	out=$RES/runs/$tag
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
 	TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
-		--bootargs "$args" $OPT_SCENARIOS >"$out.log" 2>&1 || true
+		--bootargs "$args" $scens >"$out.log" 2>&1 || true
 	summaries "$out" | sed "s/^/$tag\t/" >>"$RES/runs.tsv"
 }
 
 main() {
-	local rep name class must rest rows
+	local rep name class must rest rows scens
 	parse_options "$@"
 	have jq || die 2 "jq not found (Debian package jq): the kill table is made from summary.json"
 	rows=$(bug_rows) || exit 2
@@ -154,9 +155,14 @@ main() {
 		die 1 "make failed (see $RES/build-plain.log)"
 	for ((rep = 1; rep <= OPT_REPEAT; rep++)); do
 		while read -r name class must rest; do
+			scens=
+			if [[ $rest == @* ]]; then	# @SCEN,SCEN: where this bug's mechanism is
+				scens=${rest%% *} rest=${rest#"$scens"}
+				scens=${scens#@} scens=${scens//,/ }
+			fi
 			echo "$PROG: $name ($class), round $rep of $OPT_REPEAT"
 			run_set "$name.$rep" "$TORTURE_TOP/build/torture-inject/rcutorture" \
-				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest"
+				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest" "$scens"
 		done <<<"$rows"
 		echo "$PROG: unmodified build, round $rep of $OPT_REPEAT"
 		run_set "none.$rep" "$TORTURE_TOP/build/torture-plain/rcutorture" "$OPT_EXTRA"

@@ -405,7 +405,8 @@ bool lrcu_srcu_advance(struct lrcu_srcu_sup *sup)
 			srcu_gp_start(sup);
 			/* fall through */
 		case SRCU_STATE_SCAN1:
-			if (!srcu_scan(sup))
+			/* (INJECTED: no first scan: stale readers are missed) */
+			if (!LRCU_INJECTED(LRCU_BUG_SRCU_ONE_PHASE) && !srcu_scan(sup))
 				return true;
 			srcu_flip(sup);
 			/* fall through */
