@@ -19,7 +19,9 @@ build/torture-inject) and, for each bug of configs/mutation.bugs, runs the
 scenario set with bin/torture.sh (rcutree.inject=BUG, stop_on_error: a
 run ends at its first failure), --repeat times; then the same scenarios
 with the unmodified build (false alarms).  Writes RESULTS/kill.json (one
-object a bug x scenario), RESULTS/kill.md (the table) and prints it:
+object a bug x scenario), RESULTS/kill.md (the table, also printed) and
+RESULTS/kill.html (the same, with the bar chart kill.png/.svg of the
+share of runs that caught each bug when gnuplot is installed):
 
   bug              class     scenario  caught  median_s  reason
   word_off_by_one  safety    MUT-GAP   3/3     0.1       too-short grace period ...
@@ -170,6 +172,27 @@ main() {
 	table "$rows"
 }
 
+# kill_page: RES/kill.html (plain HTML) and, with gnuplot, the bar chart
+# RES/kill.png + kill.svg (share of runs that caught each bug).
+kill_page() {
+	local plot=''
+	if have gnuplot; then
+		jq -s -r -f "$TORTURE_TOP/analysis/kill.jq" "$RES/kill.json" |
+			jq -r '[.bug, .pct, (if .bug == "none" then 2 elif .must == "yes" then 0 else 1 end)] | @tsv' \
+			>"$RES/kill.dat"
+		if gnuplot -c "$TORTURE_TOP/analysis/kill.gp" "$RES/kill.dat" "$RES/kill.png $RES/kill.svg" \
+			>/dev/null 2>"$RES/kill.gp.err"; then
+			plot=kill.png
+		else
+			echo "$PROG: the kill-table plot failed: $(head -n1 "$RES/kill.gp.err")" >&2
+		fi
+	else
+		echo "$PROG: gnuplot not found (Debian package gnuplot-nox): kill.html without its chart"
+	fi
+	jq -s -r -f "$TORTURE_TOP/analysis/kill-html.jq" --arg title "Kill table ${RES##*/}" \
+		--arg plot "$plot" "$RES/kill.json" >"$RES/kill.html"
+}
+
 # table ROWS: kill.json, kill.md, the verdict.
 table() {
 	local rows=$1
@@ -225,6 +248,7 @@ table() {
 		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then .hang_reported|tostring else "-" end) | \(.reason) |"' "$RES/kill.json"
 	} >"$RES/kill.md"
 	cat "$RES/kill.md"
+	kill_page
 	echo "Results: $RES"
 	if ((verdict)); then
 		echo "$PROG: a must-catch bug survived a round, or the unmodified build failed"

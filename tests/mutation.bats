@@ -53,4 +53,10 @@ MUTATION=$TOP/bin/mutation.sh
 		and (.reason | test("grace-period hang"))' "$K"
 	jq -e -s '.[] | select(.bug == "none") | .caught == 0 and .runs == 1' "$K"
 	grep -q '^| poll_early | safety | yes | TREE02 | 1/1 |' "$BATS_TEST_TMPDIR/m/kill.md"
+	# The page: one row per bug and scenario; the chart when gnuplot is there.
+	[ "$(grep -c '^<tr class=' "$BATS_TEST_TMPDIR/m/kill.html")" -eq 3 ]
+	grep -q '<tr class="ok"><td>poll_early</td>' "$BATS_TEST_TMPDIR/m/kill.html"
+	if command -v gnuplot >/dev/null; then
+		[ -s "$BATS_TEST_TMPDIR/m/kill.png" ] && grep -q '<img src="kill.png"' "$BATS_TEST_TMPDIR/m/kill.html"
+	fi
 }
