@@ -9,7 +9,7 @@ def row:
   | "<tr class=\"\($cls)\"><td>\(.bug | esc)</td><td>\(.class | esc)</td><td>\(.must | esc)</td>"
     + "<td>\(.scenario | esc)</td><td>\(.caught)/\(.runs)</td>"
     + "<td>\(if .median_s == null then "-" else (.median_s | tostring) end)</td>"
-    + "<td>\(if .class == "liveness" then (.hang_reported | tostring) else "-" end)</td>"
+    + "<td>\(if .class == "liveness" then "\(.hang_reported) (\(.holdout_named // 0))" else "-" end)</td>"
     + "<td>\(.reason | esc)</td></tr>";
 "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\($title | esc)</title>"
 + "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
@@ -21,5 +21,5 @@ def row:
 + "<code>stop_on_error</code>; <em>none</em> is the unmodified build (false alarms).</p>\n"
 + (if $plot != "" then "<p><img src=\"\($plot | esc)\" alt=\"share of runs that caught each bug\"></p>\n" else "" end)
 + "<table>\n<tr><th>bug</th><th>class</th><th>must</th><th>scenario</th><th>caught</th>"
-+ "<th>median s</th><th>hang reported</th><th>reason</th></tr>\n"
++ "<th>median s</th><th>hang reported (holdout named)</th><th>reason</th></tr>\n"
 + (map(row) | join("\n")) + "\n</table>\n</body></html>"

@@ -27,7 +27,8 @@ share of runs that caught each bug when gnuplot is installed):
   word_off_by_one  safety    MUT-GAP   3/3     0.1       too-short grace period ...
 
 A liveness bug counts as caught when the run reported a grace-period hang
-(or a stall warning) before it ended.  Exit status 0 if every bug marked
+(or a stall warning) before it ended; the table also says whether that
+report named a holdout (a "P<tid>" line, as stall warnings print them).  Exit status 0 if every bug marked
 MUST in configs/mutation.bugs was caught in every repetition (by at least
 one scenario) and the unmodified build had no failure; 1 otherwise; 2 for
 bad input.
@@ -122,6 +123,8 @@ summaries() {
 		if grep -qE '\?\?\? Grace-period (hang|waiter stuck)|detected (expedited )?stalls on' \
 			"$dir/console.log" 2>/dev/null; then
 			hang=yes
+			# A holdout line, as the hang report and stall warnings print them.
+			! grep -qE -- '-\.\.\.\.: \([0-9]+ GPs behind\) P[0-9]+ ' "$dir/console.log" || hang=named
 		fi
 		jq -r --arg scen "$(instance_scenario "$dir")" --arg hang "$hang" \
 			'[$scen, .result, (.first_error_s // "null" | tostring), $hang, .reason] | join("\t")' "$s"
@@ -212,14 +215,15 @@ table() {
 		key = bug SUBSEP scen
 		if (!(key in runs)) { scens[bug] = scens[bug] " " scen }
 		runs[key]++
-		caught = ($3 != "SUCCESS") && (class[bug] != "liveness" || $5 == "yes")
+		caught = ($3 != "SUCCESS") && (class[bug] != "liveness" || $5 != "no")
 		if (bug == "none") caught = ($3 != "SUCCESS")
 		if (caught) {
 			kills[key]++; repcaught[bug SUBSEP rep] = 1
 			if ($4 != "null") secs[key] = secs[key] " " $4
 			if (!(key in reason)) reason[key] = $6
 		}
-		if ($5 == "yes") hangs[key]++
+		if ($5 != "no") hangs[key]++
+		if ($5 == "named") named[key]++
 		reps[bug SUBSEP rep] = 1
 	}
 	END {
@@ -228,8 +232,9 @@ table() {
 			bug = order[i]; n = split(scens[bug], sl, " ")
 			for (j = 1; j <= n; j++) {
 				key = bug SUBSEP sl[j]
-				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\n", bug, class[bug], must[bug], \
-					sl[j], runs[key], kills[key] + 0, median(secs[key]), hangs[key] + 0, reason[key]
+				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", bug, class[bug], must[bug], \
+					sl[j], runs[key], kills[key] + 0, median(secs[key]), hangs[key] + 0, \
+					named[key] + 0, reason[key]
 			}
 			for (r = 1; r <= repeat; r++) {
 				if (bug == "none") { if ((bug SUBSEP r) in repcaught) bad = 1; continue }
@@ -241,11 +246,12 @@ table() {
 	jq -R -c 'split("\t") | {bug: .[0], class: .[1], must: .[2], scenario: .[3],
 		runs: (.[4] | tonumber), caught: (.[5] | tonumber),
 		median_s: (if .[6] == "-" then null else (.[6] | tonumber) end),
-		hang_reported: (.[7] | tonumber), reason: .[8]}' "$RES/kill.tsv" >"$RES/kill.json"
+		hang_reported: (.[7] | tonumber), holdout_named: (.[8] | tonumber),
+		reason: .[9]}' "$RES/kill.tsv" >"$RES/kill.json"
 	{
-		echo "| bug | class | must | scenario | caught | median s | hang reported | reason |"
+		echo "| bug | class | must | scenario | caught | median s | hang reported (holdout named) | reason |"
 		echo "|---|---|---|---|---|---|---|---|"
-		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then .hang_reported|tostring else "-" end) | \(.reason) |"' "$RES/kill.json"
+		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then "\(.hang_reported) (\(.holdout_named))" else "-" end) | \(.reason) |"' "$RES/kill.json"
 	} >"$RES/kill.md"
 	cat "$RES/kill.md"
 	kill_page
