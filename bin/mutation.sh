@@ -40,7 +40,8 @@ Options:
   --scenarios "L"  scenarios (default: the list scenarios/MUTATION)
   --results DIR    where to write (default results/mutation-DATE)
   --short          CI: --duration 10s --repeat 1, scenarios TREE02 TREE03,
-                   hang timeout 5 s
+                   hang timeout 5 s, only the must-catch bugs (unless
+                   --bugs names others)
   --help           this text
 EOF
 }
@@ -51,6 +52,7 @@ OPT_BUGS=
 OPT_SCENARIOS=MUTATION
 OPT_RESULTS=
 OPT_EXTRA=
+OPT_MUST_ONLY=0
 BUGFILE=${MUTATION_BUGS:-$TORTURE_TOP/configs/mutation.bugs}
 
 declare -A GIVEN=()
@@ -83,6 +85,7 @@ parse_options() {
 		[ -n "${GIVEN[REPEAT]:-}" ] || OPT_REPEAT=1
 		[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS="TREE02 TREE03"
 		OPT_EXTRA="rcutorture.gp_hang_timeout=5"
+		OPT_MUST_ONLY=1
 	fi
 	parse_duration "$OPT_DURATION" >/dev/null ||
 		die 2 "--duration $OPT_DURATION: expected minutes or a number with s, m, h or d"
@@ -103,7 +106,8 @@ bug_rows() {
 		[[ $must == yes || $must == no ]] ||
 			die 2 "${BUGFILE#"$TORTURE_TOP"/}:$n: must '$must' (expected yes or no)"
 		have[$name]="$class $must $rest"
-		[ -n "$OPT_BUGS" ] || echo "$name $class $must $rest"
+		[ -n "$OPT_BUGS" ] && continue
+		{ ((OPT_MUST_ONLY)) && [ "$must" != yes ]; } || echo "$name $class $must $rest"
 	done <"$BUGFILE"
 	for want in $OPT_BUGS; do
 		found=${have[$want]:-}
@@ -138,7 +142,7 @@ run_set() {
 	out=$RES/runs/$tag
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
-	TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
+	TORTURE_NO_REPORT=1 TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
 		--bootargs "$args" $scens >"$out.log" 2>&1 || true
 	summaries "$out" | sed "s/^/$tag\t/" >>"$RES/runs.tsv"
 }
