@@ -5,6 +5,10 @@
 # See --help.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
+# GNU parallel quotes the command it sends to a host for the login shell
+# that $SHELL names; without it (cron, CI, env -i) remote jobs fail to
+# start.  The hosts run bash (see --help).
+export SHELL=${SHELL:-/bin/bash}
 PROG=nightly.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib/analysis.sh

@@ -98,6 +98,8 @@ run_hosts() {
 
 @test "several hosts over ssh: runs spread, results returned, one folder" {
 	need rsync rsync
+	# As under cron or CI, where no login shell is named.
+	unset SHELL
 	nightly --ssh "$FAKE_SSH" --sshlogin h1,h2 --jobs 1 --no-report TREE01 BUSTED TRIVIAL
 	[ "$status" -eq 1 ]
 	[ "$(run_hosts | awk '{print $2}' | sort -u | tr '\n' ' ')" = "h1 h2 " ]
