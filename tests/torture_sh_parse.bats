@@ -295,6 +295,17 @@ CONFIG_HOTPLUG_CPU=n'
 	[[ $output == *"check rcutorture.stat_interval=2"* ]]
 }
 
+@test "stall-warning Kconfig options become the library's parameters (no model rule needed)" {
+	scenario_file STALLCFG 'CONFIG_NR_CPUS=2
+CONFIG_RCU_CPU_STALL_TIMEOUT=5
+CONFIG_RCU_CPU_STALL_INFO=y'
+	scenario_file STALLCFG.boot 'rcutorture.stall_cpu=3'
+	run scen_resolve STALLCFG 60
+	[ "$status" -eq 0 ]
+	[[ $output == *"check rcupdate.rcu_cpu_stall_timeout=5"$'\t'*"STALLCFG:2 (CONFIG_RCU_CPU_STALL_TIMEOUT=5)"* ]]
+	[[ $output == *"check rcupdate.rcu_cpu_stall_info=1"* ]]
+}
+
 @test "debug objects, PROVE_LOCKING and sanitizers choose parameters and build folders" {
 	scenario_copy TREE02 TREE05 TREE04
 	run plan_of TREE02

@@ -24,10 +24,9 @@ struct kparam {
 #define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
 		"which its rcuo thread shares"
 #define NOHZ	"no scheduling-clock ticks in userspace"
-#define EXP	"this kind of grace period is not implemented"
-#define NORMAL	"expedited grace periods are not implemented: every one is normal here"
+#define FULL	"the _full polled forms are not implemented (our cookies are one word)"
 #define TASKS	"RCU Tasks is not implemented"
-#define SRCU	"SRCU is not implemented"
+#define SRCUF	"SRCU reader flavors other than srcu_read_lock() are not selectable"
 #define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
 #define STALL	"this stall-warning knob is not implemented"
 #define KERNEL	"no userspace meaning"
@@ -41,15 +40,13 @@ static const struct kparam kparams[] = {
 	{ "rcutorture.test_nmis", "no NMIs in userspace" },
 	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
-	{ "rcutorture.reader_flavor", SRCU }, { "rcutorture.test_srcu_lockdep", SRCU },
-	{ "rcutorture.gp_cond_exp", EXP }, { "rcutorture.gp_cond_full", EXP },
-	{ "rcutorture.gp_cond_exp_full", EXP }, { "rcutorture.gp_poll_exp", EXP },
-	{ "rcutorture.gp_poll_full", EXP }, { "rcutorture.gp_poll_exp_full", EXP },
-	{ "rcutorture.gp_cond_wi_exp", EXP }, { "rcutorture.gp_poll_wi_exp", EXP },
-	{ "rcutorture.stall_cpu_irqsoff", STALL }, { "rcutorture.stall_cpu_repeat", STALL },
+	{ "rcutorture.reader_flavor", SRCUF },
+	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
+	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
+	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
 	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
 	{ "rcutorture.gpwrap_lag*", "the kernel's grace-period wrap test" },
-	{ "rcutorture.nreaders_exp", EXP },
+	{ "rcutorture.nreaders_exp", "the kernel's expedited-reader test (NMI-context readers)" },
 	/* torture.c's */
 	{ "torture.*", "the kernel's torture.c knobs (boot-time onoff, ftrace dumps)" },
 	/* Tree RCU's */
@@ -64,15 +61,12 @@ static const struct kparam kparams[] = {
 	{ "rcutree.rcu_delay_page_cache_fill_msec", KERNEL }, { "rcutree.sysrq_rcu", KERNEL },
 	{ "rcutree.csd_lock_suppress_rcu_stall", KERNEL }, { "rcutree.rcu_unlock_delay", KERNEL },
 	/* rcupdate's */
-	{ "rcupdate.rcu_self_test*", SELF }, { "rcupdate.rcu_normal", NORMAL },
-	{ "rcupdate.rcu_expedited", EXP }, { "rcupdate.rcu_normal_after_boot", NORMAL },
-	{ "rcupdate.rcu_cpu_stall_suppress", STALL },
+	{ "rcupdate.rcu_self_test*", SELF },
 	{ "rcupdate.rcu_cpu_stall_suppress_at_boot", STALL },
-	{ "rcupdate.rcu_cpu_stall_timeout", STALL }, { "rcupdate.rcu_exp_cpu_stall_timeout", STALL },
 	{ "rcupdate.rcu_cpu_stall_ftrace_dump", STALL }, { "rcupdate.rcu_cpu_stall_cputime", STALL },
 	{ "rcupdate.rcu_task*", TASKS }, { "rcupdate.rcu_tasks*", TASKS },
 	/* Tree SRCU's */
-	{ "srcutree.*", SRCU },
+	{ "srcutree.*", "Tree SRCU's tuning: SRCU here has no srcu_node tree" },
 	/* the kernel's own */
 	{ "nohz_full", NOHZ " (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)" },
 	{ "nohz", NOHZ },

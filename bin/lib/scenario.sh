@@ -608,8 +608,9 @@ scen_boot_args() {
 		[[ $name == param:* ]] || continue
 		name=${name#param:}
 		scen_given "$name" && continue
-		# Only what the kernel would take (RCU_FANOUT needs RCU_EXPERT).
-		[ "${SP_EFF[${key#CONFIG_}]}" = "${SP_VAL[$key]}" ] || continue
+		# Only what the kernel would take (RCU_FANOUT needs RCU_EXPERT);
+		# an option the model does not touch is taken as given.
+		[ "${SP_EFF[${key#CONFIG_}]-${SP_VAL[$key]}}" = "${SP_VAL[$key]}" ] || continue
 		scen_arg "$name=$(scen_param_value "${SP_VAL[$key]}")" "${SP_FROM[$key]} ($key=${SP_VAL[$key]})"
 	done
 	scen_nocb

@@ -668,7 +668,8 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		 */
 		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
 		gp_force_qs(rsp, gstart);
-		if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_reader))
+		if (expedited && (READ_ONCE(lrcu_params.fault_exp_skip_reader) ||
+				  LRCU_INJECTED(LRCU_BUG_EXP_SKIP_READER)))
 			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
 		if (!root_qsmask(rsp))
 			break;

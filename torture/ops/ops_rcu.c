@@ -117,10 +117,14 @@ static unsigned long rcut_comp_state(void) { return get_completed_synchronize_rc
 unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
 void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
 
+/* For hang reports: each flavor's state, and the holdouts of a grace
+ * period in progress (named as a stall warning names them). */
 void rcut_gp_state(FILE *out)
 {
 	lrcu_dump_gp_state(LRCU_PREEMPT, out);
+	lrcu_dump_holdouts(LRCU_PREEMPT, out);
 	lrcu_dump_gp_state(LRCU_SCHED, out);
+	lrcu_dump_holdouts(LRCU_SCHED, out);
 }
 
 /* ------------------------------------------------------------------ */

@@ -101,6 +101,11 @@ const char *lrcu_flavor_name(enum lrcu_flavor f);
  * "rcu_preempt: g<seq> f0x<flags> RCU_GP_WAIT_FQS(3) ... root ->qsmask 0x.." */
 void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out);
 
+/* The grace period in progress, on demand: its holdouts (slot, P<tid>,
+ * name, how long, as a stall warning lists them) and the rcu_node masks
+ * still set; "no grace period in progress" otherwise. */
+void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *out);
+
 /* Count of detected misuses (lockdep splats, double call_rcu(), ...). */
 unsigned long lrcu_misuse_count(void);
 
