@@ -169,8 +169,12 @@ static void test_threads(void)
 	ok(!strcmp(where[0], "rcuop/4") && !strcmp(where[1], "rcuos/4"),
 	   "an offloaded CPU's callbacks run on rcuop/4 and rcuos/4 (ran on '%s', '%s')",
 	   where[0], where[1]);
-	ok(!lrcu_nocb_info(LRCU_PREEMPT, 4, &in) && in.offloaded && in.leader_cpu == 3 &&
-	   in.cb_tid > 0 && in.gp_tid > 0,
+	/* A thread notes its id once it runs: rcuog/3 may not have yet. */
+	watchdog_arm("rcuog/3 and rcuop/4 noting their thread ids", 60);
+	while (!lrcu_nocb_info(LRCU_PREEMPT, 4, &in) && (!in.cb_tid || !in.gp_tid))
+		sleep_ms(1);
+	ok(watchdog_done() && !lrcu_nocb_info(LRCU_PREEMPT, 4, &in) && in.offloaded &&
+	   in.leader_cpu == 3 && in.cb_tid > 0 && in.gp_tid > 0,
 	   "CPU 4 is offloaded, in the group of rcuog/3, whose threads run");
 	on_cpu(&c, 7, q_where, NULL);
 	join(&c);

@@ -353,6 +353,17 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	 * neither list (lock order: barrier_lock, then one cblock). */
 	pthread_mutex_lock(&rsp->barrier_lock);
 	pthread_mutex_lock(&rdp->cblock);
+	/*
+	 * A batch still out (an rcuo thread's from before a de-offload)
+	 * runs ahead of what we move: wait for it, or the callback thread
+	 * could run our later callbacks beside it, out of order.  A toggle
+	 * may come meanwhile, hence the owner is looked at after the wait.
+	 */
+	while (rdp->cb_busy) {
+		pthread_mutex_unlock(&rdp->cblock);
+		lrcu_sleep_us(50);
+		pthread_mutex_lock(&rdp->cblock);
+	}
 	if (rdp->cb_owner == LRCU_CBO_NOCB) {
 		/* Offloaded: its rcuo threads outlive the thread, as the
 		 * kernel's outlive an offline CPU, and keep the order. */
