@@ -36,12 +36,13 @@ static void sig_handler(int sig)
 	__atomic_fetch_add(&sig_count, 1, __ATOMIC_RELAXED);	/* a counter */
 }
 
-static int target_stop;
+static int target_stop, target_running;
 
 /* A thread that has never used SRCU: its first section is a handler's. */
 static void *idle_target(void *p)
 {
 	(void)p;
+	set_flag(&target_running);
 	while (!flag(&target_stop))
 		sleep_ms(1);
 	return NULL;
@@ -88,6 +89,9 @@ static void test_signal_handler_reader(void)
 	/* 1. A handler's section on a thread that never used SRCU, held. */
 	__atomic_store_n(&target_stop, 0, __ATOMIC_RELAXED);
 	pthread_create(&t, NULL, idle_target, NULL);
+	/* TSan may lose a signal sent to a thread that has not started. */
+	if (!wait_flag(&target_running, 60))
+		printf("Bail out! the target thread did not start\n"), exit(1);
 	__atomic_store_n(&sig_mode, 1, __ATOMIC_RELEASE);	/* pairs with the handler */
 	pthread_kill(t, SIGUSR1);
 	ok(wait_flag(&sig_in, 60), "a signal handler enters a section (the thread's first SRCU use)");
