@@ -99,6 +99,11 @@ main() {
 	done < <(judge_find_dirs "$OLD")
 	[ ${#list[@]} -gt 0 ] || die 2 "$OLD: no runs to do again"
 	OPT_DURATION=${OPT_DURATION:-$(plan_get duration <"$WORK/${list[0]}.plan")}
+	# A run saved without its binary checks and runs with the current
+	# build, which may not exist yet in this tree.
+	for name in "${list[@]}"; do
+		plan_has "$WORK/$name.plan" bin || { session_check_build; break; }
+	done
 	session_check_plans "${list[@]}" || rc=2
 	((rc == 0)) || exit 2
 	SESSION_NOTES+=("Again: the runs of $OLD")
