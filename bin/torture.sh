@@ -13,6 +13,8 @@ BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$BIN_DIR/lib/judge.sh"
 # shellcheck source=lib/run.sh
 . "$BIN_DIR/lib/run.sh"
+# shellcheck source=lib/perf.sh
+. "$BIN_DIR/lib/perf.sh"
 
 DEFAULT_DURATION=1m
 DEFAULT_GRACE=60
@@ -52,6 +54,8 @@ Options:
   --shutdown-grace S  seconds past its duration before a run counts as
                     hung and is killed (default $DEFAULT_GRACE)
   --dryrun          print the builds, batches and command lines; run nothing
+  --torture refscale|rcuscale  the perf programs on scenarios/refscale/ or
+                    scenarios/rcuscale/ instead (--torture refscale --help)
   --help            this text
 
 Per run: RESULTS/DATE/SCENARIO/ holds ConfigFragment, cmdline,
@@ -425,4 +429,5 @@ main() {
 	exit "$st"
 }
 
+perf_dispatch "$@"	# --torture refscale|rcuscale: bin/lib/perf.sh
 main "$@"

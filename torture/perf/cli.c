@@ -41,6 +41,13 @@ static int fail(const struct perf_cli *cli, int status, const char *fmt, const c
 	return status;
 }
 
+bool perf_checked(const struct perf_cli *cli)
+{
+	if (cli->check_only)
+		printf("%s: parameters ok\n", cli->prog);
+	return cli->check_only;
+}
+
 long perf_ncpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -125,11 +132,13 @@ static void usage(const struct perf_cli *cli, const char *intro)
 {
 	size_t i;
 
-	printf("usage: %s [--json FILE] [--list-types] [--help] [%s.NAME=VALUE ...]\n"
+	printf("usage: %s [--json FILE] [--check] [--list-types] [--help] [%s.NAME=VALUE ...]\n"
 	       "       [RCU parameters: rcutree.NAME=VALUE nr_cpus=N ...]\n\n%s\n"
 	       "  --json FILE    JSON lines (one per measurement and round, then one summary\n"
 	       "                 per measurement, then the targets) to FILE; '-' is stdout,\n"
 	       "                 and the table then goes to stderr\n"
+	       "  --check        check the arguments (and the types) and exit: 0 if all are\n"
+	       "                 good, else 2 (3: a plugin does not load) with a one-line error\n"
 	       "  --list-types   the torture types that can be measured\n\n"
 	       "Parameters (kernel names where it has them; 'list' ones take V1,V2,...\n"
 	       "and every combination is measured, round by round):\n"
@@ -163,6 +172,8 @@ static int parse_args(struct perf_cli *cli, int argc, char **argv, char *libargs
 				return fail(cli, 2, "--json %s: %s", a, strerror(errno));
 			if (cli->json == stdout)
 				cli->table = stderr;
+		} else if (!strcmp(a, "--check")) {
+			cli->check_only = true;
 		} else if (!strcmp(a, "--list-types")) {
 			torture_types_list(stdout);
 			return -1;
@@ -307,9 +318,9 @@ int perf_setup(struct perf_cli *cli, int argc, char **argv, const char *intro)
 	rc = find_types(cli);
 	if (!rc)
 		rc = lib_params(cli, libargs);
-	if (!rc)
+	if (!rc && !cli->check_only)
 		rc = init_types(cli);
-	if (!rc && p_holdoff.v[0])
+	if (!rc && !cli->check_only && p_holdoff.v[0])
 		sleep((unsigned int)p_holdoff.v[0]);
 	return rc;
 }

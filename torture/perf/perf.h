@@ -54,13 +54,16 @@ struct perf_cli {
 	long nruns;		/* rounds of the sweep */
 	long verbose;		/* 1: a table row per round too */
 	long timeout_s;		/* one measurement longer than this: failure */
+	bool check_only;	/* --check: parse, find the types, stop */
 };
 
 /* Parse argv (see perf_usage()), find and initialise the types.  Returns
  * 0, or the exit status after printing a one-line error (2: bad input,
  * 3: a type failed to load or initialise); -1 after --help/--list-types
- * (exit 0). */
+ * (exit 0).  With --check the types are found but not initialised. */
 int perf_setup(struct perf_cli *cli, int argc, char **argv, const char *intro);
+/* --check: the program's own checks passed too; says so (true: exit 0). */
+bool perf_checked(const struct perf_cli *cli);
 long perf_ncpus(void);
 
 /* ------------------------------------------------------------------ */

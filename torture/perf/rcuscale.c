@@ -799,7 +799,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	rc = check_params(&cli);
-	if (rc)
+	if (rc || perf_checked(&cli))
 		return rc;
 	snprintf(gp_label, sizeof(gp_label), "%s: grace-period wait latency (us) and updater "
 		 "throughput; CPU per call (us): update side, lib = RCU threads only",

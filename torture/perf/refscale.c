@@ -332,6 +332,8 @@ int main(int argc, char **argv)
 				"call and cb_barrier\n", cli.types[i]->name);
 			return 2;
 		}
+	if (perf_checked(&cli))
+		return 0;
 	readdelay_ns = p_readdelay.v[0];
 	if (perf_sweep_init(&s, &read_test, &cli))
 		return 3;
