@@ -100,9 +100,10 @@ parse() {
 
 # need_liburcu: liburcu-dev is the other half of every comparison.
 need_liburcu() {
-	have pkg-config && pkg-config --exists liburcu-memb liburcu-qsbr liburcu-mb liburcu-signal \
-		liburcu-bp 2>/dev/null ||
+	if ! have pkg-config || ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-mb \
+		liburcu-signal liburcu-bp 2>/dev/null; then
 		die 2 "liburcu-dev is not installed: apt-get install liburcu-dev (then run this again)"
+	fi
 }
 
 # programs: REFSCALE and RCUSCALE, built with the liburcu types.
@@ -115,7 +116,8 @@ programs() {
 	fi
 	REFSCALE=$dir/refscale
 	RCUSCALE=$dir/rcuscale
-	[ -x "$REFSCALE" ] && [ -x "$RCUSCALE" ] || die 2 "$dir: no refscale and rcuscale there"
+	[ -x "$REFSCALE" ] || die 2 "$dir: no refscale there"
+	[ -x "$RCUSCALE" ] || die 2 "$dir: no rcuscale there"
 	"$REFSCALE" --list-types | grep -qx urcu-memb ||
 		die 2 "$REFSCALE was built without the liburcu types (LIBURCU=0?): rebuild with liburcu-dev"
 }
@@ -144,7 +146,7 @@ workload() {
 			rcuscale.nwriters=1 rcuscale.nreaders=0 rcuscale.gps=$((q ? 3 : 20)) ;;
 	callbacks)
 		echo "$RCUSCALE" rcuscale.kfree_rcu_test=1 rcuscale.scale_type=rcu,sched,$LIBURCU_ALL \
-			rcuscale.kfree_nthreads=1,$NCPUS rcuscale.kfree_alloc_num=$((q ? 500 : 8000)) \
+			rcuscale.kfree_nthreads=1,"$NCPUS" rcuscale.kfree_alloc_num=$((q ? 500 : 8000)) \
 			rcuscale.kfree_loops=$((q ? 2 : 10)) ;;
 	esac
 }
