@@ -4,101 +4,11 @@
  * that started before it and only for those; concurrent callers share
  * grace periods; polled grace periods; gp_seq wraparound.
  */
-#include "rcu_test.h"
-
-/* ------------------------------------------------------------------ */
-/* A reader that holds its section until told to leave. */
-
-enum rmode { R_RCU, R_RCU_NESTED, R_BH, R_SCHED };
-
-struct holder {
-	enum rmode mode;
-	int in;		/* set once inside the section */
-	int leave;	/* set by the test to end it */
-	int out;	/* set after the section ended */
-};
-
-static void holder_fn(void *arg)
-{
-	struct holder *h = arg;
-
-	switch (h->mode) {
-	case R_RCU:
-		rcu_read_lock();
-		break;
-	case R_RCU_NESTED:
-		/* The inner unlock must not end the outer section. */
-		rcu_read_lock();
-		rcu_read_lock();
-		rcu_read_lock();
-		rcu_read_unlock();
-		rcu_read_unlock();
-		break;
-	case R_BH:
-		rcu_read_lock_bh();
-		break;
-	case R_SCHED:
-		rcu_read_lock_sched();
-		break;
-	}
-	set_flag(&h->in);
-	wait_flag(&h->leave, 1e9);
-	set_flag(&h->out);
-	switch (h->mode) {
-	case R_RCU:
-	case R_RCU_NESTED:
-		rcu_read_unlock();
-		break;
-	case R_BH:
-		rcu_read_unlock_bh();
-		break;
-	case R_SCHED:
-		rcu_read_unlock_sched();
-		rcu_quiescent_state();
-		break;
-	}
-}
-
-struct updater {
-	void (*sync)(void);
-	int done;
-	int saw_reader_out;	/* the reader had left when sync returned */
-	struct holder *h;
-};
-
-static void *updater_fn(void *arg)
-{
-	struct updater *u = arg;
-
-	u->sync();
-	/* Acquire pairs with set_flag(&h->out): if the GP was too short we
-	 * return while the reader still holds its section. */
-	u->saw_reader_out = __atomic_load_n(&u->h->out, __ATOMIC_ACQUIRE);
-	set_flag(&u->done);
-	return NULL;
-}
+#include "rcu_holder.h"
 
 static void test_reader_blocks(enum rmode mode, void (*sync)(void), const char *what)
 {
-	struct holder h = { .mode = mode };
-	struct updater u = { .sync = sync, .h = &h };
-	struct reg_thread rt;
-	pthread_t ut;
-
-	reg_thread_start(&rt, holder_fn, &h);
-	wait_flag(&h.in, 60);
-	pthread_create(&ut, NULL, updater_fn, &u);
-	/*
-	 * A correct RCU never lets the updater through while the reader is
-	 * inside; 200 ms gives a broken one ample time to show it.
-	 */
-	sleep_ms(200);
-	ok(!__atomic_load_n(&u.done, __ATOMIC_ACQUIRE),
-	   "%s: updater stays blocked while a pre-existing reader is inside", what);
-	set_flag(&h.leave);
-	pthread_join(ut, NULL);
-	ok(u.done && u.saw_reader_out, "%s: updater returns only after the reader left", what);
-	reg_thread_join(&rt);
+	reader_blocks(mode, sync, NULL, what);
 }
 
 /* ------------------------------------------------------------------ */
@@ -140,39 +50,14 @@ static void test_no_starvation(void)
 /* Concurrent callers share grace periods. */
 
 #define NCALLERS 16
-static int callers_go, callers_in;
 
-static void *caller_fn(void *arg)
-{
-	(void)arg;
-	wait_flag(&callers_go, 60);
-	__atomic_fetch_add(&callers_in, 1, __ATOMIC_RELEASE);
-	synchronize_rcu();
-	return NULL;
-}
+static void sync_rcu(void) { synchronize_rcu(); }
 
 static void test_sharing(void)
 {
-	struct holder h = { .mode = R_RCU };
-	struct reg_thread rt;
-	pthread_t t[NCALLERS];
-	unsigned long before, used;
-	int i;
+	unsigned long before = gps_completed(LRCU_PREEMPT), used;
 
-	/* Hold a grace period open so that every caller arrives during it. */
-	reg_thread_start(&rt, holder_fn, &h);
-	wait_flag(&h.in, 60);
-	before = gps_completed(LRCU_PREEMPT);
-	for (i = 0; i < NCALLERS; i++)
-		pthread_create(&t[i], NULL, caller_fn, NULL);
-	set_flag(&callers_go);
-	while (__atomic_load_n(&callers_in, __ATOMIC_ACQUIRE) < NCALLERS)
-		sleep_ms(1);
-	sleep_ms(100);	/* let the last ones reach their wait */
-	set_flag(&h.leave);
-	for (i = 0; i < NCALLERS; i++)
-		pthread_join(t[i], NULL);
-	reg_thread_join(&rt);
+	callers_during_gp(sync_rcu, NCALLERS);
 	used = gps_completed(LRCU_PREEMPT) - before;
 	ok(used <= 3, "%d concurrent synchronize_rcu() calls share grace periods (%lu used)",
 	   NCALLERS, used);
@@ -315,7 +200,6 @@ static void test_idle(void)
 	   after - before);
 }
 
-static void sync_rcu(void) { synchronize_rcu(); }
 static void sync_net(void) { synchronize_net(); }
 static void sync_bh(void) { synchronize_rcu_bh(); }
 static void sync_sched(void) { synchronize_sched(); }

@@ -5,7 +5,8 @@
 # rcu_node tree (rcutree.fault_skip_leaf), a callback barrier that returns
 # early, a reader unlock that drops nesting, a polled-GP check that
 # completes one grace period early, a lost reader unlock (hang), a
-# call_rcu() that loses callbacks.
+# call_rcu() that loses callbacks, an expedited grace period that ignores
+# the readers already inside, one that skips the heavy fence.
 . "$(dirname "$0")/torture_prog_lib.sh"
 
 COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
@@ -63,6 +64,12 @@ caught busted_lostcb "callback lost (leak check)" rcutorture.torture_type=busted
 	rcutorture.stutter=1 rcutorture.gp_normal=1
 grep -q "rtort_pipe_count: [0-9]*: element [0-9]* lost its callback" "$OUT"
 ok $? "busted_lostcb: the lost element is named"
+
+# Expedited grace periods: all updates expedited (synchronous, cond, poll).
+caught busted_exp "too-short grace period" rcutorture.torture_type=busted_exp \
+	rcutorture.gp_exp=1 rcutorture.gp_cond_exp=1 rcutorture.gp_poll_exp=1
+caught busted_exp_fence "too-short grace period" rcutorture.torture_type=busted_exp_fence \
+	rcutorture.gp_exp=1
 
 # The same leaf fault is harmless when no reader is in the skipped leaf.
 run skip_empty_leaf rcutorture.torture_type=rcu rcutorture.nreaders=1 rcutorture.stutter=0 \

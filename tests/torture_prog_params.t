@@ -37,7 +37,7 @@ bad rcutree.nosuch=1 -- 2 "unknown parameter 'rcutree.nosuch'" "unknown library 
 bad nreaders -- 2 "malformed argument 'nreaders'" "token without '='"
 bad --out -- 2 "--out: missing argument" "--out without a directory"
 bad --frobnicate -- 2 "malformed argument '--frobnicate'" "unknown option"
-bad rcutorture.torture_type=rcu rcutorture.gp_exp=1 -- 2 "no update-side primitives" \
+bad rcutorture.torture_type=trivial rcutorture.gp_exp=1 -- 2 "no update-side primitives" \
 	"gp_exp alone on a type without expedited grace periods"
 bad rcutorture.torture_type=lib:/nonexistent/x.so -- 3 "cannot load" "lib: plugin that does not exist"
 bad rcutorture.torture_type=lib:/bin/true -- 3 "torture_type=lib:/bin/true" "lib: path that is not a plugin"
@@ -72,7 +72,7 @@ jq -e '.result == "SUCCESS" and .exit_status == 0 and .seed == 4242 and .scenari
 	and .params.nreaders == 3 and .latency_us.count > 0 and (.errors | add) == 0' \
 	"$DIR/summary.json" >/dev/null
 ok $? "summary.json: SUCCESS, seed, scenario, params, latency"
-awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|async|barrier)$/ && $3 ~ /^[0-9]+$/) } END { exit bad || NR < 2 }' \
+awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|cond_exp|poll_exp|async|barrier)$/ && $3 ~ /^[0-9]+$/) } END { exit bad || NR < 2 }' \
 	"$DIR/gp-latency.dat"
 ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
 

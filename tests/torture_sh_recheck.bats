@@ -99,13 +99,42 @@ last_line_with() {
 		"ODEBUG: activate active (active state 0) object type: rcu_head hint: 0x0|ODEBUG: 1" \
 		"WARNING: ThreadSanitizer: data race (pid=1)|Sanitizer: 1" \
 		"BUG: KCSAN: data-race in foo|Bugs: 1" \
-		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:|Stalls: 1"; do
+		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:|Stalls: 1" \
+		"rcu: INFO: rcu_sched detected expedited stalls on CPUs/tasks: { 3-.... } 21000 jiffies s: 5|Stalls: 1"; do
 		cp "$SAVED/TREE02/console.log" "$OK/console.log"
 		sed -i "2a ${bad%|*}" "$OK/console.log"
 		recheck_ok_dir
 		[ "$status" -eq 1 ] || { echo "$bad: $output"; false; }
 		[[ ${lines[0]} == *"FAILURE: console badness: ${bad#*|}"* ]] || { echo "$bad: $output"; false; }
 	done
+}
+
+@test "a stall_cpu run: stall messages are expected if one names the stalled reader" {
+	need_jq
+	local warn
+	sed -i 's/$/ rcutorture.stall_cpu=8/' "$OK/cmdline"
+	jq -c '.stalls = 2' "$OK/summary.json" >"$BATS_TEST_TMPDIR/s.json"
+	cp "$BATS_TEST_TMPDIR/s.json" "$OK/summary.json"
+	warn=$(printf '%s\n' "rcu-torture: rcu_torture_stall begin CPU stall interval 8 secs (P4242)" \
+		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" \
+		"rcu: \t5-....: (0 GPs behind) P4242 rcu_torture_sta: in a read-side critical section for at least 3000 ms fqs=5" \
+		"\t(detected by rcu_preempt, t=3000 jiffies, g=12, q=0)" \
+		"rcu-torture: ??? Writer stall state RTWS_SYNC(13) g12 f0x0 ver 5")
+	cp "$OK/console.log" "$BATS_TEST_TMPDIR/console.log"
+	{ sed -n 1,3p "$BATS_TEST_TMPDIR/console.log"; printf '%b\n' "$warn"; sed '1,3d' "$BATS_TEST_TMPDIR/console.log"; } >"$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ ${lines[0]} == *" SUCCESS (stall_cpu=8: 2 expected stall messages, 1 naming the stalled reader P4242)" ]]
+	# A warning that names someone else does not count.
+	sed -i 's/P4242 rcu_torture_sta/P999 rcu_torture_rea/' "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: stall_cpu=8: no RCU CPU stall warning named the stalled reader P4242"* ]]
+	# No warning at all: the same.
+	cp "$BATS_TEST_TMPDIR/console.log" "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: stall_cpu=8: no RCU CPU stall warning named the stalled reader"* ]]
 }
 
 @test "an ODEBUG splat is expected with object_debug=1, and only then" {

@@ -236,7 +236,9 @@ static void write_summary(const char *result, const char *reason, int status)
 		hist_sum_from(tc.batch, 2),
 		(double)torture_now_us() / 1e6, tp.seed);
 	torture_latency_summary(f);
-	fprintf(f, ",\"stalls\":%lu,\"exit_status\":%d}\n", STAT_READ(tc.writer_stalls), status);
+	fprintf(f, ",\"stalls\":%lu,\"rcu_stalls\":%lu,\"exit_status\":%d}\n",
+		STAT_READ(tc.writer_stalls) + STAT_READ(tc.rcu_stalls), STAT_READ(tc.rcu_stalls),
+		status);
 	fclose(f);
 }
 
@@ -308,6 +310,7 @@ static int finish(void)
 				pause();	/* the watchdog is reporting the hang */
 	}
 	gpwd_stop();
+	stall_final_check();
 	stats_print(true);
 	gp_state_line("End");
 	reader_segments_dump();

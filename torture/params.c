@@ -20,7 +20,7 @@ struct torture_params tp = {
 	.stutter = 5, .shuffle_interval = 3, .test_no_idle_hz = 1, .irqreader = 1,
 	.extendables = 0xff, .fqs_stutter = 3, .stall_cpu_holdoff = 10,
 	.fwd_progress = 1, .fwd_progress_holdoff = 60, .fwd_progress_div = 4,
-	.gp_cond_wi = 16000, .gp_poll_wi = 16000,
+	.gp_cond_wi = 16000, .gp_poll_wi = 16000, .gp_cond_wi_exp = 128, .gp_poll_wi_exp = 128,
 	.read_exit_delay = 13, .read_exit_burst = 16, .gp_hang_timeout = 10,
 	.span_reads = 1,
 };
@@ -41,9 +41,11 @@ static const struct pdesc ptab[] = {
 	I(onoff_interval, 0, 3600000), I(onoff_holdoff, 0, 3600),
 	I(fqs_duration, 0, 100000000), I(fqs_holdoff, 0, 100000000), I(fqs_stutter, 0, 3600),
 	I(stall_cpu, 0, 3600), I(stall_cpu_holdoff, 0, 3600), B(stall_cpu_block),
+	B(stall_cpu_irqsoff), I(stall_cpu_repeat, 0, 100),
 	I(fwd_progress, 0, 64), I(fwd_progress_holdoff, 0, 3600), I(fwd_progress_div, 1, 1000),
-	B(gp_sync), B(gp_exp), B(gp_normal), B(gp_cond), B(gp_poll),
+	B(gp_sync), B(gp_exp), B(gp_normal), B(gp_cond), B(gp_poll), B(gp_cond_exp), B(gp_poll_exp),
 	I(gp_cond_wi, 0, 10000000), I(gp_poll_wi, 0, 10000000),
+	I(gp_cond_wi_exp, 0, 10000000), I(gp_poll_wi_exp, 0, 10000000),
 	I(read_exit_delay, 1, 3600), I(read_exit_burst, 0, 1024),
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */

@@ -130,11 +130,11 @@ static void json_line(bool final, unsigned long errors)
 	else
 		fprintf(f, "\"gp_seq\":null,");
 	fprintf(f, "\"reads\":%lu,\"close_calls\":%lu,\"cookie_errors\":%lu,\"leaks\":%lu,"
-		"\"writer_stalls\":%lu,\"barrier_ok\":%lu,\"barrier_attempts\":%lu,"
-		"\"barrier_errors\":%lu,",
+		"\"writer_stalls\":%lu,\"rcu_stalls\":%lu,\"barrier_ok\":%lu,"
+		"\"barrier_attempts\":%lu,\"barrier_errors\":%lu,",
 		STAT_READ(tc.reads), hist_sum_from(tc.batch, 2), STAT_READ(tc.cookie_errors),
-		STAT_READ(tc.leaks), STAT_READ(tc.writer_stalls), STAT_READ(tc.barrier_ok),
-		STAT_READ(tc.barrier_attempts), STAT_READ(tc.rtbe));
+		STAT_READ(tc.leaks), STAT_READ(tc.writer_stalls), STAT_READ(tc.rcu_stalls),
+		STAT_READ(tc.barrier_ok), STAT_READ(tc.barrier_attempts), STAT_READ(tc.rtbe));
 	fprintf(f, "\"onoff\":{\"on_ok\":%lu,\"on_try\":%lu,\"off_ok\":%lu,\"off_try\":%lu,"
 		"\"min_on\":%lu,\"max_on\":%lu,\"min_off\":%lu,\"max_off\":%lu,"
 		"\"sum_on\":%lu,\"sum_off\":%lu,\"failures\":%lu},",

@@ -37,9 +37,10 @@ struct torture_params {
 	long stutter, shuffle_interval, test_no_idle_hz, irqreader, extendables;
 	long n_barrier_cbs, object_debug, onoff_interval, onoff_holdoff;
 	long fqs_duration, fqs_holdoff, fqs_stutter;
-	long stall_cpu, stall_cpu_holdoff, stall_cpu_block;
+	long stall_cpu, stall_cpu_holdoff, stall_cpu_block, stall_cpu_irqsoff, stall_cpu_repeat;
 	long fwd_progress, fwd_progress_holdoff, fwd_progress_div;
-	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_wi, gp_poll_wi;
+	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_exp, gp_poll_exp;
+	long gp_cond_wi, gp_poll_wi, gp_cond_wi_exp, gp_poll_wi_exp;
 	long read_exit_delay, read_exit_burst, stop_on_error;
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
@@ -49,10 +50,9 @@ struct torture_params {
 };
 extern struct torture_params tp;
 extern const struct torture_ops *cur_ops;
-/* Is optional ops field f in cur_ops (a plugin built against an older
- * header has a shorter table) and set? */
-#define OPS_HAS(f)	(offsetof(struct torture_ops, f) + sizeof(cur_ops->f) <= cur_ops->size && \
-			 cur_ops->f != NULL)
+/* Is optional ops field f set?  (A plugin's shorter table is copied into
+ * a full one, zero-extended: types.c.) */
+#define OPS_HAS(f)	(cur_ops->f != NULL)
 extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
 
 /* Parse argv; library tokens (anything not rcutorture.*) are appended to
@@ -164,6 +164,10 @@ struct torture_counters {
 	unsigned long wcount[RCU_TORTURE_PIPE_LEN + 1];	/* Free-Block Circulation */
 	unsigned long writer_gps;	/* GP waits completed by the writer */
 	unsigned long stall_active;	/* stall_cpu episode (or its aftermath) */
+	unsigned long rcu_stalls;	/* RCU CPU stall warnings (ops->stall_notifier) */
+	unsigned long rcu_stalls_unexpected;	/* ... not asked for by stall_cpu */
+	unsigned long stall_episodes;	/* stall_cpu episodes completed */
+	unsigned long stall_unnamed;	/* ... that no warning named */
 	unsigned long misuse_expected;	/* misuses caused on purpose */
 	unsigned long objdebug_fail;	/* object_debug: duplicate not caught */
 	unsigned long register_fail;	/* thread_register() failed */
@@ -255,6 +259,8 @@ int onoff_start(void);
 int shuffle_start(void);
 int fqs_start(void);
 int stall_start(void);
+void stall_warning_seen(const struct torture_stall *s);	/* the RCU's report */
+void stall_final_check(void);	/* at the end, before the verdict */
 int fwd_prog_start(void);
 int read_exit_start(void);
 int object_debug_test(void);		/* 0 ok, -1 failed */

@@ -11,7 +11,8 @@
 static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &busted_ops, &busted_barrier_ops,
 	&busted_unlock_ops, &busted_poll_ops, &busted_hang_ops, &busted_lostcb_ops,
-	&trivial_ops, &srcu_ops, &srcud_ops, &srcum_ops, &srcu_busted_ops,
+	&busted_exp_ops, &busted_exp_fence_ops, &trivial_ops, &srcu_ops, &srcud_ops, &srcum_ops,
+	&srcu_busted_ops,
 #ifdef TORTURE_HAVE_LIBURCU
 	&liburcu_memb_ops, &liburcu_mb_ops, &liburcu_signal_ops, &liburcu_qsbr_ops,
 	&liburcu_bp_ops,
@@ -43,7 +44,7 @@ static const char *ops_invalid(const struct torture_ops *o)
 {
 	if (o->abi_version != TORTURE_OPS_ABI_VERSION)
 		return "ABI version mismatch";
-	if (o->size < sizeof(struct torture_ops))
+	if (o->size < TORTURE_OPS_V1_SIZE)
 		return "ops table too small for this ABI";
 	if (!o->name || !o->name[0])
 		return "no name";
@@ -53,6 +54,8 @@ static const char *ops_invalid(const struct torture_ops *o)
 		return "at least one of sync and call is required";
 	return NULL;
 }
+
+static struct torture_ops plugin_ops;	/* a plugin's table, zero-extended */
 
 static const struct torture_ops *plugin_load(const char *path, char *err, size_t len)
 {
@@ -82,7 +85,10 @@ static const struct torture_ops *plugin_load(const char *path, char *err, size_t
 			 "ours %d)", path, why, o->abi_version, TORTURE_OPS_ABI_VERSION);
 		goto fail;
 	}
-	return o;	/* the handle stays open for the life of the run */
+	/* Fields the plugin's table does not have read as NULL. */
+	memcpy(&plugin_ops, o, o->size < sizeof(plugin_ops) ? o->size : sizeof(plugin_ops));
+	plugin_ops.size = sizeof(plugin_ops);
+	return &plugin_ops;	/* the handle stays open for the life of the run */
 fail:
 	dlclose(h);
 	return NULL;

@@ -8,10 +8,13 @@
  * rtaf), publish it with a release store (rcu_assign_pointer()), count the
  * old one as removed (pipe_count 0 -> 1), then retire it through one
  * update type picked at random among those enabled by gp_sync, gp_exp,
- * gp_normal, gp_cond and gp_poll (none set: all the RCU supports):
- *   sync/exp  synchronize, then bump every removed element
+ * gp_normal, gp_cond, gp_poll, gp_cond_exp and gp_poll_exp (none set: all
+ * the RCU supports):
+ *   sync/exp  synchronize (expedited), then bump every removed element
  *   cond      cookie, random wait up to gp_cond_wi us, cond_sync(cookie)
  *   poll      start_gp_poll(), poll every up to gp_poll_wi us until done
+ *   cond_exp, poll_exp  the same with cond_sync_exp()/start_gp_poll_exp()
+ *             and gp_cond_wi_exp/gp_poll_wi_exp (same cookies)
  *   normal    call(): the callback chain does the bumps (pool.c)
  * Each wait is timed into gp-latency.dat.  A cookie taken before the wait
  * must poll as complete after it ("Cookie check 3").  ver counts updates;
@@ -27,20 +30,24 @@
 #include <stdlib.h>
 #include "torture.h"
 
-enum { UT_SYNC, UT_EXP, UT_NORMAL, UT_COND, UT_POLL, UT_NR };
-static const char *const ut_names[UT_NR] = { "sync", "exp", "async", "cond", "poll" };
+enum { UT_SYNC, UT_EXP, UT_NORMAL, UT_COND, UT_POLL, UT_COND_EXP, UT_POLL_EXP, UT_NR };
+static const char *const ut_names[UT_NR] = {
+	"sync", "exp", "async", "cond", "poll", "cond_exp", "poll_exp"
+};
 static int synctype[UT_NR], nsynctypes;	/* all enabled update types */
 static int gptype[UT_NR], ngptypes;	/* ... those that wait (fakewriters) */
 
 enum {
 	RTWS_FIXED_DELAY, RTWS_DELAY, RTWS_REPLACE, RTWS_DEF_FREE, RTWS_EXP_SYNC,
-	RTWS_COND_GET, RTWS_COND_SYNC, RTWS_POLL_GET, RTWS_POLL_WAIT, RTWS_SYNC,
+	RTWS_COND_GET, RTWS_COND_GET_EXP, RTWS_COND_SYNC, RTWS_COND_SYNC_EXP,
+	RTWS_POLL_GET, RTWS_POLL_GET_EXP, RTWS_POLL_WAIT, RTWS_POLL_WAIT_EXP, RTWS_SYNC,
 	RTWS_STUTTER, RTWS_BARRIER, RTWS_STOPPING,
 };
 static const char *const rtws_names[] = {
 	"RTWS_FIXED_DELAY", "RTWS_DELAY", "RTWS_REPLACE", "RTWS_DEF_FREE",
-	"RTWS_EXP_SYNC", "RTWS_COND_GET", "RTWS_COND_SYNC", "RTWS_POLL_GET",
-	"RTWS_POLL_WAIT", "RTWS_SYNC", "RTWS_STUTTER", "RTWS_BARRIER", "RTWS_STOPPING",
+	"RTWS_EXP_SYNC", "RTWS_COND_GET", "RTWS_COND_GET_EXP", "RTWS_COND_SYNC",
+	"RTWS_COND_SYNC_EXP", "RTWS_POLL_GET", "RTWS_POLL_GET_EXP", "RTWS_POLL_WAIT",
+	"RTWS_POLL_WAIT_EXP", "RTWS_SYNC", "RTWS_STUTTER", "RTWS_BARRIER", "RTWS_STOPPING",
 };
 int writer_state;
 
@@ -69,15 +76,19 @@ static bool ut_supported(int t)
 	case UT_EXP: return cur_ops->exp_sync;
 	case UT_NORMAL: return cur_ops->call;
 	case UT_COND: return cur_ops->get_gp_state && cur_ops->cond_sync;
-	default: return cur_ops->start_gp_poll && cur_ops->poll_gp_state;
+	case UT_POLL: return cur_ops->start_gp_poll && cur_ops->poll_gp_state;
+	case UT_COND_EXP: return cur_ops->get_gp_state && cur_ops->cond_sync_exp;
+	default: return cur_ops->start_gp_poll_exp && cur_ops->poll_gp_state;
 	}
 }
 
 int writer_update_types(void)
 {
-	const long want[UT_NR] = { tp.gp_sync, tp.gp_exp, tp.gp_normal, tp.gp_cond, tp.gp_poll };
+	const long want[UT_NR] = { tp.gp_sync, tp.gp_exp, tp.gp_normal, tp.gp_cond, tp.gp_poll,
+				   tp.gp_cond_exp, tp.gp_poll_exp };
 	static const char *const pname[UT_NR] = { "gp_sync", "gp_exp", "gp_normal",
-						   "gp_cond", "gp_poll" };
+						   "gp_cond", "gp_poll", "gp_cond_exp",
+						   "gp_poll_exp" };
 	bool any = false;
 	int t;
 
@@ -103,10 +114,17 @@ int writer_update_types(void)
 /* Waiting for one grace period of a given kind; false if interrupted by
  * the end of the test (poll loop only). */
 
+/* A random wait of up to wi us (0: none; min: at least this). */
+static void random_wait(struct torture_random *rng, long wi, unsigned long min)
+{
+	torture_sleep_us(min + (wi ? torture_random(rng) % (unsigned long)wi : 0));
+}
+
 static bool wait_gp(int t, struct torture_random *rng, bool writer)
 {
 	unsigned long start = torture_now_us(), cookie;
 	unsigned long t0 = gpo_begin();	/* before the wait starts (oracle.c) */
+	bool exp = t == UT_COND_EXP || t == UT_POLL_EXP;
 
 	gpo_wait_begin(writer ? "rcu_torture_writer" : "rcu_torture_fakewriter", ut_names[t]);
 
@@ -117,27 +135,28 @@ static bool wait_gp(int t, struct torture_random *rng, bool writer)
 		cur_ops->exp_sync();
 		break;
 	case UT_COND:
+	case UT_COND_EXP:
 		if (writer)
-			set_state(RTWS_COND_GET);
+			set_state(exp ? RTWS_COND_GET_EXP : RTWS_COND_GET);
 		cookie = cur_ops->get_gp_state();
-		torture_sleep_us(tp.gp_cond_wi ? torture_random(rng) % (unsigned long)tp.gp_cond_wi : 0);
+		random_wait(rng, exp ? tp.gp_cond_wi_exp : tp.gp_cond_wi, 0);
 		if (writer)
-			set_state(RTWS_COND_SYNC);
-		cur_ops->cond_sync(cookie);
+			set_state(exp ? RTWS_COND_SYNC_EXP : RTWS_COND_SYNC);
+		(exp ? cur_ops->cond_sync_exp : cur_ops->cond_sync)(cookie);
 		break;
 	case UT_POLL:
+	case UT_POLL_EXP:
 		if (writer)
-			set_state(RTWS_POLL_GET);
-		cookie = cur_ops->start_gp_poll();
+			set_state(exp ? RTWS_POLL_GET_EXP : RTWS_POLL_GET);
+		cookie = (exp ? cur_ops->start_gp_poll_exp : cur_ops->start_gp_poll)();
 		if (writer)
-			set_state(RTWS_POLL_WAIT);
+			set_state(exp ? RTWS_POLL_WAIT_EXP : RTWS_POLL_WAIT);
 		while (!cur_ops->poll_gp_state(cookie)) {
 			if (torture_must_stop()) {
 				gpo_wait_end();
 				return false;
 			}
-			torture_sleep_us(tp.gp_poll_wi ?
-					 1 + torture_random(rng) % (unsigned long)tp.gp_poll_wi : 1);
+			random_wait(rng, exp ? tp.gp_poll_wi_exp : tp.gp_poll_wi, 1);
 		}
 		break;
 	default:

@@ -34,7 +34,7 @@ judge_console() {
 	function category(s) {
 		if (s ~ /Sanitizer|runtime error:/) return "Sanitizer"
 		if (s ~ /ODEBUG:/) return "ODEBUG"
-		if (s ~ /detected stalls on CPUs\/tasks:|self-detected stall on CPU|Stall ended before state dump start|\?\?\? Writer stall state/) return "Stalls"
+		if (s ~ /detected (expedited )?stalls on CPUs\/tasks:|self-detected stall on CPU|Stall ended before state dump start|\?\?\? Writer stall state/) return "Stalls"
 		if (s ~ /kthread starved for/) return "Starves"
 		if (s ~ /(^|[^A-Za-z])BUG([^A-Za-z]|$)|Oops:/) return "Bugs"
 		if (s ~ /Call Trace:/) return "CallTraces"
@@ -211,6 +211,7 @@ judge_dir() {
 		while read -r k v; do f[$k]=$v; done < <(judge_console "$dir/console.log" \
 			"$([ "$(judge_cmdline_param "$dir" object_debug)" = 1 ] && echo 1 || echo 0)")
 		# Nothing ran after a usage error (2) or a failed start (3).
+		[[ $status == [23] ]] || judge_expected_stalls "$dir" f why notes
 		[[ $status == [23] ]] || judge_console_reasons f why notes
 	elif [ ${#why[@]} -eq 0 ]; then
 		why+=("no console.log")
@@ -228,6 +229,34 @@ judge_dir() {
 	judge_write_diags "$dir" "$name" why notes
 	echo "$line"
 	[ ${#why[@]} -eq 0 ]
+}
+
+# judge_expected_stalls DIR FACTS WHY NOTES: a run that asked for a stall
+# (rcutorture.stall_cpu > 0 on its cmdline) must show an RCU CPU stall
+# warning naming the stalled reader: a holdout line ("rcu: <tab>... P<tid>
+# ...") under a "detected [expedited ]stalls on CPUs/tasks:" header, the
+# tid from "rcu_torture_stall begin ... (P<tid>".  Then its stall messages
+# (and summary.json's stalls) are expected, a note instead of badness.
+# Any other run is left alone: every stall message fails it.
+judge_expected_stalls() {
+	local dir=$1 sc tid named
+	local -n _ef=$2 _ewhy=$3 _enotes=$4
+	sc=$(judge_cmdline_param "$dir" stall_cpu)
+	[[ $sc =~ ^[0-9]+$ ]] && ((10#$sc > 0)) || return 0
+	tid=$(sed -n 's/.*rcu_torture_stall begin CPU stall interval .*(P\([0-9]*\).*/\1/p' \
+		"$dir/console.log" | head -n 1)
+	named=$(awk -v tid="$tid" '
+		/detected (expedited )?stalls on CPUs\/tasks:/ { inw = 1; next }
+		inw && /^rcu: \t/ { if (tid != "" && index($0, " P" tid " ")) n++; next }
+		{ inw = 0 }
+		END { print n + 0 }' "$dir/console.log")
+	_ef['stalls_expected']=1
+	if ((named > 0)); then
+		_enotes+=("stall_cpu=$sc: ${_ef[bad_Stalls]:-0} expected stall messages, $named naming the stalled reader P$tid")
+		unset '_ef[bad_Stalls]'
+	else
+		_ewhy+=("stall_cpu=$sc: no RCU CPU stall warning named the stalled reader${tid:+ P$tid}")
+	fi
 }
 
 # judge_console_reasons FACTS WHY NOTES: the console's failures into WHY,
@@ -288,7 +317,8 @@ judge_summary_check() {
 	fi
 	if [ "$result" = SUCCESS ]; then
 		[ "${errs%.*}" = 0 ] || _swhy+=("summary.json: SUCCESS with $errs errors")
-		[ "${stalls%.*}" = 0 ] || _swhy+=("summary.json: SUCCESS with $stalls stalls")
+		[ "${stalls%.*}" = 0 ] || [ -n "${_sf[stalls_expected]:-}" ] ||
+			_swhy+=("summary.json: SUCCESS with $stalls stalls")
 	fi
 	if [ -n "$status" ] && [ -n "$xst" ] && [ "$xst" != "$status" ]; then
 		_swhy+=("summary.json exit_status $xst, rcutorture exited $status")

@@ -60,7 +60,10 @@ RCU_TRACE                   bool      ignored
 RCU_BOOST                   bool      ignored
 RCU_BOOST_DELAY             int       ignored                  0
 RCU_KTHREAD_PRIO            int       ignored                  0
-RCU_CPU_STALL_TIMEOUT       int       ignored                  0
+RCU_CPU_STALL_TIMEOUT       int       param:rcupdate.rcu_cpu_stall_timeout 3
+RCU_EXP_CPU_STALL_TIMEOUT   int       param:rcupdate.rcu_exp_cpu_stall_timeout 0
+RCU_CPU_STALL_INFO          bool      param:rcupdate.rcu_cpu_stall_info
+RCU_CPU_STALL_VERBOSE       bool      param:rcupdate.rcu_cpu_stall_verbose
 RCU_EQS_DEBUG               bool      ignored
 RCU_STRICT_GRACE_PERIOD     bool      ignored
 RCU_TORTURE_TEST_LOG_CPU    bool      ignored
@@ -388,7 +391,9 @@ scen_plan_print() {
 	[ -z "${SP[debug]:-}" ] || echo "make DEBUG=1"
 	[ -z "${SP[san]:-}" ] || echo "make SAN=${SP[san]}"
 	for k in rcutorture.torture_type nr_cpus rcutree.rcu_fanout rcutree.rcu_fanout_leaf \
-		rcutree.rcu_fanout_exact debug_objects rcutorture.nreaders \
+		rcutree.rcu_fanout_exact debug_objects rcupdate.rcu_cpu_stall_timeout \
+		rcupdate.rcu_exp_cpu_stall_timeout rcupdate.rcu_cpu_stall_info \
+		rcupdate.rcu_cpu_stall_verbose rcutorture.nreaders \
 		rcutorture.onoff_interval rcutorture.onoff_holdoff rcutorture.stat_interval \
 		rcutorture.n_barrier_cbs rcutorture.shutdown_secs; do
 		if [ -n "${SP_DFLT[$k]+x}" ] && [ -z "${SP_VAL[$k]+x}" ]; then echo "arg $k=${SP_DFLT[$k]}"; fi

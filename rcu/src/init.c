@@ -71,6 +71,8 @@ static void do_init(void)
 	}
 	lrcu_registry_init();
 	lrcu_membarrier_init();
+	for (f = 0; f < LRCU_NR_FLAVORS; f++)
+		lrcu_stall_init(&lrcu_states[f]);
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
 		if (lrcu_tree_start(&lrcu_states[f]) ||
 		    lrcu_cb_thread_start(&lrcu_states[f])) {

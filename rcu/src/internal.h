@@ -44,6 +44,25 @@ struct lrcu_params {
 	long fault_skip_leaf;		/* rcutree.fault_skip_leaf: -1, or a leaf
 					 * whose holdouts the GP ignores (a
 					 * deliberately broken RCU for tests) */
+	/* Expedited grace periods (tree_exp.c). */
+	long rcu_expedited;		/* rcupdate.rcu_expedited */
+	long rcu_normal;		/* rcupdate.rcu_normal (wins) */
+	long rcu_normal_after_boot;	/* rcupdate.rcu_normal_after_boot */
+	long gp_start_delay;		/* rcutree.gp_start_delay (ms): request ->
+					 * GP kthread start (widens the race
+					 * with expedited callers) */
+	long fault_exp_skip_reader;	/* FAULT INJECTION: expedited GPs end
+					 * without waiting for readers */
+	long fault_exp_skip_fence;	/* FAULT INJECTION: expedited GPs skip
+					 * the heavy fence, and see the stale
+					 * words that allows (tree.c) */
+	/* Stall warnings (tree_stall.c). */
+	long cpu_stall_timeout_ms;	/* rcupdate.rcu_cpu_stall_timeout (s) */
+	long cpu_stall_suppress;	/* rcupdate.rcu_cpu_stall_suppress */
+	long exp_cpu_stall_timeout_ms;	/* rcupdate.rcu_exp_cpu_stall_timeout (ms,
+					 * 0: rcu_cpu_stall_timeout) */
+	long cpu_stall_info;		/* per-thread detail in warnings */
+	long cpu_stall_verbose;		/* rcu_node tree dump in warnings */
 };
 extern struct lrcu_params lrcu_params;
 
@@ -80,6 +99,8 @@ struct lrcu_data {
 	unsigned long grpmask;		/* bit in mynode's masks (const) */
 	int slot;			/* slot number; nr_slots = unbound (const) */
 	struct lrcu_state *rsp;		/* flavor this belongs to (const) */
+	unsigned long fault_word;	/* rcutree.fault_exp_skip_fence: the word
+					 * as the last GP saw it (GP driver) */
 
 	/* Callbacks: cblock protects cbl and the fields after it. */
 	pthread_mutex_t cblock __attribute__((aligned(LRCU_CACHELINE)));
@@ -101,6 +122,47 @@ struct lrcu_slot {
 };
 
 /* ------------------------------------------------------------------ */
+/* Stall warnings (tree_stall.c): one watch per source of grace periods
+ * (a flavor; later an SRCU domain).  All fields atomic. */
+struct lrcu_stall {
+	unsigned long gp_seq;		/* the grace period watched (its start
+					 * value); meaningful while armed */
+	unsigned long start_us;		/* when it started */
+	unsigned long deadline_us;	/* next warning due; 0: not armed */
+	int expedited;			/* it runs the expedited way */
+	unsigned long n_reports;	/* warnings printed (statistic) */
+	unsigned long n_exp_reports;	/* ... of which expedited */
+};
+
+/* What a stall warning prints about the source it watches. */
+struct lrcu_stall_out;
+struct lrcu_stall_source {
+	const char *name;		/* "rcu_preempt", an SRCU domain's name */
+	/* One line per holdout (lrcu_stall_holdout()); returns how many. */
+	int (*print_holdouts)(void *arg, struct lrcu_stall_out *o, unsigned long now);
+	/* Values of the "(detected by ...)" line: gp_seq and callbacks queued. */
+	unsigned long (*gp_seq)(void *arg);
+	unsigned long (*cbs_queued)(void *arg);
+	/* Optional: its GP thread's state, for the "starved" line (NULL: none). */
+	void (*print_starved)(void *arg, struct lrcu_stall_out *o, unsigned long now);
+	void *arg;
+};
+
+/* GP hooks: what a mechanism needs to see of every grace period, whoever
+ * drives it (tree.c calls them; see its theory comment). */
+struct lrcu_state;
+struct lrcu_gp_hooks {
+	void (*gp_start)(struct lrcu_state *rsp, unsigned long gstart, unsigned long now_us);
+	/* Called by the driver (driver=true) or a waiter each time it wakes
+	 * while a GP waits for quiescent states (and, for waiters, before
+	 * they sleep): returns the µs it may sleep before the next call,
+	 * -1 for no limit. */
+	long (*gp_check)(struct lrcu_state *rsp, unsigned long now_us, bool driver);
+	void (*gp_end)(struct lrcu_state *rsp, unsigned long gend, unsigned long now_us);
+};
+#define LRCU_MAX_HOOKS	4
+
+/* ------------------------------------------------------------------ */
 /* rcu_state: one per flavor. */
 struct lrcu_state {
 	enum lrcu_flavor flavor;	/* LRCU_PREEMPT or LRCU_SCHED (const) */
@@ -116,9 +178,27 @@ struct lrcu_state {
 					 * (GP kthread only) */
 	unsigned long gp_seq_needed;	/* furthest GP end requested (atomic,
 					 * only ever advanced, by CAS) */
-	int gp_state;			/* LRCU_GPS_* (GP kthread; READ_ONCE()) */
-	unsigned long gp_start_us;	/* when the current GP started (GP kthread) */
-	unsigned long gp_activity_us;	/* last GP kthread activity (WRITE_ONCE) */
+	unsigned long gp_exp_needed;	/* furthest GP end asked for expedited by
+					 * start_poll_synchronize_*_expedited()
+					 * (atomic, advanced by CAS) */
+	int gp_state;			/* LRCU_GPS_* (GP driver; READ_ONCE()) */
+	unsigned long gp_start_us;	/* when the current GP started (driver) */
+	unsigned long gp_activity_us;	/* last GP driver activity (WRITE_ONCE) */
+	int gp_tid;			/* GP kthread's OS thread id (WRITE_ONCE) */
+
+	/* The driver of the current grace period, the GP kthread or an
+	 * expedited caller (tree_exp.c), holds gp_mutex from init to
+	 * cleanup; lrcu_gp_release() bumps gp_releases (under gp_wq_lock)
+	 * and wakes gp_wq when it lets go. */
+	pthread_mutex_t gp_mutex;
+	int gp_expedited;		/* current GP runs expedited (driver;
+					 * READ_ONCE() elsewhere) */
+	unsigned long gp_releases;
+
+	/* Mechanisms that see every grace period (set at init). */
+	const struct lrcu_gp_hooks *hooks[LRCU_MAX_HOOKS];
+	int nr_hooks;
+	struct lrcu_stall stall;	/* stall warnings (tree_stall.c) */
 
 	/* Tree geometry (const after init). */
 	struct lrcu_node *node;		/* nr_nodes nodes, heap order */
@@ -150,6 +230,7 @@ struct lrcu_state {
 
 	/* Statistics (atomics, relaxed). */
 	unsigned long n_gps;
+	unsigned long n_exp_gps;	/* ... of which run expedited */
 	unsigned long gp_max_us;
 	unsigned long n_fqs_scans;
 	unsigned long n_qs_reports;
@@ -206,8 +287,15 @@ void lrcu_node_unlock(struct lrcu_node *rnp);
 /* tree.c */
 int lrcu_spawn(void *(*fn)(void *), void *arg);	/* detached, signals blocked */
 int lrcu_tree_start(struct lrcu_state *rsp);
+void lrcu_gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h);
 void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap);
+void lrcu_gp_request_exp(struct lrcu_state *rsp, unsigned long snap);
+void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap);
+void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
+void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
+void lrcu_gp_run(struct lrcu_state *rsp, bool expedited);	/* gp_mutex held */
+void lrcu_gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
 void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);
 void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
@@ -237,6 +325,29 @@ static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
 	for ((hwm) = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE),	\
 	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu_nr_slots];			\
 	     (rdp); (rdp) = lrcu_rdp_next((rsp), (rdp), (hwm)))
+
+/* update.c: the normal ways, whatever rcu_expedited says */
+void lrcu_synchronize_normal(enum lrcu_flavor f);
+void lrcu_cond_sync_normal(enum lrcu_flavor f, unsigned long cookie);
+
+/* tree_exp.c */
+bool lrcu_normal_goes_expedited(void);	/* rcu_expedited, not rcu_normal */
+
+/* tree_stall.c: the flavors' hooks, and the API any source of grace
+ * periods (a flavor, an SRCU domain) uses to get stall warnings. */
+void lrcu_stall_init(struct lrcu_state *rsp);
+void lrcu_stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long now,
+		    bool expedited);
+void lrcu_stall_disarm(struct lrcu_stall *st);
+/* Is a warning due?  If so the caller has claimed it (print it with
+ * lrcu_stall_report()); *next_us: how long until the next check. */
+bool lrcu_stall_due(struct lrcu_stall *st, unsigned long now, long *next_us);
+void lrcu_stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *src,
+		       unsigned long now);
+__attribute__((format(printf, 2, 3)))
+void lrcu_stall_printf(struct lrcu_stall_out *o, const char *fmt, ...);
+void lrcu_stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char *name,
+			unsigned long ms, unsigned long gps_behind);
 
 /* callbacks.c */
 int lrcu_cb_thread_start(struct lrcu_state *rsp);

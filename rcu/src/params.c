@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * params.c - the library's parameters, by their kernel boot-parameter
- * names.  One table: name, storage, range, whether it is fixed at start.
- * Later mechanisms (expedited, nocb, stall warnings) add rows here.
+ * names.  One table: name, storage, range, whether it is fixed at start,
+ * and the unit: most are integers; a few are seconds with up to three
+ * decimals (rcupdate.rcu_cpu_stall_timeout=0.5), stored as milliseconds.
+ * Later mechanisms (nocb, SRCU) add rows here.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,17 +37,30 @@ struct lrcu_params lrcu_params = {
 	.debug_objects = DEFAULT_DEBUG_OBJECTS,
 	.use_membarrier = 1,
 	.fault_skip_leaf = -1,
+	.rcu_expedited = 0,
+	.rcu_normal = 0,
+	.rcu_normal_after_boot = 0,
+	.gp_start_delay = 0,
+	.cpu_stall_timeout_ms = 21000,	/* CONFIG_RCU_CPU_STALL_TIMEOUT=21 */
+	.cpu_stall_suppress = 0,
+	.exp_cpu_stall_timeout_ms = 0,	/* CONFIG_RCU_EXP_CPU_STALL_TIMEOUT=0 */
+	.cpu_stall_info = 0,
+	.cpu_stall_verbose = 0,
+	.fault_exp_skip_reader = 0,
+	.fault_exp_skip_fence = 0,
 };
 
 struct param_desc {
 	const char *name;
 	long *val;
-	long min, max;
+	long min, max;		/* in stored units */
 	bool fixed;		/* shapes the tree: only before start */
 	const char *what;
+	long scale;		/* 0: an integer; 1000: seconds, stored in ms */
 };
 
-#define P(n, field, lo, hi, fx, w) { n, &lrcu_params.field, lo, hi, fx, w }
+#define P(n, field, lo, hi, fx, w) { n, &lrcu_params.field, lo, hi, fx, w, 0 }
+#define SECS(n, field, lo, hi, w) { n, &lrcu_params.field, lo, hi, false, w, 1000 }
 static const struct param_desc param_table[] = {
 	P("nr_cpus", nr_cpus, 1, 1L << 20, true, "thread-slot capacity (CONFIG_NR_CPUS)"),
 	P("rcutree.rcu_fanout", fanout, 2, LRCU_FANOUT_MAX, true, "children per inner rcu_node"),
@@ -68,8 +84,31 @@ static const struct param_desc param_table[] = {
 	  "let readers rely on membarrier() when the kernel has it"),
 	P("rcutree.fault_skip_leaf", fault_skip_leaf, -1, 1L << 20, false,
 	  "FAULT INJECTION: grace periods ignore this leaf's readers"),
+	P("rcupdate.rcu_expedited", rcu_expedited, 0, 1, false,
+	  "normal grace-period calls act expedited"),
+	P("rcupdate.rcu_normal", rcu_normal, 0, 1, false,
+	  "expedited grace-period calls act normal (wins over rcu_expedited)"),
+	P("rcupdate.rcu_normal_after_boot", rcu_normal_after_boot, 0, 1, false,
+	  "rcu_end_inkernel_boot() sets rcu_normal"),
+	P("rcutree.gp_start_delay", gp_start_delay, 0, 100000, false,
+	  "ms the GP kthread waits between a request and starting the grace period"),
+	SECS("rcupdate.rcu_cpu_stall_timeout", cpu_stall_timeout_ms, 10, 300000,
+	     "seconds a grace period may last before a stall warning"),
+	P("rcupdate.rcu_cpu_stall_suppress", cpu_stall_suppress, 0, 1, false,
+	  "no RCU CPU stall warnings"),
+	P("rcupdate.rcu_exp_cpu_stall_timeout", exp_cpu_stall_timeout_ms, 0, 21000, false,
+	  "ms an expedited grace period may last before a warning (0: rcu_cpu_stall_timeout)"),
+	P("rcupdate.rcu_cpu_stall_info", cpu_stall_info, 0, 1, false,
+	  "stall warnings add per-thread detail (CONFIG_RCU_CPU_STALL_INFO)"),
+	P("rcupdate.rcu_cpu_stall_verbose", cpu_stall_verbose, 0, 1, false,
+	  "stall warnings dump the rcu_node tree (CONFIG_RCU_CPU_STALL_VERBOSE)"),
+	P("rcutree.fault_exp_skip_reader", fault_exp_skip_reader, 0, 1, false,
+	  "FAULT INJECTION: expedited grace periods ignore readers already inside"),
+	P("rcutree.fault_exp_skip_fence", fault_exp_skip_fence, 0, 1, false,
+	  "FAULT INJECTION: expedited grace periods skip the heavy fence (and see stale reader words)"),
 };
 #undef P
+#undef SECS
 
 static bool started;	/* set by lrcu_params_freeze() at init */
 
@@ -119,6 +158,69 @@ static void errf(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "21", "0.5", "1.125": seconds with at most three decimals, in ms. */
+static bool parse_secs(const char *buf, long *ms)
+{
+	const char *p = buf;
+	long whole = 0, frac = 0, scale = 100;
+
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (whole > LONG_MAX / 10000)
+			return false;
+		whole = whole * 10 + (*p - '0');
+	}
+	if (*p == '.') {
+		if (!isdigit((unsigned char)p[1]) && p == buf)
+			return false;
+		for (p++; isdigit((unsigned char)*p); p++, scale /= 10) {
+			if (!scale && *p != '0')
+				return false;	/* finer than a millisecond */
+			frac += (*p - '0') * scale;
+		}
+	}
+	if (*p)
+		return false;
+	*ms = whole * 1000 + frac;
+	return true;
+}
+
+/* The value as a user writes it: seconds for the scaled ones. */
+static void param_format(const struct param_desc *d, long v, char *buf, size_t len)
+{
+	if (!d->scale || v % d->scale == 0)
+		snprintf(buf, len, "%ld", d->scale ? v / d->scale : v);
+	else if (v % 100 == 0)
+		snprintf(buf, len, "%ld.%ld", v / 1000, v % 1000 / 100);
+	else if (v % 10 == 0)
+		snprintf(buf, len, "%ld.%02ld", v / 1000, v % 1000 / 10);
+	else
+		snprintf(buf, len, "%ld.%03ld", v / 1000, v % 1000);
+}
+
+static int param_parse_scaled(const struct param_desc *d, const char *buf, long *out,
+			      char *err, size_t errlen)
+{
+	char lo[32], hi[32];
+	long x;
+
+	param_format(d, d->min, lo, sizeof(lo));
+	param_format(d, d->max, hi, sizeof(hi));
+	if (!parse_secs(buf, &x)) {
+		errf(err, errlen, "%s: bad value '%s' (expected seconds from %s to %s, "
+		     "at most three decimals)", d->name, buf, lo, hi);
+		return -1;
+	}
+	if (x < d->min || x > d->max) {
+		errf(err, errlen, "%s: value %s out of range (%s to %s seconds)",
+		     d->name, buf, lo, hi);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
 /* Parse value text for d; booleans also take y/n/true/false. */
 static int param_parse_value(const struct param_desc *d, const char *v, size_t vlen,
 			     long *out, char *err, size_t errlen)
@@ -133,6 +235,8 @@ static int param_parse_value(const struct param_desc *d, const char *v, size_t v
 	}
 	memcpy(buf, v, vlen);
 	buf[vlen] = '\0';
+	if (d->scale)
+		return param_parse_scaled(d, buf, out, err, errlen);
 	if (d->min == 0 && d->max == 1) {
 		if (!strcmp(buf, "y") || !strcmp(buf, "Y") || !strcmp(buf, "true")) {
 			*out = 1;
@@ -264,16 +368,18 @@ int lrcu_param_get(const char *name, char *buf, size_t len)
 
 	if (!d)
 		return -1;
-	snprintf(buf, len, "%ld", READ_ONCE(*d->val));
+	param_format(d, READ_ONCE(*d->val), buf, len);
 	return 0;
 }
 
 void lrcu_params_print(FILE *out)
 {
+	char v[32];
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(param_table); i++)
-		fprintf(out, "%s%s=%ld", i ? " " : "", param_table[i].name,
-			READ_ONCE(*param_table[i].val));
+	for (i = 0; i < ARRAY_SIZE(param_table); i++) {
+		param_format(&param_table[i], READ_ONCE(*param_table[i].val), v, sizeof(v));
+		fprintf(out, "%s%s=%s", i ? " " : "", param_table[i].name, v);
+	}
 	fputc('\n', out);
 }

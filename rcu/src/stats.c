@@ -50,6 +50,9 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	st->cb_max_batch = LD(rsp->cb_max_batch);
 	st->barriers = LD(rsp->n_barriers);
 	st->gp_state = LD(rsp->gp_state);
+	st->exp_gps = LD(rsp->n_exp_gps);
+	st->stalls = LD(rsp->stall.n_reports);
+	st->exp_stalls = LD(rsp->stall.n_exp_reports);
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		pthread_mutex_lock(&rdp->cblock);
 		st->cbs_queued += rdp->n_cbs_queued;
@@ -77,10 +80,10 @@ void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out)
 	rsp = &lrcu_states[f];
 	now = lrcu_now_us();
 	state = LD(rsp->gp_state);
-	fprintf(out, "%s: g%ld f0x0 %s(%d) gp_seq_needed=%ld last activity %lu us ago, "
-		"root ->qsmask 0x%lx, %lu GPs completed\n",
+	fprintf(out, "%s: g%ld f0x0 %s(%d)%s gp_seq_needed=%ld last activity %lu us ago, "
+		"root ->qsmask 0x%lx, %lu GPs completed (%lu expedited)\n",
 		rsp->name, (long)rcu_seq_current(rsp->gp_seq),
-		lrcu_gp_state_name(state), state, (long)LD(rsp->gp_seq_needed),
-		now - LD(rsp->gp_activity_us), READ_ONCE(rsp->node[0].qsmask),
-		LD(rsp->n_gps));
+		lrcu_gp_state_name(state), state, LD(rsp->gp_expedited) ? " expedited" : "",
+		(long)LD(rsp->gp_seq_needed), now - LD(rsp->gp_activity_us),
+		READ_ONCE(rsp->node[0].qsmask), LD(rsp->n_gps), LD(rsp->n_exp_gps));
 }

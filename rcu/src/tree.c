@@ -58,14 +58,27 @@
  * multi-copy-atomic and on a non-multi-copy-atomic memory, and shows the
  * unconfirmed start failing on the latter.
  *
- * Later mechanisms hook in at named points: expedited grace periods
- * (tree_exp.c) share lrcu_report_qs_rnp() and the reader words; stall
- * warnings run from gp_fqs_wait(); callback offloading replaces the
- * lrcu_cb_wake() at cleanup.
+ *
+ * Who drives a grace period: ->gp_mutex is held from init to cleanup by
+ * its driver, the GP kthread or an expedited caller (tree_exp.c), which
+ * both run lrcu_gp_run().  They differ only in how they wait for
+ * quiescent states (gp_wait_qs()): the kthread sleeps until woken or the
+ * next force-quiescent-state scan is due; an expedited driver polls
+ * briefly, then sleeps until a holdout wakes it.
+ *
+ * Hook points: a mechanism that must see every grace period registers
+ * struct lrcu_gp_hooks (lrcu_gp_hook_add(), at init): gp_start after the
+ * sequence starts, gp_check whenever a driver or a waiter wakes while the
+ * grace period waits for quiescent states (stall warnings, tree_stall.c),
+ * gp_end after the sequence ends.  Callback offloading will replace the
+ * lrcu_cb_gp_ended() at cleanup.
  */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include "internal.h"
 
 struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
@@ -78,6 +91,8 @@ struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
 	.cb_thread_name = (cbn),					\
 	.gp_seq = &lrcu_gp_pub[f].seq,					\
 	.gp_seq_needed = RCU_SEQ_INIT,					\
+	.gp_exp_needed = RCU_SEQ_INIT,					\
+	.gp_mutex = PTHREAD_MUTEX_INITIALIZER,				\
 	.gp_wq_lock = PTHREAD_MUTEX_INITIALIZER,			\
 	.gp_wq = PTHREAD_COND_INITIALIZER,				\
 	.barrier_mutex = PTHREAD_MUTEX_INITIALIZER,			\
@@ -92,7 +107,54 @@ struct lrcu_state lrcu_states[LRCU_NR_FLAVORS] = {
 	[LRCU_SCHED] = STATE_INIT(LRCU_SCHED, "rcu_sched", "rcu_sched", "rcu_cb_sched"),
 };
 
-static __thread bool in_gp_kthread;	/* this thread is a GP kthread */
+/* This thread is driving a grace period (lrcu_gp_run()): it sees the
+ * root's ->qsmask empty by itself, nobody needs to wake it. */
+static __thread bool in_gp_driver;
+
+/* ------------------------------------------------------------------ */
+/* Hooks */
+
+void lrcu_gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h)
+{
+	if (rsp->nr_hooks == LRCU_MAX_HOOKS)
+		lrcu_fatal("%s: more than %d grace-period hooks", rsp->name, LRCU_MAX_HOOKS);
+	rsp->hooks[rsp->nr_hooks++] = h;	/* at init, before any thread */
+}
+
+static void gp_hooks_start(struct lrcu_state *rsp, unsigned long gstart, unsigned long now)
+{
+	int i;
+
+	for (i = 0; i < rsp->nr_hooks; i++)
+		if (rsp->hooks[i]->gp_start)
+			rsp->hooks[i]->gp_start(rsp, gstart, now);
+}
+
+static void gp_hooks_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
+{
+	int i;
+
+	for (i = 0; i < rsp->nr_hooks; i++)
+		if (rsp->hooks[i]->gp_end)
+			rsp->hooks[i]->gp_end(rsp, gend, now);
+}
+
+/* The shortest sleep any hook asks for before it looks again (-1: none). */
+static long gp_hooks_check(struct lrcu_state *rsp, bool driver)
+{
+	unsigned long now = lrcu_now_us();
+	long us = -1, t;
+	int i;
+
+	for (i = 0; i < rsp->nr_hooks; i++) {
+		if (!rsp->hooks[i]->gp_check)
+			continue;
+		t = rsp->hooks[i]->gp_check(rsp, now, driver);
+		if (t >= 0 && (us < 0 || t < us))
+			us = t;
+	}
+	return us;
+}
 
 /* Counters for inject.h's bugs (dead code unless make INJECT=1). */
 static unsigned long inject_climbs, inject_requests;
@@ -168,18 +230,48 @@ static bool gp_done_cond(void *p)
 	return rcu_seq_done(a->rsp->gp_seq, a->snap);	/* acquire: see below */
 }
 
+/*
+ * Sleep on ->gp_wq until stop(arg) (checked under ->gp_wq_lock, so a
+ * broadcast after the condition changed is never missed).  A waiter wakes
+ * as often as the GP hooks ask, so that a grace period whose driver does
+ * not run (a starved GP kthread) is still noticed; the hooks run without
+ * the lock.
+ */
+void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
+{
+	struct timespec ts;
+	bool done;
+	long us;
+
+	for (;;) {
+		us = gp_hooks_check(rsp, false);
+		pthread_mutex_lock(&rsp->gp_wq_lock);
+		done = stop(arg);
+		if (!done && us < 0) {
+			pthread_cond_wait(&rsp->gp_wq, &rsp->gp_wq_lock);
+		} else if (!done) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_nsec += us % 1000000 * 1000;
+			ts.tv_sec += us / 1000000 + ts.tv_nsec / 1000000000;
+			ts.tv_nsec %= 1000000000;
+			pthread_cond_clockwait(&rsp->gp_wq, &rsp->gp_wq_lock, CLOCK_MONOTONIC, &ts);
+		}
+		done = done || stop(arg);
+		pthread_mutex_unlock(&rsp->gp_wq_lock);
+		if (done)
+			return;
+	}
+}
+
 /* Sleep until the grace period ending at `snap' has completed. */
 void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
 	struct gp_wait_arg a = { rsp, snap };
 
+	/* rcu_seq_done()'s acquire pairs with rcu_seq_end()'s release. */
 	if (lrcu_spin_until(gp_done_cond, &a, LRCU_SPIN_US))
 		return;
-	pthread_mutex_lock(&rsp->gp_wq_lock);
-	/* rcu_seq_done()'s acquire pairs with rcu_seq_end()'s release. */
-	while (!rcu_seq_done(rsp->gp_seq, snap))
-		pthread_cond_wait(&rsp->gp_wq, &rsp->gp_wq_lock);
-	pthread_mutex_unlock(&rsp->gp_wq_lock);
+	lrcu_gp_wq_wait(rsp, gp_done_cond, &a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -214,8 +306,8 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 		parent = rnp->parent;
 		if (!parent) {
 			lrcu_node_unlock(rnp);
-			/* All quiescent: the GP can end (unless we are its thread). */
-			if (!in_gp_kthread)
+			/* All quiescent: the GP can end (unless we drive it). */
+			if (!in_gp_driver)
 				lrcu_wake(&rsp->gp_wake);
 			return;
 		}
@@ -310,6 +402,9 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	gp_set_state(rsp, LRCU_GPS_INIT);
 	rsp->gp_start_us = lrcu_now_us();
 	rcu_seq_start(rsp->gp_seq);
+	/* The hooks (stall warnings) watch from the start, delays included;
+	 * they know the GP by the value rcu_seq_confirm() will store. */
+	gp_hooks_start(rsp, *rsp->gp_seq + 1, rsp->gp_start_us);
 	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
 	/*
 	 * One fence for two pairs.  The start reaches every thread before we
@@ -467,40 +562,132 @@ static void gp_force_qs(struct lrcu_state *rsp, unsigned long gstart)
 	}
 }
 
-static void gp_fqs_loop(struct lrcu_state *rsp, unsigned long gstart)
+/*
+ * FAULT INJECTION (rcutree.fault_exp_skip_reader): report every holdout
+ * of grace period gstart as quiescent, as an expedited grace period that
+ * ignored the readers already inside would.
+ */
+static void gp_report_all(struct lrcu_state *rsp, unsigned long gstart)
 {
-	long jiffies = READ_ONCE(lrcu_params.jiffies_till_first_fqs);
-	uint32_t w;
+	struct lrcu_node *rnp;
 
-	gp_scan_prepare(rsp);	/* GP start before word loads */
+	lrcu_for_each_leaf(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		if (rnp->gp_seq == gstart && rnp->qsmask)
+			lrcu_report_qs_rnp(rsp, rnp->qsmask, rnp, gstart);
+		else
+			lrcu_node_unlock(rnp);
+	}
+}
+
+/*
+ * FAULT INJECTION (rcutree.fault_exp_skip_fence): skipping the heavy fence
+ * lets the scan's word loads return values older than the grace period,
+ * stores the readers made before it still invisible.  On x86 that is a
+ * store buffer's worth of nanoseconds nobody observes, so the fault makes
+ * it happen: the first scan of an expedited grace period uses the words as
+ * the previous one saw them at its end (coherence allows no older value).
+ */
+static void fault_words_save(struct lrcu_state *rsp)
+{
+	struct lrcu_node *rnp;
+	unsigned long m;
+
+	lrcu_for_each_leaf(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
+			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
+
+			rdp->fault_word = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
+		}
+		lrcu_node_unlock(rnp);
+	}
+}
+
+static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
+{
+	struct lrcu_node *rnp;
+	unsigned long m, qs;
+
+	lrcu_for_each_leaf(rsp, rnp) {
+		lrcu_node_lock(rnp);
+		qs = 0;
+		for (m = rnp->gp_seq == gstart ? rnp->qsmask : 0; m; m &= m - 1) {
+			int i = __builtin_ctzl(m);
+
+			if (lrcu_word_qs(rsp->rda[rnp->grplo + i].fault_word, gstart))
+				qs |= 1UL << i;
+		}
+		if (qs)
+			lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
+		else
+			lrcu_node_unlock(rnp);
+	}
+}
+
+struct gp_woken_arg {
+	struct lrcu_state *rsp;
+	uint32_t w;
+};
+
+/* A holdout woke us (it left its section, see lrcu_read_unlock_special()),
+ * or all are quiescent (rcu_sched threads report for themselves). */
+static bool gp_woken_cond(void *p)
+{
+	struct gp_woken_arg *a = p;
+
+	/* Acquire pairs with lrcu_wake()'s increment. */
+	return __atomic_load_n(&a->rsp->gp_wake, __ATOMIC_ACQUIRE) != a->w || !root_qsmask(a->rsp);
+}
+
+/*
+ * Wait until every slot of grace period gstart is quiescent.  The GP
+ * kthread sleeps until a holdout wakes it or the next force-quiescent-
+ * state scan is due (rcutree.jiffies_till_{first,next}_fqs); an expedited
+ * driver polls for a holdout's report first, then sleeps until woken,
+ * never on a timer (the hooks may still ask to look at the GP: stall
+ * warnings).
+ */
+static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedited)
+{
+	long fqs_us = READ_ONCE(lrcu_params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
+	struct gp_woken_arg a = { .rsp = rsp };
+
+	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+		fault_stale_scan(rsp, gstart);	/* FAULT INJECTION: no fence */
+	else
+		gp_scan_prepare(rsp);	/* GP start before word loads */
 	for (;;) {
 		/*
-		 * Sample the wake word before the scan, not after it: a
-		 * holdout that reports (lrcu_read_unlock_special()) after
-		 * the scan read its word then changes it, and the wait
-		 * returns at once instead of at the next timed scan.
-		 * Acquire: the scan's loads stay after the sample; pairs
-		 * with the reporter's seq_cst increment in lrcu_wake().
+		 * Sample before the scan: a holdout that leaves after the
+		 * scan looked at it bumps the word after this, so the wait
+		 * below returns at once (see lrcu_wake()).  The acquire
+		 * pairs with that bump: it follows the holdout's unlock.
 		 */
-		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
 		gp_force_qs(rsp, gstart);
+		if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_reader))
+			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
 		if (!root_qsmask(rsp))
 			break;
-		gp_set_state(rsp, LRCU_GPS_WAIT_FQS);
-		lrcu_futex_wait(&rsp->gp_wake, w, jiffies * LRCU_JIFFY_US);
-		if (!root_qsmask(rsp))
-			break;
-		jiffies = READ_ONCE(lrcu_params.jiffies_till_next_fqs);
+		us = gp_hooks_check(rsp, true);
+		if (!expedited || !lrcu_spin_until(gp_woken_cond, &a, LRCU_SPIN_US)) {
+			gp_set_state(rsp, LRCU_GPS_WAIT_FQS);
+			if (!expedited && (us < 0 || fqs_us < us))
+				us = fqs_us;
+			lrcu_futex_wait(&rsp->gp_wake, a.w, us);
+		}
+		fqs_us = READ_ONCE(lrcu_params.jiffies_till_next_fqs) * LRCU_JIFFY_US;
 	}
 }
 
 /* ------------------------------------------------------------------ */
 /* Cleanup */
 
-static void gp_cleanup(struct lrcu_state *rsp)
+static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 {
 	struct lrcu_node *rnp;
-	unsigned long end = rcu_seq_endval(rsp->gp_seq), dur, max;
+	unsigned long end = rcu_seq_endval(rsp->gp_seq), now, dur, max;
 
 	gp_set_state(rsp, LRCU_GPS_CLEANUP);
 	gp_delay(READ_ONCE(lrcu_params.gp_cleanup_delay));
@@ -515,19 +702,90 @@ static void gp_cleanup(struct lrcu_state *rsp)
 	}
 	rcu_seq_end(rsp->gp_seq);
 
-	dur = lrcu_now_us() - rsp->gp_start_us;
-	/* Statistics: relaxed, this thread is the only writer. */
+	now = lrcu_now_us();
+	gp_hooks_end(rsp, end, now);
+	dur = now - rsp->gp_start_us;
+	/* Statistics: relaxed, the driver is the only writer (gp_mutex). */
 	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
 	if (dur > max)
 		__atomic_store_n(&rsp->gp_max_us, dur, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&rsp->n_gps, 1, __ATOMIC_RELAXED);
+	if (expedited)
+		__atomic_fetch_add(&rsp->n_exp_gps, 1, __ATOMIC_RELAXED);
+	lrcu_cb_gp_ended(rsp);
+	gp_set_state(rsp, LRCU_GPS_CLEANED);
+}
 
+/* ------------------------------------------------------------------ */
+/* Driving one grace period (the kthread, or an expedited caller) */
+
+/* One grace period, start to end.  The caller holds ->gp_mutex. */
+void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
+{
+	unsigned long gstart;
+
+	in_gp_driver = true;
+	/* Read by diagnostics (stall warnings) without the mutex. */
+	WRITE_ONCE(rsp->gp_expedited, expedited);
+	gstart = gp_init(rsp);
+	gp_wait_qs(rsp, gstart, expedited);
+	gp_cleanup(rsp, expedited);
+	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+		fault_words_save(rsp);
+	WRITE_ONCE(rsp->gp_expedited, false);
+	in_gp_driver = false;
+}
+
+/*
+ * Give up driving: drop ->gp_mutex, then wake the waiters on ->gp_wq,
+ * both those waiting for a grace period's end and those waiting to drive
+ * the next one (->gp_releases tells them it is free again).
+ */
+void lrcu_gp_release(struct lrcu_state *rsp)
+{
+	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
+	pthread_mutex_unlock(&rsp->gp_mutex);
 	pthread_mutex_lock(&rsp->gp_wq_lock);
+	/* Read under gp_wq_lock, or as a sample before a trylock (the
+	 * release pairs with that acquire: see lrcu_exp_wait()). */
+	__atomic_store_n(&rsp->gp_releases, rsp->gp_releases + 1, __ATOMIC_RELEASE);
 	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 100))
 		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
-	lrcu_cb_gp_ended(rsp);
-	gp_set_state(rsp, LRCU_GPS_CLEANED);
+}
+
+/* Make sure gp_seq_needed covers snap without waking the GP kthread
+ * (the caller is about to drive that grace period itself). */
+void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap)
+{
+	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
+
+	/* A statistic for diagnostics: ordering comes from gp_mutex. */
+	while (ULONG_CMP_LT(old, snap) &&
+	       !__atomic_compare_exchange_n(&rsp->gp_seq_needed, &old, snap, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* Whoever drives the grace periods up to snap: run them expedited. */
+void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap)
+{
+	unsigned long old = __atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED);
+
+	/* Relaxed: a GP kthread that misses it runs the GP the normal way,
+	 * which is just as correct, only slower. */
+	while (ULONG_CMP_LT(old, snap) &&
+	       !__atomic_compare_exchange_n(&rsp->gp_exp_needed, &old, snap, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* Ask the GP kthread for the grace period ending at snap, run the
+ * expedited way (start_poll_synchronize_*_expedited()). */
+void lrcu_gp_request_exp(struct lrcu_state *rsp, unsigned long snap)
+{
+	lrcu_gp_want_exp(rsp, snap);
+	lrcu_gp_request(rsp, snap);
 }
 
 /* ------------------------------------------------------------------ */
@@ -542,7 +800,6 @@ static void gp_wait_request(struct lrcu_state *rsp)
 {
 	uint32_t w;
 
-	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
 	/* Back-to-back requests are common: poll briefly before sleeping. */
 	if (lrcu_spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
 		return;
@@ -555,18 +812,44 @@ static void gp_wait_request(struct lrcu_state *rsp)
 	}
 }
 
+/* Is the next grace period wanted expedited? */
+static bool gp_exp_wanted(struct lrcu_state *rsp)
+{
+	/* (Also called without gp_mutex, by gp_start_delay().) */
+	unsigned long cur = rcu_seq_current(rsp->gp_seq);
+
+	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED),
+			    (cur | RCU_SEQ_STATE_MASK) + 1);
+}
+
+/* rcutree.gp_start_delay: let a request wait before the kthread starts
+ * the grace period (an expedited caller may run it meanwhile). */
+static void gp_start_delay(struct lrcu_state *rsp)
+{
+	unsigned long t0 = lrcu_now_us(), el;
+	long d;
+
+	while ((d = READ_ONCE(lrcu_params.gp_start_delay)) > 0 && gp_needed(rsp) &&
+	       !gp_exp_wanted(rsp) && (el = lrcu_now_us() - t0) < (unsigned long)d * 1000) {
+		el = (unsigned long)d * 1000 - el;
+		lrcu_sleep_us(el < 10000 ? el : 10000);
+	}
+}
+
 static void *gp_kthread(void *arg)
 {
 	struct lrcu_state *rsp = arg;
-	unsigned long gstart;
 
 	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
-	in_gp_kthread = true;
+	WRITE_ONCE(rsp->gp_tid, (int)syscall(SYS_gettid));	/* diagnostics */
 	for (;;) {
 		gp_wait_request(rsp);
-		gstart = gp_init(rsp);
-		gp_fqs_loop(rsp, gstart);
-		gp_cleanup(rsp);
+		gp_start_delay(rsp);
+		pthread_mutex_lock(&rsp->gp_mutex);
+		/* An expedited caller may have run it meanwhile. */
+		if (gp_needed(rsp))
+			lrcu_gp_run(rsp, gp_exp_wanted(rsp));
+		lrcu_gp_release(rsp);
 	}
 	return NULL;
 }

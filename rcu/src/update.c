@@ -9,23 +9,34 @@
  * is one load.  A caller that finds its grace period already requested (or
  * polls a cookie) is ordered with the readers only through its snapshot's
  * fence and the grace period's confirmed start: see "What the hardware
- * must provide" in tree.c.
+ * must provide" in tree.c.  With rcupdate.rcu_expedited (or
+ * rcu_expedite_gp()) the blocking calls run expedited grace periods
+ * instead (tree_exp.c).
  */
 #include "internal.h"
 
-void lrcu_synchronize(enum lrcu_flavor f, const char *caller)
+/* synchronize_*() the normal way: the GP kthread drives. */
+void lrcu_synchronize_normal(enum lrcu_flavor f)
 {
 	struct lrcu_state *rsp = &lrcu_states[f];
 	unsigned long s;
 	bool was;
 
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
 	lrcu_sched_block_begin(&was);
 	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
 	lrcu_gp_request(rsp, s);
 	lrcu_gp_wait(rsp, s);
 	lrcu_sched_block_end(was);
+}
+
+void lrcu_synchronize(enum lrcu_flavor f, const char *caller)
+{
+	lrcu_init_once();
+	lrcu_check_blocking(f, caller);
+	if (lrcu_normal_goes_expedited())
+		lrcu_synchronize_expedited(f, caller);
+	else
+		lrcu_synchronize_normal(f);
 }
 
 unsigned long lrcu_get_state(enum lrcu_flavor f)
@@ -60,17 +71,24 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	return true;
 }
 
-void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller)
+/* cond_synchronize_*() the normal way, for a cookie not yet complete. */
+void lrcu_cond_sync_normal(enum lrcu_flavor f, unsigned long cookie)
 {
 	struct lrcu_state *rsp = &lrcu_states[f];
 	bool was;
 
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	if (lrcu_poll_state(f, cookie))
-		return;
 	lrcu_sched_block_begin(&was);
 	lrcu_gp_request(rsp, cookie);
 	lrcu_gp_wait(rsp, cookie);
 	lrcu_sched_block_end(was);
+}
+
+void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller)
+{
+	lrcu_init_once();
+	lrcu_check_blocking(f, caller);
+	if (lrcu_normal_goes_expedited())
+		lrcu_cond_sync_expedited(f, cookie, caller);
+	else if (!lrcu_poll_state(f, cookie))
+		lrcu_cond_sync_normal(f, cookie);
 }

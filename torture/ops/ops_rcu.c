@@ -12,10 +12,13 @@
  * so those entries never protect alone.
  *
  * Update-side threads stay unregistered: the library's update side works
- * from any thread.  No expedited grace periods yet (exp_sync NULL).
+ * from any thread.  Expedited grace periods (exp_sync, the expedited
+ * polled calls) and stall warnings (the library's stall notifier chain,
+ * translated for the core) are there for every type built on the library.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/rcu_notifier.h>
 #include <rcu/rcupdate.h>
 #include "ops_rcu.h"
 #include "builtin.h"
@@ -87,6 +90,7 @@ static unsigned long gps_of(enum lrcu_flavor f)
 
 unsigned long rcut_gps(void) { return gps_of(LRCU_PREEMPT); }
 void rcut_sync(void) { synchronize_rcu(); }
+void rcut_exp_sync(void) { synchronize_rcu_expedited(); }
 
 /* The torture_cb's rcu_space holds our struct rcu_head (first member). */
 static void rcut_cb(struct rcu_head *h)
@@ -106,6 +110,8 @@ unsigned long rcut_get_gp_state(void) { return get_state_synchronize_rcu(); }
 unsigned long rcut_start_poll(void) { return start_poll_synchronize_rcu(); }
 int rcut_poll(unsigned long cookie) { return poll_state_synchronize_rcu(cookie); }
 void rcut_cond_sync(unsigned long cookie) { cond_synchronize_rcu(cookie); }
+unsigned long rcut_start_poll_exp(void) { return start_poll_synchronize_rcu_expedited(); }
+void rcut_cond_sync_exp(unsigned long cookie) { cond_synchronize_rcu_expedited(cookie); }
 static unsigned long rcut_comp_state(void) { return get_completed_synchronize_rcu(); }
 unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
 void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
@@ -114,6 +120,46 @@ void rcut_gp_state(FILE *out)
 {
 	lrcu_dump_gp_state(LRCU_PREEMPT, out);
 	lrcu_dump_gp_state(LRCU_SCHED, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stall warnings: the library's notifier, translated for the core. */
+
+static void (*stall_fn)(const struct torture_stall *s);
+
+static int stall_nf(struct rcu_stall_notifier *nb, unsigned long action, void *data)
+{
+	const struct rcu_stall_info *i = data;
+	int tids[RCU_STALL_MAX_HOLDOUTS], n, k;
+	struct torture_stall s;
+
+	(void)nb;
+	(void)action;
+	n = i->nr_holdouts < RCU_STALL_MAX_HOLDOUTS ? i->nr_holdouts : RCU_STALL_MAX_HOLDOUTS;
+	for (k = 0; k < n; k++)
+		tids[k] = i->holdouts[k].tid;
+	s = (struct torture_stall){ .flavor = i->flavor, .expedited = i->expedited,
+		.duration_ms = i->duration_ms, .nr_holdouts = i->nr_holdouts,
+		.holdout_tids = tids, .n_tids = n };
+	stall_fn(&s);
+	return 0;
+}
+
+static struct rcu_stall_notifier stall_nb = { .notifier_call = stall_nf };
+
+int rcut_stall_notifier(void (*fn)(const struct torture_stall *s))
+{
+	stall_fn = fn;	/* before the registration publishes the notifier */
+	return rcu_stall_chain_notifier_register(&stall_nb);
+}
+
+/* rcupdate.rcu_cpu_stall_timeout, in ms (the text is seconds). */
+unsigned long rcut_stall_timeout_ms(void)
+{
+	char v[32];
+
+	return lrcu_param_get("rcupdate.rcu_cpu_stall_timeout", v, sizeof(v)) ? 0 :
+	       (unsigned long)(strtod(v, NULL) * 1000 + 0.5);
 }
 
 /* nr_cpus: how many threads can be registered at once. */
@@ -174,6 +220,8 @@ static const struct torture_read_flavor rcu_flavors[] = {
 	.start_gp_poll = rcut_start_poll,				\
 	.poll_gp_state = rcut_poll,					\
 	.cond_sync = rcut_cond_sync,					\
+	.start_gp_poll_exp = rcut_start_poll_exp,			\
+	.cond_sync_exp = rcut_cond_sync_exp,				\
 	.get_comp_state = rcut_comp_state,				\
 	.fqs = rcut_fqs,						\
 	.debug_objects = rcut_debug_objects,				\
@@ -195,6 +243,7 @@ const struct torture_ops rcu_ops = {
 
 static void *bh_dereference(void *const *pp) { return rcu_dereference_bh(*pp); }
 static void bh_sync(void) { synchronize_rcu_bh(); }
+static void bh_exp_sync(void) { synchronize_rcu_bh_expedited(); }
 static void bh_call(struct torture_cb *cb)
 {
 	call_rcu_bh((struct rcu_head *)(void *)cb->rcu_space, rcut_cb);
@@ -219,6 +268,7 @@ const struct torture_ops rcu_bh_ops = {
 	.read_flavors = bh_flavors,
 	.n_read_flavors = 4,
 	.sync = bh_sync,
+	.exp_sync = bh_exp_sync,
 	.call = bh_call,
 	.cb_barrier = bh_barrier,
 };
@@ -230,6 +280,7 @@ static void *sched_dereference(void *const *pp) { return rcu_dereference_sched(*
 static unsigned long sched_gp_seq(void) { return gp_seq_of(LRCU_SCHED); }
 static unsigned long sched_gps(void) { return gps_of(LRCU_SCHED); }
 static void sched_sync(void) { synchronize_sched(); }
+static void sched_exp_sync(void) { synchronize_sched_expedited(); }
 static void sched_call(struct torture_cb *cb)
 {
 	call_rcu_sched((struct rcu_head *)(void *)cb->rcu_space, rcut_cb);
@@ -239,6 +290,8 @@ static unsigned long sched_get_state(void) { return get_state_synchronize_sched(
 static unsigned long sched_start_poll(void) { return start_poll_synchronize_sched(); }
 static int sched_poll(unsigned long c) { return poll_state_synchronize_sched(c); }
 static void sched_cond_sync(unsigned long c) { cond_synchronize_sched(c); }
+static unsigned long sched_start_poll_exp(void) { return start_poll_synchronize_sched_expedited(); }
+static void sched_cond_sync_exp(unsigned long c) { cond_synchronize_sched_expedited(c); }
 static void sched_stats(FILE *out) { stats_of(LRCU_SCHED, out); }
 static void sched_fqs(void) { rcu_sched_force_quiescent_state(); }
 
@@ -263,6 +316,7 @@ const struct torture_ops sched_ops = {
 	.gp_diff = rcut_gp_diff,
 	.gps_completed = sched_gps,
 	.sync = sched_sync,
+	.exp_sync = sched_exp_sync,
 	.call = sched_call,
 	.cb_barrier = sched_barrier,
 	.fqs = sched_fqs,
@@ -270,6 +324,8 @@ const struct torture_ops sched_ops = {
 	.start_gp_poll = sched_start_poll,
 	.poll_gp_state = sched_poll,
 	.cond_sync = sched_cond_sync,
+	.start_gp_poll_exp = sched_start_poll_exp,
+	.cond_sync_exp = sched_cond_sync_exp,
 	.get_comp_state = rcut_comp_state,
 	.debug_objects = rcut_debug_objects,
 	.stats = sched_stats,

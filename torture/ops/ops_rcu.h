@@ -24,12 +24,17 @@ unsigned long rcut_get_gp_seq(void);
 long rcut_gp_diff(unsigned long newer, unsigned long older);
 unsigned long rcut_gps(void);
 void rcut_sync(void);
+void rcut_exp_sync(void);
 void rcut_call(struct torture_cb *cb);
 void rcut_barrier(void);
 unsigned long rcut_get_gp_state(void);
 unsigned long rcut_start_poll(void);
 int rcut_poll(unsigned long cookie);
 void rcut_cond_sync(unsigned long cookie);
+unsigned long rcut_start_poll_exp(void);
+void rcut_cond_sync_exp(unsigned long cookie);
+int rcut_stall_notifier(void (*fn)(const struct torture_stall *s));
+unsigned long rcut_stall_timeout_ms(void);
 unsigned long rcut_misuse(void);
 int rcut_debug_objects(void);
 void rcut_print_tree(FILE *out);
@@ -45,11 +50,11 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
  * broken type leaves out the group holding what it breaks and spells
  * that field itself.
  */
-#define RCUT_BASE							\
+#define RCUT_BASE	RCUT_ADMIN, .init = rcut_init
+#define RCUT_ADMIN							\
 	.abi_version = TORTURE_OPS_ABI_VERSION,				\
 	.size = sizeof(struct torture_ops),				\
 	.gp_name = "rcu",						\
-	.init = rcut_init,						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
 	.thread_register = rcut_register,				\
@@ -59,7 +64,9 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.gp_state = rcut_gp_state,					\
 	.thread_capacity = rcut_capacity,				\
 	.thread_register_cpu = rcut_register_cpu,			\
-	.cpu_group = rcut_cpu_group
+	.cpu_group = rcut_cpu_group,					\
+	.stall_notifier = rcut_stall_notifier,				\
+	.stall_timeout_ms = rcut_stall_timeout_ms
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\
@@ -75,6 +82,7 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.gps_completed = rcut_gps
 #define RCUT_UPDATE							\
 	.sync = rcut_sync,						\
+	.exp_sync = rcut_exp_sync,					\
 	.call = rcut_call,						\
 	.cb_barrier = rcut_barrier
 

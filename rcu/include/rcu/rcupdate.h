@@ -80,6 +80,14 @@ unsigned long lrcu_start_poll(enum lrcu_flavor f);
 bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie);
 void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller);
 void lrcu_force_qs(enum lrcu_flavor f);
+void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller);
+unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f);
+void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller);
+void lrcu_expedite_gp(void);
+void lrcu_unexpedite_gp(void);
+bool lrcu_gp_is_expedited(void);
+bool lrcu_gp_is_normal(void);
+void lrcu_end_inkernel_boot(void);
 
 enum lrcu_head_op {
 	LRCU_HEAD_INIT,
@@ -182,6 +190,41 @@ static inline void call_rcu_sched(struct rcu_head *head, rcu_callback_t func)
 	lrcu_call(LRCU_SCHED, head, func);
 }
 
+/*
+ * Expedited grace periods: the same guarantee as synchronize_*(), with
+ * less latency for more CPU.  The caller drives the grace period itself
+ * (one membarrier() for the rcu flavor, then it waits for each reader
+ * still inside to leave, woken by that reader's outermost unlock; rcu_sched
+ * threads are asked to report at their next rcu_quiescent_state()) instead
+ * of waiting for the grace-period thread.  Concurrent callers share grace
+ * periods, and an expedited grace period is an ordinary one for everybody
+ * else: synchronize_*() waiters, callbacks and polled cookies profit.
+ * rcupdate.rcu_normal=1 makes these act like synchronize_*();
+ * rcupdate.rcu_expedited=1 (or rcu_expedite_gp()) makes synchronize_*()
+ * and cond_synchronize_*() act like these.
+ */
+static inline void synchronize_rcu_expedited(void)
+{
+	lrcu_synchronize_expedited(LRCU_PREEMPT, "synchronize_rcu_expedited");
+}
+static inline void synchronize_rcu_bh_expedited(void)
+{
+	lrcu_synchronize_expedited(LRCU_PREEMPT, "synchronize_rcu_bh_expedited");
+}
+static inline void synchronize_sched_expedited(void)
+{
+	lrcu_synchronize_expedited(LRCU_SCHED, "synchronize_sched_expedited");
+}
+/* Nestable: while any rcu_expedite_gp() is not yet undone by
+ * rcu_unexpedite_gp(), normal grace-period calls act expedited. */
+static inline void rcu_expedite_gp(void) { lrcu_expedite_gp(); }
+static inline void rcu_unexpedite_gp(void) { lrcu_unexpedite_gp(); }
+static inline bool rcu_gp_is_expedited(void) { return lrcu_gp_is_expedited(); }
+static inline bool rcu_gp_is_normal(void) { return lrcu_gp_is_normal(); }
+/* The program's start-up is over: with rcupdate.rcu_normal_after_boot=1,
+ * expedited calls act normal from now on. */
+static inline void rcu_end_inkernel_boot(void) { lrcu_end_inkernel_boot(); }
+
 static inline void rcu_barrier(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier"); }
 static inline void rcu_barrier_bh(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier_bh"); }
 static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barrier_sched"); }
@@ -233,11 +276,30 @@ static inline bool poll_state_synchronize_rcu(unsigned long c) { return lrcu_pol
 /* Block only if that grace period has not yet elapsed. */
 static inline void cond_synchronize_rcu(unsigned long c) { lrcu_cond_sync(LRCU_PREEMPT, c, "cond_synchronize_rcu"); }
 static inline unsigned long get_completed_synchronize_rcu(void) { return RCU_GET_STATE_COMPLETED; }
+/* The same cookies, with the grace period run the expedited way: started
+ * at once by the grace-period thread (start_poll_) or by the caller
+ * (cond_, which blocks only if the cookie has not completed yet). */
+static inline unsigned long start_poll_synchronize_rcu_expedited(void)
+{
+	return lrcu_start_poll_expedited(LRCU_PREEMPT);
+}
+static inline void cond_synchronize_rcu_expedited(unsigned long c)
+{
+	lrcu_cond_sync_expedited(LRCU_PREEMPT, c, "cond_synchronize_rcu_expedited");
+}
 
 static inline unsigned long get_state_synchronize_sched(void) { return lrcu_get_state(LRCU_SCHED); }
 static inline unsigned long start_poll_synchronize_sched(void) { return lrcu_start_poll(LRCU_SCHED); }
 static inline bool poll_state_synchronize_sched(unsigned long c) { return lrcu_poll_state(LRCU_SCHED, c); }
 static inline void cond_synchronize_sched(unsigned long c) { lrcu_cond_sync(LRCU_SCHED, c, "cond_synchronize_sched"); }
+static inline unsigned long start_poll_synchronize_sched_expedited(void)
+{
+	return lrcu_start_poll_expedited(LRCU_SCHED);
+}
+static inline void cond_synchronize_sched_expedited(unsigned long c)
+{
+	lrcu_cond_sync_expedited(LRCU_SCHED, c, "cond_synchronize_sched_expedited");
+}
 
 /* ------------------------------------------------------------------ */
 /* Validation (PROVE_RCU)                                               */

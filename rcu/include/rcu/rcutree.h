@@ -58,6 +58,9 @@ struct lrcu_stats {
 	unsigned long cbs_orphaned;	/* callbacks moved off unregistered slots */
 	int nr_registered;		/* registered threads (incl. library's) */
 	int gp_state;			/* LRCU_GPS_* */
+	unsigned long exp_gps;		/* grace periods run expedited */
+	unsigned long stalls;		/* RCU CPU stall warnings printed */
+	unsigned long exp_stalls;	/* ... for expedited grace periods */
 };
 int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
 

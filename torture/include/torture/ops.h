@@ -13,8 +13,9 @@
  * and running `rcutorture rcutorture.torture_type=lib:/path/to/plugin.so`.
  * The core passes its TORTURE_OPS_ABI_VERSION; the plugin returns its table
  * (or NULL to refuse).  The table's abi_version must equal the core's and
- * its size must be at least the size of the version-1 table; see
- * torture/examples/plugin_example.c.
+ * its size must be at least TORTURE_OPS_V1_SIZE (the first version-1
+ * table); fields added at the end since then read as NULL for a plugin
+ * built before them.  See torture/examples/plugin_example.c.
  *
  * Threads are CPUs.  Readers run on threads that the core registers with
  * thread_register() (CPU online) and may later take offline (extended
@@ -92,6 +93,16 @@ struct torture_read_flavor {
 						 * end in FAILURE (fwd_progress off) */
 #define TORTURE_OPS_SLEEPABLE		0x10	/* readers may block: they sleep
 						 * inside their sections now and then */
+
+/* One RCU CPU stall warning, as the RCU hands it to stall_notifier()'s fn. */
+struct torture_stall {
+	const char *flavor;		/* the RCU's name for what stalls */
+	int expedited;			/* an expedited grace period */
+	unsigned long duration_ms;	/* its age */
+	int nr_holdouts;		/* threads holding it up */
+	const int *holdout_tids;	/* OS thread ids of (some of) them */
+	int n_tids;			/* how many of those */
+};
 
 struct torture_ops {
 	unsigned int abi_version;	/* TORTURE_OPS_ABI_VERSION */
@@ -176,11 +187,24 @@ struct torture_ops {
 	 * the other torture threads share what is left (see INTERFACE.md). */
 	long (*thread_capacity)(void);
 
-	/* Added after ABI version 1 was fixed, so a version-1 plugin's table
-	 * may end before them: the core looks at them only when ->size says
-	 * they are there.
-	 *
-	 * Threads as numbered CPUs: thread_register_cpu(cpu) registers the
+	/* ---- Added after the first version-1 table (NULL for older
+	 * plugins: see TORTURE_OPS_V1_SIZE). ---- */
+
+	/* Expedited polled grace periods, with the same cookies as
+	 * get_gp_state()/poll_gp_state(): start_poll_synchronize_rcu_expedited()
+	 * and cond_synchronize_rcu_expedited(). */
+	unsigned long (*start_gp_poll_exp)(void);
+	void (*cond_sync_exp)(unsigned long cookie);
+
+	/* RCU CPU stall warnings.  stall_notifier(fn): from now on the RCU
+	 * calls fn (from any thread, fn does not block) with every stall
+	 * warning it prints; 0 or -1.  stall_timeout_ms(): the current stall
+	 * timeout (the kernel's stall_dur).  NULL: the RCU has no stall
+	 * warnings; stall_cpu runs are then not checked for one. */
+	int (*stall_notifier)(void (*fn)(const struct torture_stall *s));
+	unsigned long (*stall_timeout_ms)(void);
+
+	/* Threads as numbered CPUs: thread_register_cpu(cpu) registers the
 	 * calling thread as "CPU" cpu (0 <= cpu < thread_capacity()), -1 if
 	 * that CPU is taken or does not exist; cpu_group(cpu) names the group
 	 * the CPU reports through (our library: its leaf rcu_node), -1 if
@@ -189,6 +213,9 @@ struct torture_ops {
 	int (*thread_register_cpu)(int cpu);
 	int (*cpu_group)(int cpu);
 };
+
+/* The size of the first version-1 table: plugins may stop there. */
+#define TORTURE_OPS_V1_SIZE	offsetof(struct torture_ops, start_gp_poll_exp)
 
 typedef const struct torture_ops *(*torture_plugin_ops_fn)(unsigned int core_abi);
 

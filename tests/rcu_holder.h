@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu_holder.h - a reader that holds its read-side section (asleep) until
+ * told to leave, and the check every grace-period primitive must pass
+ * against it: blocked while the reader is inside, back only after it left.
+ */
+#ifndef TESTS_RCU_HOLDER_H
+#define TESTS_RCU_HOLDER_H
+
+#include "rcu_test.h"
+
+enum rmode { R_RCU, R_RCU_NESTED, R_BH, R_SCHED };
+
+struct holder {
+	enum rmode mode;
+	int in;		/* set once inside the section */
+	int leave;	/* set by the test to end it */
+	int out;	/* set after the section ended */
+};
+
+static inline void holder_fn(void *arg)
+{
+	struct holder *h = arg;
+
+	switch (h->mode) {
+	case R_RCU:
+		rcu_read_lock();
+		break;
+	case R_RCU_NESTED:
+		/* The inner unlock must not end the outer section. */
+		rcu_read_lock();
+		rcu_read_lock();
+		rcu_read_lock();
+		rcu_read_unlock();
+		rcu_read_unlock();
+		break;
+	case R_BH:
+		rcu_read_lock_bh();
+		break;
+	case R_SCHED:
+		rcu_read_lock_sched();
+		break;
+	}
+	set_flag(&h->in);
+	wait_flag(&h->leave, 1e9);	/* asleep in the section */
+	set_flag(&h->out);
+	switch (h->mode) {
+	case R_RCU:
+	case R_RCU_NESTED:
+		rcu_read_unlock();
+		break;
+	case R_BH:
+		rcu_read_unlock_bh();
+		break;
+	case R_SCHED:
+		rcu_read_unlock_sched();
+		rcu_quiescent_state();
+		break;
+	}
+}
+
+struct updater {
+	void (*sync)(void);
+	int done;
+	int saw_reader_out;	/* the reader had left when sync returned */
+	struct holder *h;
+};
+
+static inline void *updater_fn(void *arg)
+{
+	struct updater *u = arg;
+
+	u->sync();
+	/* Acquire pairs with set_flag(&h->out): if the GP was too short we
+	 * return while the reader still holds its section. */
+	u->saw_reader_out = __atomic_load_n(&u->h->out, __ATOMIC_ACQUIRE);
+	set_flag(&u->done);
+	return NULL;
+}
+
+/* sync() with a reader of the given mode inside: two ok() lines.
+ * before(), if not NULL, runs once the reader is inside. */
+static inline void reader_blocks(enum rmode mode, void (*sync)(void), void (*before)(void),
+				 const char *what)
+{
+	struct holder h = { .mode = mode };
+	struct updater u = { .sync = sync, .h = &h };
+	struct reg_thread rt;
+	pthread_t ut;
+
+	reg_thread_start(&rt, holder_fn, &h);
+	wait_flag(&h.in, 60);
+	if (before)
+		before();
+	pthread_create(&ut, NULL, updater_fn, &u);
+	/*
+	 * A correct RCU never lets the updater through while the reader is
+	 * inside; 200 ms gives a broken one ample time to show it.
+	 */
+	sleep_ms(200);
+	ok(!__atomic_load_n(&u.done, __ATOMIC_ACQUIRE),
+	   "%s: updater stays blocked while a pre-existing reader is inside", what);
+	set_flag(&h.leave);
+	pthread_join(ut, NULL);
+	ok(u.done && u.saw_reader_out, "%s: updater returns only after the reader left", what);
+	reg_thread_join(&rt);
+}
+
+/* Concurrent callers: n threads call sync() while a reader holds a grace
+ * period open, so that all of them arrive during it. */
+#define NCALLERS_MAX 64
+
+struct callers {
+	void (*sync)(void);
+	int go, in;
+};
+
+static inline void *caller_fn(void *arg)
+{
+	struct callers *c = arg;
+
+	wait_flag(&c->go, 60);
+	__atomic_fetch_add(&c->in, 1, __ATOMIC_RELEASE);	/* pairs with the poll below */
+	c->sync();
+	return NULL;
+}
+
+static inline void callers_during_gp(void (*sync)(void), int n)
+{
+	struct holder h = { .mode = R_RCU };
+	struct callers c = { .sync = sync };
+	pthread_t t[NCALLERS_MAX];
+	struct reg_thread rt;
+	int i;
+
+	reg_thread_start(&rt, holder_fn, &h);
+	wait_flag(&h.in, 60);
+	for (i = 0; i < n && i < NCALLERS_MAX; i++)
+		pthread_create(&t[i], NULL, caller_fn, &c);
+	set_flag(&c.go);
+	while (__atomic_load_n(&c.in, __ATOMIC_ACQUIRE) < n)
+		sleep_ms(1);
+	sleep_ms(100);	/* let the last ones reach their wait */
+	set_flag(&h.leave);
+	for (i = 0; i < n && i < NCALLERS_MAX; i++)
+		pthread_join(t[i], NULL);
+	reg_thread_join(&rt);
+}
+
+#endif /* TESTS_RCU_HOLDER_H */
