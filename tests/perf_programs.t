@@ -32,10 +32,10 @@ perf() {
 HOST='(.host | has("cores") and has("kernel") and has("membarrier") and has("liburcu")
 	and has("loadavg") and (.cores | type) == "number" and (.membarrier | type) == "boolean")'
 REF_FIGS='["empty_ns","nested_ns","net_ns","ns","updater_gps_per_s","wall_ns"]'
-REF_PARAMS='["loops","nreaders","qs_interval","readdelay","updater"]'
+REF_PARAMS='["loops","nreaders","qs_interval","read_flavor","read_section","readdelay","updater"]'
 GP_FIGS='["calls_per_s","cpu_per_call_us","cpu_per_gp_us","gps_per_call","gps_per_s",
 	"lib_cpu_per_call_us","max_us","mean_us","min_us","n","p50_us","p90_us","p99_us","reads_per_s"]'
-GP_PARAMS='["gp","gps","nidle","nreaders","nwriters","writer_holdoff"]'
+GP_PARAMS='["gp","gp_exp","gps","nidle","nreaders","nwriters","writer_holdoff"]'
 CB_FIGS='["bytes_per_cb","cbs","invoked_per_s","queued_per_s"]'
 
 # json_ok FILE PROG TEST FIGS PARAMS RUNS CELLS: every line is JSON; the
@@ -102,10 +102,7 @@ done
 
 # Every kind of grace-period wait, on the types that have it.
 for k in gp_async gp_poll gp_barrier gp_exp; do
-	case $k in
-	gp_exp) ty=srcu ;;
-	*) ty=rcu,sched,srcu ;;
-	esac
+	ty=rcu,sched,srcu
 	perf "kind-$k" "$RCUSCALE" rcuscale.scale_type=$ty rcuscale.$k=1 rcuscale.nruns=1 \
 		rcuscale.gps=20 rcuscale.nwriters=1,2 rcuscale.nreaders=1
 	cells=$(( $(tr ',' '\n' <<<"$ty" | wc -l) * 2 ))
@@ -146,9 +143,9 @@ if [[ " $run_types " == *" urcu-memb "* ]]; then
 	perf pair "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.nruns=1 rcuscale.gps=10 \
 		rcuscale.nwriters=1 rcuscale.nreaders=0
 	[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "targets"))[0].targets
-		| map(.what) == ["sync rcu/urcu-memb p50 (nwriters=1 nreaders=0 nidle=0)",
-			"sync rcu/urcu-memb p99 (nwriters=1 nreaders=0 nidle=0)",
-			"sync rcu/urcu-memb calls/s (nwriters=1 nreaders=0 nidle=0)"]' \
+		| map(.what) == ["sync rcu/urcu-memb p50 (nwriters=1 nreaders=0 nidle=0 gp_exp=0)",
+			"sync rcu/urcu-memb p99 (nwriters=1 nreaders=0 nidle=0 gp_exp=0)",
+			"sync rcu/urcu-memb calls/s (nwriters=1 nreaders=0 nidle=0 gp_exp=0)"]' \
 		"$JSON" >/dev/null && grep -q "^Targets" "$OUT"
 	ok $? "rcu beside urcu-memb: the ratio targets (p50, p99, calls/s)" || show
 	perf refpair "$REFSCALE" refscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr \
@@ -159,10 +156,40 @@ if [[ " $run_types " == *" urcu-memb "* ]]; then
 		and index("rcu nested/outer pair (nreaders=1 updater=0)") != null' \
 		"$JSON" >/dev/null
 	ok $? "refscale rcu, sched beside liburcu: the ratio and nesting targets" || show
+	# Normal and expedited side by side; liburcu's have no expedited ones.
+	perf exp "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.gp_exp=0,1 rcuscale.nruns=1 \
+		rcuscale.gps=10 rcuscale.nwriters=1 rcuscale.nreaders=0
+	[ "$RC" = 0 ] && grep -q "^rcuscale: urcu-memb nwriters=1 nreaders=0 nidle=0 gp_exp=1 not measured: torture type urcu-memb has no exp_sync" "$OUT" &&
+		jq -s -e '(map(select(.kind == "summary")) | map([.flavor, .params.gp]))
+			== [["rcu", "sync"], ["urcu-memb", "sync"], ["rcu", "exp"]]
+		and (map(select(.kind == "targets"))[0].targets | map(.what)
+			| index("exp rcu/sync rcu p50 (nwriters=1 nreaders=0 nidle=0)") != null
+			and index("exp rcu/sync urcu-memb p50 (nwriters=1 nreaders=0 nidle=0)") != null)
+		and (map(select(.kind == "floor"))[0].figures | .n == 1000 and .membarrier_p50_us > 0)' \
+		"$JSON" >/dev/null
+	ok $? "gp_exp=0,1: normal and expedited interleaved, urcu-memb's expedited left out, the membarrier floor" || show
 else
 	skip "targets beside liburcu" "liburcu types not run here"
 	skip "refscale targets beside liburcu" "liburcu types not run here"
+	skip "gp_exp=0,1 beside urcu-memb" "liburcu types not run here"
 fi
+
+# The type's own loop of pairs, or calls through the table; an extendable.
+perf section "$REFSCALE" refscale.scale_type=rcu,srcu,lib:"$PLUGIN" refscale.nruns=1 \
+	refscale.loops=200 refscale.nreaders=1
+[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "summary")) | map([.flavor, .params.read_section])
+	== [["rcu", true], ["srcu", true], ["example-rwlock", false]]' "$JSON" >/dev/null
+ok $? "read_section: our types loop in their adapter, the example plugin goes through the table" || show
+perf nosection "$REFSCALE" refscale.scale_type=rcu refscale.read_section=0 refscale.nruns=1 \
+	refscale.loops=200 refscale.nreaders=1
+[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "summary"))[0].params.read_section == false' \
+	"$JSON" >/dev/null
+ok $? "read_section=0: three calls through the table per pair" || show
+perf nmi "$REFSCALE" refscale.scale_type=srcu refscale.read_flavor=SRCU_NMI refscale.nruns=1 \
+	refscale.loops=200 refscale.nreaders=1
+[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "summary"))[0].params
+	| .read_flavor == "SRCU_NMI" and .read_section == false' "$JSON" >/dev/null
+ok $? "read_flavor=SRCU_NMI: srcu_read_lock_nmisafe() measured" || show
 
 # Failures: grace periods that never end, callbacks that get lost.
 perf hang "$RCUSCALE" rcuscale.scale_type=busted_hang rcuscale.nreaders=1 rcuscale.nwriters=1 \
@@ -193,8 +220,10 @@ bad twice "refscale.scale_type: 'rcu' named twice" "$REFSCALE" refscale.scale_ty
 bad nowriter "rcuscale.nwriters=0: at least one writer" "$RCUSCALE" rcuscale.nwriters=0
 bad noreader "refscale.nreaders=0: at least one reader" "$REFSCALE" refscale.nreaders=2,0
 bad kinds "at most one of them" "$RCUSCALE" rcuscale.gp_exp=1 rcuscale.gp_poll=1
-bad noexp "exp: torture type rcu_bh has no exp_sync" "$RCUSCALE" rcuscale.scale_type=rcu_bh \
+bad noexp "exp: torture type trivial has no exp_sync" "$RCUSCALE" rcuscale.scale_type=trivial \
 	rcuscale.gp_exp=1
+bad noflavor "refscale.read_flavor=SRCU_NMI: torture type rcu has no such read flavor" "$REFSCALE" \
+	refscale.scale_type=srcu,rcu refscale.read_flavor=SRCU_NMI
 bad libparam "unknown parameter 'nosuch.thing'" "$REFSCALE" nosuch.thing=1
 bad libvalue "rcutree.blimit" "$REFSCALE" rcutree.blimit=x
 bad malformed "malformed argument 'loops'" "$REFSCALE" loops

@@ -24,11 +24,11 @@ static struct perf_pval p_nruns, p_verbose, p_timeout, p_holdoff = { { 0 }, 1 };
 static char scale_type[1024] = "rcu";
 
 static const struct perf_param common_params[] = {
-	{ "nruns", &p_nruns, 1, 100000, false, "rounds: every measurement is repeated this often" },
-	{ "verbose", &p_verbose, 0, 2, false, "1: a table row per round too; 2: and per thread" },
-	{ "holdoff", &p_holdoff, 0, 3600, false, "seconds to wait after initialisation" },
-	{ "timeout", &p_timeout, 1, 86400, false,
-	  "ours: one measurement taking longer (s) is a failure" },
+	PERF_P("nruns", &p_nruns, 1, 100000, false, "rounds: every measurement is repeated this often"),
+	PERF_P("verbose", &p_verbose, 0, 2, false, "1: a table row per round too; 2: and per thread"),
+	PERF_P("holdoff", &p_holdoff, 0, 3600, false, "seconds to wait after initialisation"),
+	PERF_P("timeout", &p_timeout, 1, 86400, false,
+	  "ours: one measurement taking longer (s) is a failure"),
 };
 #define NCOMMON (sizeof(common_params) / sizeof(common_params[0]))
 
@@ -101,6 +101,12 @@ static int parse_value(const struct perf_cli *cli, const struct perf_param *p, c
 	struct perf_pval nv = { { 0 }, 0 };
 	const char *s = v;
 
+	if (!p->val) {
+		if (strlen(v) >= p->str_size)
+			return fail(cli, -1, "%s: value too long ('%s')", p->name, v);
+		strcpy(p->str, v);
+		return 0;
+	}
 	for (;;) {
 		size_t len = strcspn(s, ",");
 
@@ -148,8 +154,11 @@ static void usage(const struct perf_cli *cli, const char *intro)
 		const struct perf_param *p = i < NCOMMON ? &common_params[i] :
 						 &cli->params[i - NCOMMON];
 
-		printf("  %s.%s=%ld (%ld..%ld%s) %s\n", cli->prog, p->name, p->val->v[0], p->min,
-		       p->max, p->list ? ", list" : "", p->help);
+		if (p->val)
+			printf("  %s.%s=%ld (%ld..%ld%s) %s\n", cli->prog, p->name, p->val->v[0],
+			       p->min, p->max, p->list ? ", list" : "", p->help);
+		else
+			printf("  %s.%s=%s %s\n", cli->prog, p->name, p->str, p->help);
 	}
 }
 

@@ -270,6 +270,17 @@ void jw_bool(struct jw *w, const char *key, bool v)
 /* ------------------------------------------------------------------ */
 /* Host facts: what the figures depend on. */
 
+int perf_membarrier(void)
+{
+	static int registered;	/* main thread only */
+
+	/* Registering again is harmless (the RCU may have done it). */
+	if (!registered++ &&
+	    syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0))
+		return -1;
+	return (int)syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+
 static bool host_membarrier(void)
 {
 	long mask = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);

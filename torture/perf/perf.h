@@ -37,11 +37,19 @@ struct perf_pval {
 
 struct perf_param {
 	const char *name;	/* without the "PROG." prefix */
-	struct perf_pval *val;
+	struct perf_pval *val;	/* NULL: a string parameter (str) */
 	long min, max;
 	bool list;		/* a comma list: one measurement per value */
 	const char *help;
+	char *str;		/* a string parameter's value (and default) */
+	size_t str_size;
 };
+
+/* Table entries: an integer (or list) parameter, a string one. */
+#define PERF_P(n, v, lo, hi, l, h)	{ .name = (n), .val = (v), .min = (lo), .max = (hi), \
+					  .list = (l), .help = (h) }
+#define PERF_S(n, buf, h)		{ .name = (n), .help = (h), .str = (buf), \
+					  .str_size = sizeof(buf) }
 
 struct perf_cli {
 	const char *prog;			/* "refscale" */
@@ -120,7 +128,10 @@ void jw_str(struct jw *w, const char *key, const char *v);	/* NULL: null */
 void jw_num(struct jw *w, const char *key, double v);		/* NaN: null */
 void jw_int(struct jw *w, const char *key, long v);
 void jw_bool(struct jw *w, const char *key, bool v);
-void perf_host_json(struct jw *w);	/* "host":{cores kernel membarrier liburcu loadavg} */
+void perf_host_json(struct jw *w);
+/* One membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (registering the
+ * process first): 0, or -1 if the kernel lacks it.  Main thread only. */
+int perf_membarrier(void);	/* "host":{cores kernel membarrier liburcu loadavg} */
 
 /* ------------------------------------------------------------------ */
 /* Statistics */
@@ -162,10 +173,15 @@ struct perf_test {
 	int nfigs;
 	const struct perf_param *const *lists;	/* the cell parameters */
 	int nlists;
-	void (*fixed_json)(struct jw *w);	/* the other parameters */
+	/* The other parameters (and what the cell's type made of them). */
+	void (*fixed_json)(struct jw *w, const struct perf_cell *c);
 	/* Measure one cell once: fill out[nfigs]; 0, or -1 after printing
 	 * why (the program then stops with status 1). */
 	int (*measure)(const struct perf_cell *c, int run, double *out);
+	/* Why a combination cannot be measured (its type lacks what it
+	 * needs), or NULL; such cells are left out, with a note.  NULL: all
+	 * are measured. */
+	const char *(*cell_skip)(const struct perf_cell *c);
 };
 
 /* The cells of a test: every type x every combination of its lists. */
@@ -175,6 +191,7 @@ struct perf_sweep {
 	int ncells;
 };
 
+/* 0, or -1 (nothing can be measured: after printing why, or no memory). */
 int perf_sweep_init(struct perf_sweep *s, const struct perf_test *t, const struct perf_cli *cli);
 /* Measure every cell nruns times, round by round; JSON "run" lines as it
  * goes, then "summary" lines and the table.  0, or 1 on a failure. */
@@ -199,10 +216,12 @@ void perf_targets_print(const struct perf_cli *cli, const char *test,
 /* For every cell of type pairs[k][0] whose twin of type pairs[k][1] (the
  * same list parameters) was measured, the ratio of their medians of
  * figure fig: at most 1 (at_least: at least 1).  "PREFIX OURS/THEIRS
- * FIGNAME (PARAMS)"; appends to t[n..max-1], returns the new n. */
+ * FIGNAME (PARAMS)", prefix(cell) if given; appends to t[n..max-1],
+ * returns the new n. */
 int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2], int npairs,
-		      int fig, const char *figname, bool at_least, const char *prefix,
-		      struct perf_target *t, int n, int max);
+		      int fig, const char *figname, bool at_least,
+		      const char *(*prefix)(const struct perf_cell *c), struct perf_target *t,
+		      int n, int max);
 /* "nreaders=2 updater=0" */
 void perf_cell_params_text(const struct perf_sweep *s, const struct perf_cell *c, char *buf,
 			   size_t len);

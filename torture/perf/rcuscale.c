@@ -8,7 +8,10 @@
  * grace periods per call (shared grace periods), CPU time per grace
  * period; and, with kfree_rcu_test=1, callback throughput and memory per
  * queued callback.  See perf.h for the sweep and --help for the
- * parameters.
+ * parameters.  gp_exp=0,1 measures normal and expedited grace periods
+ * side by side (a type without expedited ones is left out of the second);
+ * the membarrier() floor of expedited grace periods is printed beside
+ * them.
  *
  * One measurement ("round") of one type, gp test: the idle threads
  * register (QSBR ones then go offline: idle is an extended quiescent
@@ -42,30 +45,30 @@ static struct perf_pval p_nreaders = { { -1 }, 1 }, p_nwriters = { { -1 }, 1 },
 	p_kfree_alloc_num = { { 8000 }, 1 }, p_kfree_loops = { { 10 }, 1 };
 
 static const struct perf_param params[] = {
-	{ "nreaders", &p_nreaders, -1, 4096, true,
-	  "reader threads (back-to-back empty sections); -1: one per CPU" },
-	{ "nwriters", &p_nwriters, -1, 4096, true,
-	  "writer threads, each timing its grace-period waits; -1: one per CPU" },
-	{ "nidle", &p_nidle, 0, 65536, true, "ours: registered threads that sleep (the tree's size)" },
-	{ "gps", &p_gps, 1, 10000000, false,
-	  "ours: grace-period waits per writer per round (the kernel's MIN_MEAS is 100)" },
-	{ "gp_exp", &p_gp_exp, 0, 1, false, "wait with the expedited primitive" },
-	{ "gp_async", &p_gp_async, 0, 1, false,
-	  "call_rcu(): the latency is from the call to the callback" },
-	{ "gp_poll", &p_gp_poll, 0, 1, false,
-	  "ours: start_poll_synchronize_rcu(), then poll until it completes" },
-	{ "gp_barrier", &p_gp_barrier, 0, 1, false, "ours: rcu_barrier() with nothing queued" },
-	{ "gp_async_max", &p_async_max, 1, 10000000, false,
-	  "callbacks in flight per writer before it waits with rcu_barrier()" },
-	{ "writer_holdoff", &p_writer_holdoff, 0, 10000000, false,
-	  "us each writer waits between grace periods" },
-	{ "kfree_rcu_test", &p_kfree, 0, 1, false,
-	  "measure callback throughput and memory instead of grace periods" },
-	{ "kfree_nthreads", &p_kfree_nthreads, -1, 4096, true,
-	  "kfree_rcu_test: threads queueing callbacks; -1: one per CPU" },
-	{ "kfree_alloc_num", &p_kfree_alloc_num, 1, 10000000, false,
-	  "kfree_rcu_test: callbacks per loop per thread" },
-	{ "kfree_loops", &p_kfree_loops, 1, 100000, false, "kfree_rcu_test: loops per thread" },
+	PERF_P("nreaders", &p_nreaders, -1, 4096, true,
+	  "reader threads (back-to-back empty sections); -1: one per CPU"),
+	PERF_P("nwriters", &p_nwriters, -1, 4096, true,
+	  "writer threads, each timing its grace-period waits; -1: one per CPU"),
+	PERF_P("nidle", &p_nidle, 0, 65536, true, "ours: registered threads that sleep (the tree's size)"),
+	PERF_P("gps", &p_gps, 1, 10000000, false,
+	  "ours: grace-period waits per writer per round (the kernel's MIN_MEAS is 100)"),
+	PERF_P("gp_exp", &p_gp_exp, 0, 1, true, "wait with the expedited primitive (0,1: both)"),
+	PERF_P("gp_async", &p_gp_async, 0, 1, false,
+	  "call_rcu(): the latency is from the call to the callback"),
+	PERF_P("gp_poll", &p_gp_poll, 0, 1, false,
+	  "ours: start_poll_synchronize_rcu(), then poll until it completes"),
+	PERF_P("gp_barrier", &p_gp_barrier, 0, 1, false, "ours: rcu_barrier() with nothing queued"),
+	PERF_P("gp_async_max", &p_async_max, 1, 10000000, false,
+	  "callbacks in flight per writer before it waits with rcu_barrier()"),
+	PERF_P("writer_holdoff", &p_writer_holdoff, 0, 10000000, false,
+	  "us each writer waits between grace periods"),
+	PERF_P("kfree_rcu_test", &p_kfree, 0, 1, false,
+	  "measure callback throughput and memory instead of grace periods"),
+	PERF_P("kfree_nthreads", &p_kfree_nthreads, -1, 4096, true,
+	  "kfree_rcu_test: threads queueing callbacks; -1: one per CPU"),
+	PERF_P("kfree_alloc_num", &p_kfree_alloc_num, 1, 10000000, false,
+	  "kfree_rcu_test: callbacks per loop per thread"),
+	PERF_P("kfree_loops", &p_kfree_loops, 1, 100000, false, "kfree_rcu_test: loops per thread"),
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
@@ -79,9 +82,9 @@ static long per_cpu(long n)
 
 enum { K_SYNC, K_EXP, K_POLL, K_ASYNC, K_BARRIER };
 static const char *const kind_names[] = { "sync", "exp", "poll", "async", "barrier" };
-static int kind;
+static int base_kind;	/* gp_async, gp_poll, gp_barrier or sync: gp_exp=0's */
 
-static const char *kind_missing(const struct torture_ops *o)
+static const char *kind_missing(const struct torture_ops *o, int kind)
 {
 	switch (kind) {
 	case K_SYNC:
@@ -117,6 +120,7 @@ static void poll_wait(const struct torture_ops *o)
 
 struct rc_round {
 	const struct torture_ops *o;
+	int kind;			/* K_*: what the writers wait for */
 	struct perf_gate gate;		/* the writers and the main thread */
 	int stop;			/* readers and idle threads stop; atomic */
 	int ready;			/* readers and idle threads registered; atomic */
@@ -219,6 +223,7 @@ static void *writer_main(void *arg)
 	struct rc_round *rd = t->rd;
 	const struct torture_ops *o = rd->o;
 	long n = p_gps.v[0], i;
+	int kind = rd->kind;
 	struct rc_cb *cbs = kind == K_ASYNC ? calloc((size_t)n, sizeof(*cbs)) : NULL;
 	bool ok = !perf_updater_start(o) && (kind != K_ASYNC || cbs);
 	double t0;
@@ -290,8 +295,33 @@ static double clock_of(clockid_t c)
 /* ------------------------------------------------------------------ */
 /* gp test */
 
-static const struct perf_param *const gp_lists[] = { &params[1], &params[0], &params[2] };
-enum { L_NWRITERS, L_NREADERS, L_NIDLE };
+static const struct perf_param *const gp_lists[] = {
+	&params[1], &params[0], &params[2], &params[4],
+};
+enum { L_NWRITERS, L_NREADERS, L_NIDLE, L_EXP };
+
+static int cell_kind(const struct perf_cell *c)
+{
+	return c->p[L_EXP] ? K_EXP : base_kind;
+}
+
+static const char *cell_kind_name(const struct perf_cell *c)
+{
+	return kind_names[cell_kind(c)];
+}
+
+/* A type without the cell's kind of grace period (gp_exp=0,1 with
+ * liburcu's, which have no expedited ones). */
+static const char *gp_skip(const struct perf_cell *c)
+{
+	static char why[200];
+	const char *m = kind_missing(c->ops, cell_kind(c));
+
+	if (!m)
+		return NULL;
+	snprintf(why, sizeof(why), "torture type %s has no %s", c->ops->name, m);
+	return why;
+}
 
 enum {
 	G_N, G_MIN, G_P50, G_P90, G_P99, G_MAX, G_MEAN, G_CALLS, G_GPS, G_GPC, G_READS,
@@ -356,7 +386,8 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 {
 	long nw = per_cpu(c->p[L_NWRITERS]), nr = per_cpu(c->p[L_NREADERS]);
 	long ni = c->p[L_NIDLE], nbg = nr + ni, i, gps = p_gps.v[0];
-	struct rc_round rd = { .o = c->ops, .idle_lock = PTHREAD_MUTEX_INITIALIZER,
+	struct rc_round rd = { .o = c->ops, .kind = cell_kind(c),
+			       .idle_lock = PTHREAD_MUTEX_INITIALIZER,
 			       .idle_cond = PTHREAD_COND_INITIALIZER };
 	struct rc_thread *th = calloc((size_t)(nbg + nw), sizeof(*th));
 	double *lat = malloc((size_t)(nw * gps) * sizeof(double)), wcpu = 0, secs, upd, lib;
@@ -422,12 +453,12 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 	return rc;
 }
 
-static void gp_fixed_json(struct jw *w)
+static void gp_fixed_json(struct jw *w, const struct perf_cell *c)
 {
-	jw_str(w, "gp", kind_names[kind]);
+	jw_str(w, "gp", cell_kind_name(c));
 	jw_int(w, "gps", p_gps.v[0]);
 	jw_int(w, "writer_holdoff", p_writer_holdoff.v[0]);
-	if (kind == K_ASYNC)
+	if (cell_kind(c) == K_ASYNC)
 		jw_int(w, "gp_async_max", p_async_max.v[0]);
 }
 
@@ -439,9 +470,10 @@ static const struct perf_test gp_test = {
 	.figs = gp_figs,
 	.nfigs = NG,
 	.lists = gp_lists,
-	.nlists = 3,
+	.nlists = 4,
 	.fixed_json = gp_fixed_json,
 	.measure = gp_measure,
+	.cell_skip = gp_skip,
 };
 
 /* ------------------------------------------------------------------ */
@@ -623,8 +655,9 @@ static int cb_measure(const struct perf_cell *c, int run, double *out)
 	return rc;
 }
 
-static void cb_fixed_json(struct jw *w)
+static void cb_fixed_json(struct jw *w, const struct perf_cell *c)
 {
+	(void)c;
 	jw_int(w, "kfree_alloc_num", p_kfree_alloc_num.v[0]);
 	jw_int(w, "kfree_loops", p_kfree_loops.v[0]);
 	jw_int(w, "cb_bytes", (long)sizeof(struct torture_cb));
@@ -650,9 +683,9 @@ static int pair_targets(const struct perf_sweep *s, struct perf_target *t, int n
 {
 	static const char *const pairs[][2] = { { "rcu", "urcu-memb" }, { "sched", "urcu-qsbr" } };
 
-	n = perf_pair_targets(s, pairs, 2, G_P50, "p50", false, kind_names[kind], t, n, max);
-	n = perf_pair_targets(s, pairs, 2, G_P99, "p99", false, kind_names[kind], t, n, max);
-	return perf_pair_targets(s, pairs, 2, G_CALLS, "calls/s", true, kind_names[kind], t, n,
+	n = perf_pair_targets(s, pairs, 2, G_P50, "p50", false, cell_kind_name, t, n, max);
+	n = perf_pair_targets(s, pairs, 2, G_P99, "p99", false, cell_kind_name, t, n, max);
+	return perf_pair_targets(s, pairs, 2, G_CALLS, "calls/s", true, cell_kind_name, t, n,
 				 max);
 }
 
@@ -675,7 +708,7 @@ static int idle_targets(const struct perf_sweep *s, struct perf_target *t, int n
 		if (!(c16 = perf_cell_find(s, c->ops->name, p16)))
 			continue;
 		snprintf(t[n].what, sizeof(t[n].what), "%s %s p50 nidle=%ld/nidle=16 (nwriters=%ld "
-			 "nreaders=%ld)", kind_names[kind], c->ops->name, most, c->p[L_NWRITERS],
+			 "nreaders=%ld)", cell_kind_name(c), c->ops->name, most, c->p[L_NWRITERS],
 			 c->p[L_NREADERS]);
 		t[n].value = perf_cell_median(s, c, G_P50) / perf_cell_median(s, c16, G_P50);
 		t[n].limit = 3;
@@ -685,16 +718,53 @@ static int idle_targets(const struct perf_sweep *s, struct perf_target *t, int n
 	return n;
 }
 
+/*
+ * Expedited against normal grace periods (gp_exp=0,1), the expedited
+ * issue's targets: our expedited latency at most 1/10 of our normal one
+ * and 1/2 of liburcu-memb's synchronize_rcu().
+ */
+static int exp_targets(const struct perf_sweep *s, struct perf_target *t, int n, int max)
+{
+	static const struct { const char *other; double limit; } vs[] = {
+		{ NULL, 0.1 }, { "urcu-memb", 0.5 },
+	};
+	long p0[PERF_MAXP];
+	int i, k;
+
+	for (i = 0; i < s->ncells; i++) {
+		const struct perf_cell *c = &s->cells[i], *o;
+
+		if (cell_kind(c) != K_EXP || !strncmp(c->ops->name, "urcu-", 5))
+			continue;
+		memcpy(p0, c->p, sizeof(p0));
+		p0[L_EXP] = 0;
+		for (k = 0; k < 2 && n < max; k++) {
+			if (!(o = perf_cell_find(s, vs[k].other ? vs[k].other : c->ops->name, p0)))
+				continue;
+			snprintf(t[n].what, sizeof(t[n].what), "exp %s/%s %s p50 (nwriters=%ld "
+				 "nreaders=%ld nidle=%ld)", c->ops->name, kind_names[base_kind],
+				 o->ops->name, c->p[L_NWRITERS], c->p[L_NREADERS], c->p[L_NIDLE]);
+			t[n].value = perf_cell_median(s, c, G_P50) / perf_cell_median(s, o, G_P50);
+			t[n].limit = vs[k].limit;
+			t[n].at_least = false;
+			t[n++].unit = "x";
+		}
+	}
+	return n;
+}
+
 static void gp_targets(const struct perf_sweep *s, const struct perf_cli *cli)
 {
-	struct perf_target t[96];
+	struct perf_target t[128];
 	int n = pair_targets(s, t, 0, 90), i;
 
-	n = idle_targets(s, t, n, 90);
-	for (i = 0; i < s->ncells && n < 96 && kind == K_BARRIER; i++) {
+	n = idle_targets(s, t, n, 100);
+	n = exp_targets(s, t, n, 120);
+	for (i = 0; i < s->ncells && n < 128 && base_kind == K_BARRIER; i++) {
 		const struct perf_cell *c = &s->cells[i];
 
-		if (strcmp(c->ops->name, "rcu") && strcmp(c->ops->name, "sched"))
+		if ((strcmp(c->ops->name, "rcu") && strcmp(c->ops->name, "sched")) ||
+		    cell_kind(c) != K_BARRIER)
 			continue;
 		snprintf(t[n].what, sizeof(t[n].what), "idle rcu_barrier() %s p50 (nwriters=%ld "
 			 "nreaders=%ld nidle=%ld)", c->ops->name, c->p[L_NWRITERS],
@@ -745,42 +815,124 @@ static void cb_targets(const struct perf_sweep *s, const struct perf_cli *cli)
 
 /* ------------------------------------------------------------------ */
 
-static int check_params(const struct perf_cli *cli)
+/* Whether gp_exp's list has value v. */
+static bool exp_has(long v)
 {
-	long kinds = p_gp_exp.v[0] + p_gp_async.v[0] + p_gp_poll.v[0] + p_gp_barrier.v[0];
-	const char *missing;
 	int i;
 
-	if (kinds > 1) {
-		fprintf(stderr, "rcuscale: rcuscale.gp_exp, gp_async, gp_poll and gp_barrier: at "
-			"most one of them\n");
+	for (i = 0; i < p_gp_exp.n; i++)
+		if (p_gp_exp.v[i] == v)
+			return true;
+	return false;
+}
+
+static int bad(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "rcuscale: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* A list of values of which none may be 0. */
+static int nonzero(const struct perf_pval *v, const char *name, const char *what)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		if (!v->v[i])
+			return bad("rcuscale.%s=0: at least one %s (-1: one per CPU)", name, what);
+	return 0;
+}
+
+static int check_params(const struct perf_cli *cli)
+{
+	const char *m, *m0, *m1;
+	int i;
+
+	if (p_gp_async.v[0] + p_gp_poll.v[0] + p_gp_barrier.v[0] + exp_has(1) > 1)
+		return bad("rcuscale.gp_exp, gp_async, gp_poll and gp_barrier: at most one of "
+			   "them%s%s", "", "");
+	base_kind = p_gp_async.v[0] ? K_ASYNC : p_gp_poll.v[0] ? K_POLL :
+		    p_gp_barrier.v[0] ? K_BARRIER : K_SYNC;
+	if (p_kfree.v[0] ? nonzero(&p_kfree_nthreads, "kfree_nthreads", "thread") :
+			   nonzero(&p_nwriters, "nwriters", "writer"))
 		return 2;
-	}
-	kind = p_gp_exp.v[0] ? K_EXP : p_gp_async.v[0] ? K_ASYNC : p_gp_poll.v[0] ? K_POLL :
-	       p_gp_barrier.v[0] ? K_BARRIER : K_SYNC;
-	for (i = 0; i < p_nwriters.n && !p_kfree.v[0]; i++)
-		if (!p_nwriters.v[i]) {
-			fprintf(stderr, "rcuscale: rcuscale.nwriters=0: at least one writer "
-				"(-1: one per CPU)\n");
-			return 2;
-		}
-	for (i = 0; i < p_kfree_nthreads.n && p_kfree.v[0]; i++)
-		if (!p_kfree_nthreads.v[i]) {
-			fprintf(stderr, "rcuscale: rcuscale.kfree_nthreads=0: at least one thread "
-				"(-1: one per CPU)\n");
-			return 2;
-		}
 	for (i = 0; i < cli->ntypes; i++) {
-		missing = p_kfree.v[0] ? (cli->types[i]->call && cli->types[i]->cb_barrier ? NULL :
-					  "call and cb_barrier") : kind_missing(cli->types[i]);
-		if (missing) {
+		const struct torture_ops *o = cli->types[i];
+
+		if (p_kfree.v[0]) {
+			if (!o->call || !o->cb_barrier)
+				return bad("rcuscale.kfree_rcu_test=1: torture type %s has no call and "
+					   "cb_barrier%s", o->name, "");
+			continue;
+		}
+		/* A type must have one of the kinds asked for; the cells of
+		 * the other are left out (gp_skip()). */
+		m0 = exp_has(0) ? kind_missing(o, base_kind) : NULL;
+		m1 = exp_has(1) ? kind_missing(o, K_EXP) : NULL;
+		m = exp_has(0) && exp_has(1) ? (m0 && m1 ? m0 : NULL) : exp_has(1) ? m1 : m0;
+		if (m) {
 			fprintf(stderr, "rcuscale: %s: torture type %s has no %s\n",
-				p_kfree.v[0] ? "rcuscale.kfree_rcu_test=1" : kind_names[kind],
-				cli->types[i]->name, missing);
+				kind_names[exp_has(0) ? base_kind : K_EXP], o->name, m);
 			return 2;
 		}
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The floor of an expedited grace period: one membarrier() while another
+ * thread runs (it gets the interrupt). */
+
+static int floor_stop;	/* atomic */
+
+static void *floor_spinner(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&floor_stop, __ATOMIC_RELAXED))	/* a flag; no data */
+		;
+	return NULL;
+}
+
+static void membarrier_floor(const struct perf_cli *cli)
+{
+	double v[1000], t0;
+	struct perf_stats st;
+	struct jw w;
+	pthread_t t;
+	int i;
+
+	if (perf_spawn(&t, "rs_spin", floor_spinner, NULL))
+		return;
+	for (i = 0; i < 1000; i++) {
+		t0 = perf_now_ns();
+		if (perf_membarrier())
+			break;
+		v[i] = (perf_now_ns() - t0) / 1e3;
+	}
+	__atomic_store_n(&floor_stop, 1, __ATOMIC_RELAXED);
+	perf_join(t);
+	perf_stats(v, (size_t)i, &st);
+	fprintf(cli->table, "\nThe floor of an expedited grace period: membarrier() with another "
+		"thread running: %s\n", i < 1000 ? "not available" : "");
+	if (i == 1000)
+		fprintf(cli->table, "  p50 %.4g us, p90 %.4g us, p99 %.4g us (%zu calls)\n", st.p50,
+			st.p90, st.p99, st.n);
+	if (!cli->json)
+		return;
+	jw_begin(&w, cli->json);
+	jw_str(&w, "prog", cli->prog);
+	jw_str(&w, "test", "gp");
+	jw_str(&w, "kind", "floor");
+	jw_obj(&w, "figures");
+	jw_int(&w, "n", (long)st.n);
+	jw_num(&w, "membarrier_p50_us", i == 1000 ? st.p50 : NAN);
+	jw_num(&w, "membarrier_p90_us", i == 1000 ? st.p90 : NAN);
+	jw_num(&w, "membarrier_p99_us", i == 1000 ? st.p99 : NAN);
+	jw_close(&w);
+	perf_host_json(&w);
+	jw_close(&w);
 }
 
 int main(int argc, char **argv)
@@ -801,9 +953,9 @@ int main(int argc, char **argv)
 	rc = check_params(&cli);
 	if (rc || perf_checked(&cli))
 		return rc;
-	snprintf(gp_label, sizeof(gp_label), "%s: grace-period wait latency (us) and updater "
-		 "throughput; CPU per call (us): update side, lib = RCU threads only",
-		 kind_names[kind]);
+	snprintf(gp_label, sizeof(gp_label), "%s%s: grace-period wait latency (us) and "
+		 "updater throughput; CPU per call (us): update side, lib = RCU threads only",
+		 exp_has(0) ? kind_names[base_kind] : "exp", exp_has(0) && exp_has(1) ? ", exp" : "");
 	if (perf_sweep_init(&s, p_kfree.v[0] ? &cb_test : &gp_test, &cli))
 		return 3;
 	rc = perf_sweep_run(&s, &cli);
@@ -812,6 +964,8 @@ int main(int argc, char **argv)
 			cb_targets(&s, &cli);
 		else
 			gp_targets(&s, &cli);
+		if (!p_kfree.v[0] && exp_has(1))
+			membarrier_floor(&cli);
 	}
 	perf_sweep_free(&s);
 	return rc;

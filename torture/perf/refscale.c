@@ -19,7 +19,10 @@
  *
  * The loop of pairs runs inside the type's adapter when it has
  * read_section() (no indirect call per pair, as in the kernel's
- * refscale); otherwise each pair is three calls through the ops table.
+ * refscale); otherwise (or with read_section=0, readdelay or
+ * read_flavor) each pair is three calls through the ops table.
+ * read_flavor=NAME measures one of the type's extendables instead of its
+ * readlock (srcu's SRCU_NMI: srcu_read_lock_nmisafe()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -27,20 +30,28 @@
 #include "perf.h"
 
 static struct perf_pval p_nreaders = { { -1 }, 1 }, p_loops = { { 100000 }, 1 },
-	p_readdelay = { { 0 }, 1 }, p_updater = { { 0 }, 1 }, p_qs_interval = { { 1000 }, 1 };
+	p_readdelay = { { 0 }, 1 }, p_updater = { { 0 }, 1 }, p_qs_interval = { { 1000 }, 1 },
+	p_read_section = { { 1 }, 1 };
+static char read_flavor[64];
 
 static const struct perf_param params[] = {
-	{ "nreaders", &p_nreaders, -1, 4096, true,
-	  "reader threads; -1: three quarters of the CPUs, at least 1" },
-	{ "loops", &p_loops, 1, 1000000000, false,
+	PERF_P("nreaders", &p_nreaders, -1, 4096, true,
+	  "reader threads; -1: three quarters of the CPUs, at least 1"),
+	PERF_P("loops", &p_loops, 1, 1000000000, false,
 	  "pairs per reader per pass (the kernel's default is 10000; a userspace "
-	  "thread-CPU clock read costs more)" },
-	{ "readdelay", &p_readdelay, 0, 1000000, false,
-	  "ns spent inside each section (a busy wait; also in the baseline)" },
-	{ "updater", &p_updater, 0, 1, true,
-	  "ours: a thread doing back-to-back grace periods meanwhile" },
-	{ "qs_interval", &p_qs_interval, 1, 1000000000, false,
-	  "ours: QSBR readers announce a quiescent state every this many pairs" },
+	  "thread-CPU clock read costs more)"),
+	PERF_P("readdelay", &p_readdelay, 0, 1000000, false,
+	  "ns spent inside each section (a busy wait; also in the baseline)"),
+	PERF_P("updater", &p_updater, 0, 1, true,
+	  "ours: a thread doing back-to-back grace periods meanwhile"),
+	PERF_P("qs_interval", &p_qs_interval, 1, 1000000000, false,
+	  "ours: QSBR readers announce a quiescent state every this many pairs"),
+	PERF_P("read_section", &p_read_section, 0, 1, false,
+	  "ours: 1: the type's own loop of pairs where it has one; 0: three calls "
+	  "through the ops table per pair"),
+	PERF_S("read_flavor", read_flavor,
+	       "ours: measure this entry of the type's read_flavors (e.g. SRCU_NMI) "
+	       "instead of readlock/readunlock"),
 };
 
 static const struct perf_param *const lists[] = { &params[0], &params[3] };
@@ -67,9 +78,35 @@ static long sink;			/* keeps the loops' loads */
 
 static long readdelay_ns;		/* p_readdelay, for the hot loops */
 
-/* n pairs through the ops, or the baseline: the same loop, no RCU. */
-static long chunk(const struct torture_ops *o, int pass, long n)
+/* How a type's pairs are made: its own loop, or lock/unlock calls. */
+struct rs_path {
+	const struct torture_ops *o;
+	long (*section)(long n, void *const *pp);	/* NULL: calls */
+	int (*lock)(void);
+	void (*unlock)(int idx);
+};
+
+static struct rs_path path_of(const struct torture_ops *o)
 {
+	struct rs_path p = { o, NULL, o->readlock, o->readunlock };
+	unsigned int i;
+
+	if (read_flavor[0]) {
+		for (i = 0; i < o->n_read_flavors; i++)
+			if (!strcmp(o->read_flavors[i].name, read_flavor)) {
+				p.lock = o->read_flavors[i].lock;
+				p.unlock = o->read_flavors[i].unlock;
+			}
+	} else if (p_read_section.v[0] && !readdelay_ns) {
+		p.section = o->read_section;
+	}
+	return p;
+}
+
+/* n pairs, or the baseline: the same loop, no RCU. */
+static long chunk(const struct rs_path *p, int pass, long n)
+{
+	const struct torture_ops *o = p->o;
 	long i, s = 0;
 	int idx;
 
@@ -83,35 +120,37 @@ static long chunk(const struct torture_ops *o, int pass, long n)
 		}
 		return s;
 	}
+	if (p->section)
+		return p->section(n, &target);
 	for (i = 0; i < n; i++) {
-		idx = o->readlock();
+		idx = p->lock();
 		s += *(long *)o->dereference(&target);
 		if (readdelay_ns)
 			perf_spin_ns((double)readdelay_ns);
-		o->readunlock(idx);
+		p->unlock(idx);
 	}
 	return s;
 }
 
 /* One pass of `loops' pairs, in chunks of qs_interval with a quiescent
  * state between them (QSBR types, outside the nested pass). */
-static long pass_run(const struct torture_ops *o, int pass, long loops)
+static long pass_run(const struct rs_path *p, int pass, long loops)
 {
 	long done = 0, s = 0, k, every = p_qs_interval.v[0];
 	int idx = 0;
 
 	if (pass == PASS_NESTED)
-		idx = o->readlock();
+		idx = p->lock();
 	while (done < loops) {
 		k = loops - done < every ? loops - done : every;
-		s += chunk(o, pass, k);
+		s += chunk(p, pass, k);
 		done += k;
 		if (pass != PASS_NESTED)
-			perf_qs(o);
+			perf_qs(p->o);
 	}
 	if (pass == PASS_NESTED) {
-		o->readunlock(idx);
-		perf_qs(o);
+		p->unlock(idx);
+		perf_qs(p->o);
 	}
 	return s;
 }
@@ -138,6 +177,7 @@ static void *reader_main(void *arg)
 {
 	struct rs_reader *r = arg;
 	const struct torture_ops *o = r->rd->o;
+	struct rs_path p = path_of(o);
 	long warm = r->rd->loops / 10 ? r->rd->loops / 10 : 1, s = 0;
 	double c0, w0;
 	int pass;
@@ -147,10 +187,10 @@ static void *reader_main(void *arg)
 		perf_gate_wait(&r->rd->gate, r->ok ? o : NULL);
 		if (!r->ok)
 			continue;
-		s += pass_run(o, pass, warm);
+		s += pass_run(&p, pass, warm);
 		c0 = perf_thread_cpu_ns();
 		w0 = perf_now_ns();
-		s += pass_run(o, pass, r->rd->loops);
+		s += pass_run(&p, pass, r->rd->loops);
 		r->cpu_ns[pass] = perf_thread_cpu_ns() - c0;
 		r->wall_ns[pass] = perf_now_ns() - w0;
 	}
@@ -251,11 +291,13 @@ static int measure(const struct perf_cell *c, int run, double *out)
 	return rc;
 }
 
-static void fixed_json(struct jw *w)
+static void fixed_json(struct jw *w, const struct perf_cell *c)
 {
 	jw_int(w, "loops", p_loops.v[0]);
 	jw_int(w, "readdelay", p_readdelay.v[0]);
 	jw_int(w, "qs_interval", p_qs_interval.v[0]);
+	jw_bool(w, "read_section", path_of(c->ops).section != NULL);	/* used */
+	jw_str(w, "read_flavor", read_flavor[0] ? read_flavor : NULL);
 }
 
 static const struct perf_test read_test = {
@@ -282,8 +324,21 @@ static void targets(const struct perf_sweep *s, const struct perf_cli *cli)
 	static const char *const ours[] = { "rcu", "rcu_bh", "sched", "srcu", "srcud" };
 	struct perf_target t[64];
 	char text[120];
-	int n = perf_pair_targets(s, pairs, 3, F_NS, "ns", false, "", t, 0, 48), i, k;
+	int n = perf_pair_targets(s, pairs, 3, F_NS, "ns", false, NULL, t, 0, 48), i, k;
 
+	/* The SRCU issue's: an SRCU read at most twice an rcu one. */
+	for (i = 0; i < s->ncells && n < 56; i++) {
+		const struct perf_cell *c = &s->cells[i], *r;
+
+		if (strcmp(c->ops->name, "srcu") || !(r = perf_cell_find(s, "rcu", c->p)))
+			continue;
+		perf_cell_params_text(s, c, text, sizeof(text));
+		snprintf(t[n].what, sizeof(t[n].what), "srcu/rcu ns (%s)", text);
+		t[n].value = perf_cell_median(s, c, F_NS) / perf_cell_median(s, r, F_NS);
+		t[n].limit = 2;
+		t[n].at_least = false;
+		t[n++].unit = "x";
+	}
 	for (i = 0; i < s->ncells && n < 64; i++) {
 		const struct perf_cell *c = &s->cells[i];
 
@@ -332,9 +387,15 @@ int main(int argc, char **argv)
 				"call and cb_barrier\n", cli.types[i]->name);
 			return 2;
 		}
+	readdelay_ns = p_readdelay.v[0];
+	for (i = 0; i < cli.ntypes && read_flavor[0]; i++)
+		if (path_of(cli.types[i]).lock == cli.types[i]->readlock) {
+			fprintf(stderr, "refscale: refscale.read_flavor=%s: torture type %s has no "
+				"such read flavor\n", read_flavor, cli.types[i]->name);
+			return 2;
+		}
 	if (perf_checked(&cli))
 		return 0;
-	readdelay_ns = p_readdelay.v[0];
 	if (perf_sweep_init(&s, &read_test, &cli))
 		return 3;
 	rc = perf_sweep_run(&s, &cli);

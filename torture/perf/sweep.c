@@ -23,20 +23,22 @@ static size_t cell_index(const struct perf_sweep *s, const struct perf_cell *c)
 
 int perf_sweep_init(struct perf_sweep *s, const struct perf_test *t, const struct perf_cli *cli)
 {
+	char params[256];
+	const char *why;
 	int combos = 1, i, k, ti;
 
 	s->t = t;
+	s->ncells = 0;
 	for (k = 0; k < t->nlists; k++)
 		combos *= t->lists[k]->val->n;
-	s->ncells = combos * cli->ntypes;
-	s->cells = calloc((size_t)s->ncells, sizeof(*s->cells));
+	s->cells = calloc((size_t)(combos * cli->ntypes), sizeof(*s->cells));
 	if (!s->cells)
 		return -1;
 	/* Parameters outer, types inner: the types of one combination are
 	 * measured back to back. */
 	for (i = 0; i < combos; i++) {
 		for (ti = 0; ti < cli->ntypes; ti++) {
-			struct perf_cell *c = &s->cells[i * cli->ntypes + ti];
+			struct perf_cell *c = &s->cells[s->ncells];
 			int rest = i, r;
 
 			c->ops = cli->types[ti];
@@ -46,12 +48,24 @@ int perf_sweep_init(struct perf_sweep *s, const struct perf_test *t, const struc
 				c->p[k] = v->v[rest % v->n];
 				rest /= v->n;
 			}
+			if (t->cell_skip && (why = t->cell_skip(c))) {
+				perf_cell_params_text(s, c, params, sizeof(params));
+				fprintf(cli->table, "%s: %s %s not measured: %s\n", cli->prog,
+					c->ops->name, params, why);
+				continue;
+			}
+			s->ncells++;
 			c->vals = malloc((size_t)(cli->nruns * t->nfigs) * sizeof(double));
 			if (!c->vals)
 				return -1;
 			for (r = 0; r < cli->nruns * t->nfigs; r++)
 				c->vals[r] = NAN;
 		}
+	}
+	if (!s->ncells) {
+		fprintf(stderr, "%s: %s: nothing to measure (see the notes above)\n", cli->prog,
+			t->name);
+		return -1;
 	}
 	return 0;
 }
@@ -119,7 +133,7 @@ static void line_head(struct jw *w, const struct perf_cli *cli, const struct per
 	for (k = 0; k < s->t->nlists; k++)
 		jw_int(w, s->t->lists[k]->name, c->p[k]);
 	if (s->t->fixed_json)
-		s->t->fixed_json(w);
+		s->t->fixed_json(w, c);
 	jw_close(w);
 }
 
@@ -196,7 +210,7 @@ static void table_header(const struct perf_cli *cli, const struct perf_sweep *s)
 {
 	int f;
 
-	fprintf(cli->table, "\n%s %s: %s\n%-12s %-32s", cli->prog, s->t->name, s->t->label,
+	fprintf(cli->table, "\n%s %s: %s\n%-12s %-40s", cli->prog, s->t->name, s->t->label,
 		"type", "parameters");
 	for (f = 0; f < s->t->nfigs; f++)
 		if (s->t->figs[f].show)
@@ -225,9 +239,9 @@ static void table_row(const struct perf_cli *cli, const struct perf_sweep *s,
 		char tag[300];
 
 		snprintf(tag, sizeof(tag), "%s #%d", params, run + 1);
-		fprintf(cli->table, "%-12s %-32s", c->ops->name, tag);
+		fprintf(cli->table, "%-12s %-40s", c->ops->name, tag);
 	} else {
-		fprintf(cli->table, "%-12s %-32s", c->ops->name, params);
+		fprintf(cli->table, "%-12s %-40s", c->ops->name, params);
 	}
 	for (f = 0; f < s->t->nfigs; f++) {
 		struct spread sp;
@@ -339,9 +353,11 @@ void perf_targets_print(const struct perf_cli *cli, const char *test,
 }
 
 int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2], int npairs,
-		      int fig, const char *figname, bool at_least, const char *prefix,
-		      struct perf_target *t, int n, int max)
+		      int fig, const char *figname, bool at_least,
+		      const char *(*prefix)(const struct perf_cell *c), struct perf_target *t,
+		      int n, int max)
 {
+	const char *pre;
 	char params[120];
 	int i, k;
 
@@ -353,8 +369,9 @@ int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2],
 			    !(l = perf_cell_find(s, pairs[k][1], c->p)))
 				continue;
 			perf_cell_params_text(s, c, params, sizeof(params));
-			snprintf(t[n].what, sizeof(t[n].what), "%s%s%s/%s %s (%s)", prefix,
-				 prefix[0] ? " " : "", pairs[k][0], pairs[k][1], figname, params);
+			pre = prefix ? prefix(c) : "";
+			snprintf(t[n].what, sizeof(t[n].what), "%s%s%s/%s %s (%s)", pre,
+				 pre[0] ? " " : "", pairs[k][0], pairs[k][1], figname, params);
 			t[n].value = perf_cell_median(s, c, fig) / perf_cell_median(s, l, fig);
 			t[n].limit = 1;
 			t[n].at_least = at_least;
