@@ -207,6 +207,14 @@ struct lrcu_state {
 	int level_first[LRCU_MAX_LEVELS];	/* index of first node per level */
 	int level_count[LRCU_MAX_LEVELS];	/* nodes per level */
 	int levelspread[LRCU_MAX_LEVELS];	/* children per node per level */
+	/* 1 + the highest leaf that ever had a registered slot (slots are
+	 * taken lowest first, so usually a few leaves).  Grace periods look
+	 * at no node to its right: their ->qsmaskinit stays 0.  Raised under
+	 * lrcu_slots_lock before the ->qsmaskinit_gen bump that announces the
+	 * slot (atomic). */
+	int leaf_hwm;
+	int gp_leaves;			/* leaf_hwm as the current GP's init read
+					 * it: what it walks (driver, gp_mutex) */
 
 	struct lrcu_data *rda;		/* nr_slots + 1 (the last is unbound) */
 
@@ -279,6 +287,35 @@ static inline bool lrcu_node_is_leaf(const struct lrcu_state *rsp, const struct 
 #define lrcu_for_each_leaf(rsp, rnp) \
 	for ((rnp) = (rsp)->node + (rsp)->level_first[(rsp)->levels - 1]; \
 	     (rnp) < (rsp)->node + (rsp)->nr_nodes; (rnp)++)
+
+/*
+ * The nodes a grace period may involve, breadth-first (parents before
+ * children): on each level, those covering a slot of the first `leaves'
+ * leaves (lrcu_leaf_hwm()).  A tree sized for 4096 threads of which a
+ * few are registered is walked in a few nodes, not hundreds.
+ */
+static inline int lrcu_leaf_hwm(struct lrcu_state *rsp)
+{
+	/* Acquire pairs with the release in registry.c's slot_attach(). */
+	return __atomic_load_n(&rsp->leaf_hwm, __ATOMIC_ACQUIRE);
+}
+
+static inline struct lrcu_node *lrcu_node_next_used(struct lrcu_state *rsp,
+						    struct lrcu_node *rnp, int leaves)
+{
+	struct lrcu_node *leaf0 = rsp->node + rsp->level_first[rsp->levels - 1];
+	int l = rnp->level;
+
+	if (rnp + 1 < rsp->node + rsp->level_first[l] + rsp->level_count[l] &&
+	    leaves > 0 && rnp[1].grplo <= leaf0[leaves - 1].grphi)
+		return rnp + 1;
+	return l + 1 < rsp->levels ? rsp->node + rsp->level_first[l + 1] : NULL;
+}
+#define lrcu_for_each_node_used(rsp, rnp, leaves) \
+	for ((rnp) = (rsp)->node; (rnp); (rnp) = lrcu_node_next_used((rsp), (rnp), (leaves)))
+#define lrcu_for_each_leaf_used(rsp, rnp, leaves) \
+	for ((rnp) = (rsp)->node + (rsp)->level_first[(rsp)->levels - 1]; \
+	     (rnp) < (rsp)->node + (rsp)->level_first[(rsp)->levels - 1] + (leaves); (rnp)++)
 /* Lock a node; the fence makes unlock(child)+lock(parent) a full barrier
  * on the reporting path (the kernel's smp_mb__after_unlock_lock()). */
 void lrcu_node_lock(struct lrcu_node *rnp);

@@ -380,7 +380,7 @@ static void gp_init_fold(struct lrcu_state *rsp)
 {
 	struct lrcu_node *rnp;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		if (rnp->qsmaskinit != rnp->qsmaskinitnext) {
 			bool was = rnp->qsmaskinit != 0;
@@ -422,6 +422,19 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
 	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
+	/*
+	 * The leaves to walk, read after gen: a registration raises
+	 * ->leaf_hwm before it bumps gen, so if we saw the bump we see its
+	 * leaf (the fence makes the load of the SC bump an acquire; pairs
+	 * with the release store in slot_attach()).  Any leaf whose
+	 * ->qsmaskinit is set lies below it: the fold set it after seeing
+	 * ->qsmaskinitnext under the leaf lock, which the registrant took
+	 * after raising the mark.
+	 */
+#ifndef LRCU_TSAN	/* (TSan: the load above is seq_cst, an acquire already) */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+	rsp->gp_leaves = lrcu_leaf_hwm(rsp);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
 	rsp->qsmaskinit_seen = gen;
@@ -432,7 +445,7 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	 * ->qsmask is 0, so nothing reports to them).
 	 */
 	gp_delay(READ_ONCE(lrcu_params.gp_init_delay));
-	lrcu_for_each_node(rsp, rnp) {
+	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
 		if (!rnp->qsmaskinit)
 			continue;
 		lrcu_node_lock(rnp);
@@ -571,7 +584,7 @@ static void gp_report_all(struct lrcu_state *rsp, unsigned long gstart)
 {
 	struct lrcu_node *rnp;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		if (rnp->gp_seq == gstart && rnp->qsmask)
 			lrcu_report_qs_rnp(rsp, rnp->qsmask, rnp, gstart);
@@ -593,7 +606,7 @@ static void fault_words_save(struct lrcu_state *rsp)
 	struct lrcu_node *rnp;
 	unsigned long m;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
 			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
@@ -609,7 +622,7 @@ static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
 	struct lrcu_node *rnp;
 	unsigned long m, qs;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		qs = 0;
 		for (m = rnp->gp_seq == gstart ? rnp->qsmask : 0; m; m &= m - 1) {
