@@ -48,6 +48,8 @@ struct lrcu_params {
 	long rcu_expedited;		/* rcupdate.rcu_expedited */
 	long rcu_normal;		/* rcupdate.rcu_normal (wins) */
 	long rcu_normal_after_boot;	/* rcupdate.rcu_normal_after_boot */
+	long gp_caller_drives;		/* rcutree.gp_caller_drives: synchronize_*()
+					 * drives its normal grace period itself */
 	long gp_start_delay;		/* rcutree.gp_start_delay (ms): request ->
 					 * GP kthread start (widens the race
 					 * with expedited callers) */
@@ -186,14 +188,18 @@ struct lrcu_state {
 	unsigned long gp_activity_us;	/* last GP driver activity (WRITE_ONCE) */
 	int gp_tid;			/* GP kthread's OS thread id (WRITE_ONCE) */
 
-	/* The driver of the current grace period, the GP kthread or an
-	 * expedited caller (tree_exp.c), holds gp_mutex from init to
-	 * cleanup; lrcu_gp_release() bumps gp_releases (under gp_wq_lock)
-	 * and wakes gp_wq when it lets go. */
+	/* The driver of the current grace period, the GP kthread or a
+	 * caller of synchronize_*() (lrcu_gp_drive()), holds gp_mutex from
+	 * init to cleanup; lrcu_gp_release() bumps gp_releases (atomic)
+	 * and wakes gp_wq's waiters, if any, when it lets go. */
 	pthread_mutex_t gp_mutex;
 	int gp_expedited;		/* current GP runs expedited (driver;
 					 * READ_ONCE() elsewhere) */
+	int gp_by_caller;		/* current GP driven by a caller, not the
+					 * kthread (driver; READ_ONCE()) */
 	unsigned long gp_releases;
+	int gp_wq_waiters;		/* threads in lrcu_gp_wq_wait() (atomic):
+					 * a release with none broadcasts nothing */
 
 	/* Mechanisms that see every grace period (set at init). */
 	const struct lrcu_gp_hooks *hooks[LRCU_MAX_HOOKS];
@@ -331,7 +337,8 @@ void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
-void lrcu_gp_run(struct lrcu_state *rsp, bool expedited);	/* gp_mutex held */
+void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller);	/* gp_mutex held */
+void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
 void lrcu_gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
 void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);
