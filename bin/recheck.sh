@@ -17,11 +17,15 @@ usage: bin/recheck.sh RESULTS/DIR...
 Judges each scenario directory again from its console.log (FAILURE and
 "!!!" lines, "ver:" strictly increasing, the SUCCESS message, console
 badness such as warnings, stalls and sanitizer reports, Reader Batch close
-calls), checks summary.json and exit_status against it, and prints one
-line a scenario, as bin/torture.sh does at the end of a run.  Rewrites
-each directory's console.log.diags.  DIR is a run (RESULTS/DATE) or one
-scenario's directory in it.  Exit status 0 if every run succeeded, 1 if
-any failed, 2 if there is nothing to judge.
+calls), checks summary.json and exit_status against it and that the run
+lasted its planned shutdown_secs, and prints one line a scenario, as
+bin/torture.sh does at the end of a run, with the same verdicts: SUCCESS,
+FAILURE, INCOMPLETE (ended early: a signal, an interrupted torture.sh, a
+full disk) or SKIPPED.  Rewrites each directory's console.log.diags and,
+for a results folder, its summary.json.  DIR is a run (RESULTS/DATE) or
+one scenario's directory in it.  Exit status 0 if every run that ran
+succeeded, 1 if one failed or is incomplete, 2 if there is nothing to
+judge.
 USAGE
 }
 

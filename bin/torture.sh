@@ -5,428 +5,189 @@
 set -euo pipefail
 PROG=torture.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=lib/common.sh
-. "$BIN_DIR/lib/common.sh"
-# shellcheck source=lib/scenario.sh
-. "$BIN_DIR/lib/scenario.sh"
-# shellcheck source=lib/judge.sh
-. "$BIN_DIR/lib/judge.sh"
-# shellcheck source=lib/run.sh
-. "$BIN_DIR/lib/run.sh"
+# shellcheck source=lib/session.sh
+. "$BIN_DIR/lib/session.sh"	# and the libraries it uses
 # shellcheck source=lib/perf.sh
 . "$BIN_DIR/lib/perf.sh"
 
 DEFAULT_DURATION=1m
 DEFAULT_GRACE=60
 
+# shellcheck disable=SC2317  # called by own_option
 usage() {
 	cat <<EOF
 usage: bin/torture.sh [options] [SCENARIO...]
 
-Builds rcutorture for each scenario's configuration (build/torture-TAG,
-reused when unchanged), runs the scenarios (side by side while their CPUs
-fit), judges each run as the kernel's kvm-recheck does, and prints one
-line a scenario.  Exit status 0 only if every run succeeded, 1 if any
-failed, 2 for bad input (nothing is run).
+Checks every scenario and option first (nothing is run if one is wrong:
+exit 2), builds rcutorture for each scenario's configuration
+(build/torture-TAG, reused when unchanged), runs the scenarios (side by
+side while their CPUs fit), judges each run as the kernel's kvm-recheck
+does, and prints one line a scenario: SUCCESS, FAILURE, INCOMPLETE (the
+run did not last its planned time, or its results could not be saved) or
+SKIPPED (its torture type is not implemented or not built here).  Exit
+status 0 only if every run that ran succeeded, 1 if one failed or is
+incomplete, 2 for bad input, 130 when interrupted (the runs are stopped,
+the table so far printed).
 
-SCENARIO is a file in scenarios/ (TREE01 ... BUSTED, URCU-MB ...), N*NAME
-runs it N times, and a list in configs/ (CFLIST, quick) stands for its
-scenarios.  With no scenario at all, CFLIST is run.
+SCENARIO is a scenario of the scenario folder (TREE01 ... BUSTED,
+URCU-MB ...), N*NAME runs it N times, and a list there (CFLIST, quick)
+stands for its scenarios.  With no scenario at all, CFLIST is run.
 
 Options:
+  --scenario-dir DIR  the scenario folder, laid out as the kernel's
+                    tools/testing/selftests/rcutorture/configs/rcu: CFcommon,
+                    CFLIST, NAME (Kconfig) + NAME.boot (boot arguments);
+                    default scenarios/.  The kernel's own files run as they are.
   --duration D      run time of each scenario: a bare number is minutes,
                     or 30s, 5m, 2h, 1d (default $DEFAULT_DURATION: bin/torture.sh TREE01
                     takes about two minutes with the build)
-  --cpus N          CPUs to use (default: all online, here $(allowed_cpus | wc -l)); a run
-                    needs min(its CPUs, this host's); runs side by side
-                    while they fit, pinned with taskset
+  --cpus N          CPUs to use (default: all this process may use, here
+                    $(allowed_cpus | wc -l)); runs go side by side while they fit, pinned
+                    with taskset.  A scenario's threads ("CPUs") are its own
+                    (CONFIG_NR_CPUS, nr_cpus=, maxcpus=), whatever this is.
+  --allcpus         all CPUs this process may use (the default)
   --configs "LIST"  scenarios, e.g. "2*TREE01 TREE03 quick" (adds to the
                     SCENARIO arguments)
-  --bootargs "ARGS" CONFIG_X=y lines or boot arguments (rcutorture.*,
-                    rcutree.*, ...) added after every scenario (later wins)
+  --kconfig "CONFIG_X=y ..."  Kconfig settings after every scenario's
+  --bootargs "ARGS" boot arguments (rcutorture.*, rcutree.*, ...) after
+                    every scenario's NAME.boot (later wins); CONFIG_X=y here
+                    counts as --kconfig
   --kasan, --kcsan  build with AddressSanitizer / ThreadSanitizer
                     (CONFIG_KASAN=y / CONFIG_KCSAN=y)
-  --results DIR     where the results go (default results/); each run
+  --torture rcu     the suite (default); --torture refscale|rcuscale: the perf
+                    programs on scenarios/refscale/ or scenarios/rcuscale/
+                    instead (--torture refscale --help); lock, scf: not
+                    implemented
+  --results DIR     where the results go (default results/); each session
                     makes DIR/YYYY.MM.DD-HH.MM.SS/
+  --datestamp NAME  DIR/NAME instead of the date
   --repeat N        run the whole set N times
   --until-fail      run the set again until a run fails (at most --repeat
                     times when given)
   --shutdown-grace S  seconds past its duration before a run counts as
                     hung and is killed (default $DEFAULT_GRACE)
-  --dryrun          print the builds, batches and command lines; run nothing
-  --torture refscale|rcuscale  the perf programs on scenarios/refscale/ or
-                    scenarios/rcuscale/ instead (--torture refscale --help)
+  --jitter "N [MAXSLEEP [MAXSPIN]]"  N host processes (-1: one a CPU)
+                    that hop between CPUs, sleep up to MAXSLEEP us (1000000)
+                    and spin up to MAXSPIN us (1000) while the runs go, as
+                    kvm.sh's jitter (default: none)
+  --no-affinity     do not pin the runs to CPUs
+  --buildonly       check and build what the scenarios need; run nothing
+  --trust-make      accepted (make is always incremental here)
+  --memory, --qemu-args, --qemu-cmd, --mac, --no-initrd, --bootimage,
+  --defconfig, --kmake-arg, --debug-info
+                    kvm.sh's virtual-machine options: noted as not
+                    applicable (runs are processes)
+  --dryrun [sched|script|batches|scenarios]  check and build, then print
+                    the builds, batches, command lines and notes (or kvm.sh's
+                    views of them); run nothing
   --help            this text
 
-Per run: RESULTS/DATE/SCENARIO/ holds ConfigFragment, cmdline,
-console.log, stats.jsonl, gp-latency.dat, summary.json, exit_status;
-RESULTS/DATE/log the command, progress and the final table;
-RESULTS/DATE/index.html the report (bin/report.sh; plots with gnuplot).
-bin/recheck.sh RESULTS/DATE judges saved results again.
-Environment: TORTURE_BIN=PATH runs PATH instead of building (tests);
-TORTURE_NO_REPORT=1 skips the plots and the report.
+Per run: RESULTS/DATE/SCENARIO/ holds ConfigFragment, plan, cmdline,
+console.log, stats.jsonl, gp-latency.dat, summary.json, exit_status (or
+"skipped"); RESULTS/DATE/ the log, summary.json (every run's verdict),
+build-TAG.log, the binaries run (rcutorture-TAG) and index.html, the
+report (bin/report.sh; plots with gnuplot).
+bin/recheck.sh RESULTS/DATE judges saved results again, bin/again.sh
+RESULTS/DATE runs them again, bin/find-errors.sh RESULTS/DATE shows the
+error lines of the failed runs.
+Environment (tests): TORTURE_BIN=PATH runs (and checks with) PATH instead
+of building; TORTURE_CHECK_BIN=PATH checks with PATH instead of the plain
+build; TORTURE_NO_REPORT=1 skips the plots and the report.
 EOF
 }
 
-# Options (set by parse_options).
-OPT_DURATION=
-OPT_CPUS=
-OPT_RESULTS=$TORTURE_TOP/results
-OPT_DRYRUN=0
-OPT_REPEAT=
-OPT_UNTIL_FAIL=0
-OPT_GRACE=$DEFAULT_GRACE
+# Options of torture.sh's own (session.sh has the session's).
+OPT_BUILDONLY=0
 OPT_NAMES=()
-OPT_BOOTARGS=()	# ORIGIN TOKENS pairs for scen_resolve
+OPT_EXTRA=()	# ORIGIN TOKENS pairs (--kconfig, --bootargs, --kasan ...) for scen_resolve
+OPT_GRACE=$DEFAULT_GRACE
 
-# positive TEXT: is TEXT a whole number from 1 to 999999?
-positive() {
-	[[ $1 =~ ^[0-9]{1,6}$ ]] && ((10#$1 > 0))
+# own_option WORD [MORE...]: one option of torture.sh's own, or a
+# scenario; SESSION_SHIFT the words used (0: unknown).
+# shellcheck disable=SC2317  # called by session_parse
+own_option() {
+	local -a v
+	SESSION_SHIFT=1
+	case $1 in
+	--configs | --config | --scenario-dir | --bootargs | --bootarg | --kconfig | --kconfigs | \
+		--torture | --memory | --qemu-args | --qemu-arg | --qemu-cmd | --mac | --bootimage | \
+		--defconfig | --kmake-arg | --kmake-args)
+		need_value "$1" $#
+		SESSION_SHIFT=2 ;;
+	esac
+	case $1 in
+	--help | -h) usage; exit 0 ;;
+	--configs | --config)
+		read -ra v <<<"$2" || true
+		OPT_NAMES+=(${v[@]+"${v[@]}"}) ;;
+	--scenario-dir)
+		[ -d "$2" ] || die 2 "--scenario-dir $2: no such folder"
+		# shellcheck disable=SC2034  # scenario.sh reads it
+		SCENARIO_DIR=$(cd "$2" && pwd) ;;
+	--bootargs | --bootarg) OPT_EXTRA+=(--bootargs "$2") ;;
+	--kconfig | --kconfigs) OPT_EXTRA+=(--kconfig "$2") ;;
+	--kasan) OPT_EXTRA+=(--kconfig CONFIG_KASAN=y) ;;
+	--kcsan) OPT_EXTRA+=(--kconfig CONFIG_KCSAN=y) ;;
+	--torture)
+		case $2 in
+		rcu) ;;
+		rcuscale | refscale) die 2 "--torture $2: internal error (bin/lib/perf.sh runs it)" ;;
+		*) die 2 "--torture $2: not implemented (only rcu)" ;;
+		esac ;;
+	--buildonly | --build-only) OPT_BUILDONLY=1 ;;
+	--trust-make) SESSION_NOTES+=("note: --trust-make: make is always incremental here") ;;
+	--memory | --qemu-args | --qemu-arg | --qemu-cmd | --mac | --bootimage | --defconfig | \
+		--kmake-arg | --kmake-args | --no-initrd | --debug-info | --debuginfo)
+		SESSION_NOTES+=("note: $1${2:+ $2}: not applicable (no virtual machine here: runs are processes)") ;;
+	--gdb | --interactive | --remote | --kill-previous)
+		die 2 "$1: not supported here (runs are processes: run build/rcutorture under gdb by hand)" ;;
+	--) OPT_NAMES+=("${@:2}") SESSION_SHIFT=$# ;;
+	-*) SESSION_SHIFT=0 ;;
+	*) OPT_NAMES+=("$1") ;;
+	esac
 }
 
-# need_value OPTION ARGC: the option has its value?
-need_value() {
-	(($2 >= 2)) || die 2 "$1: needs a value (see --help)"
-}
-
-# parse_options ARG...: fill the OPT_* variables; exit 2 on bad input.
-parse_options() {
-	local o v
-	while (($#)); do
-		o=$1 v=
-		if [[ $o == --*=* ]]; then
-			v=${o#*=} o=${o%%=*}
-			set -- "$o" "$v" "${@:2}"
-		fi
-		case $o in
-		--help | -h) usage; exit 0 ;;
-		--duration)
-			need_value "$o" $#
-			OPT_DURATION=$(parse_duration "$2") ||
-				die 2 "--duration $2: expected minutes or a number with s, m, h or d (30s, 5m, 2h)"
-			shift ;;
-		--cpus)
-			need_value "$o" $#
-			positive "$2" || die 2 "--cpus $2: expected a number of CPUs >= 1"
-			OPT_CPUS=$((10#$2))
-			shift ;;
-		--configs)
-			need_value "$o" $#
-			read -ra v <<<"$2" || true
-			OPT_NAMES+=("${v[@]}")
-			shift ;;
-		--bootargs)
-			need_value "$o" $#
-			OPT_BOOTARGS+=(--bootargs "$2")
-			shift ;;
-		--kasan) OPT_BOOTARGS+=(--kasan CONFIG_KASAN=y) ;;
-		--kcsan) OPT_BOOTARGS+=(--kcsan CONFIG_KCSAN=y) ;;
-		--results)
-			need_value "$o" $#
-			OPT_RESULTS=$2
-			shift ;;
-		--repeat)
-			need_value "$o" $#
-			positive "$2" || die 2 "--repeat $2: expected a count >= 1"
-			OPT_REPEAT=$((10#$2))
-			shift ;;
-		--until-fail) OPT_UNTIL_FAIL=1 ;;
-		--shutdown-grace)
-			need_value "$o" $#
-			[[ $2 =~ ^[0-9]{1,6}$ ]] || die 2 "--shutdown-grace $2: expected seconds"
-			OPT_GRACE=$((10#$2))
-			shift ;;
-		--dryrun) OPT_DRYRUN=1 ;;
-		--) shift; OPT_NAMES+=("$@"); break ;;
-		-*) die 2 "$o: unknown option (see --help)" ;;
-		*) OPT_NAMES+=("$o") ;;
-		esac
-		shift
-	done
-	OPT_DURATION=${OPT_DURATION:-$(parse_duration "$DEFAULT_DURATION")}
-	[ ${#OPT_NAMES[@]} -gt 0 ] || OPT_NAMES=(CFLIST)
-	return 0
-}
-
-# check_bootargs: the command line's tokens alone, so that a bad one is
-# named once, not once a scenario.
-check_bootargs() {
-	local i rc=0
-	for ((i = 0; i < ${#OPT_BOOTARGS[@]}; i += 2)); do
-		scen_parse_tokens "${OPT_BOOTARGS[i]}" "${OPT_BOOTARGS[i + 1]}" >/dev/null || rc=2
-	done
-	return "$rc"
-}
-
-# make_plans WORK NAME...: WORK/NAME.plan for each distinct scenario;
-# every error is printed before failing.
+# make_plans NAME...: WORK/NAME.plan for each distinct scenario; every
+# error is printed before failing.
 make_plans() {
-	local work=$1 name rc=0
-	shift
+	local name rc=0
 	for name in $(printf '%s\n' "$@" | sort -u); do
-		scen_resolve "$name" "$OPT_DURATION" "$HOST_CPUS" ${OPT_BOOTARGS[@]+"${OPT_BOOTARGS[@]}"} \
-			>"$work/$name.plan" || rc=2
+		scen_resolve "$name" "$OPT_DURATION" ${OPT_EXTRA[@]+"${OPT_EXTRA[@]}"} >"$WORK/$name.plan" || rc=2
 	done
 	return "$rc"
-}
-
-# plan_bin PLANFILE: the rcutorture binary for a plan (absolute).
-plan_bin() {
-	if [ -n "${TORTURE_BIN:-}" ]; then
-		echo "$TORTURE_BIN"
-	else
-		echo "$TORTURE_TOP/$(build_dir "$(plan_get build <"$1")")/rcutorture"
-	fi
-}
-
-# distinct_builds WORK NAME...: "TAG MAKEVAR..." per distinct build.
-distinct_builds() {
-	local work=$1 name
-	shift
-	for name in "$@"; do
-		echo "$(plan_get build <"$work/$name.plan") $(plan_get make <"$work/$name.plan" | tr '\n' ' ')"
-	done | sort -u
-}
-
-# instance_names NAME...: INSTANCES gets the run directory names:
-# TREE01, TREE01.2, ... numbered on across rounds (INSTANCE_SEEN).
-declare -A INSTANCE_SEEN=()
-INSTANCES=()
-instance_names() {
-	local name k
-	INSTANCES=()
-	for name in "$@"; do
-		k=$((${INSTANCE_SEEN[$name]:-0} + 1))
-		INSTANCE_SEEN[$name]=$k
-		if ((k == 1)); then INSTANCES+=("$name"); else INSTANCES+=("$name.$k"); fi
-	done
-}
-
-# batches_for WORK INSTANCE...: "BATCH INSTANCE CPULIST" lines: the runs
-# of a batch go side by side, each on its own CPUs.
-batches_for() {
-	local work=$1 inst n b need prev=0 off=0
-	shift
-	local -a cpus
-	mapfile -t cpus < <(allowed_cpus)
-	for inst in "$@"; do
-		n=$(plan_get ncpus <"$work/$(instance_scenario "$inst").plan")
-		echo "$inst $((n < HOST_CPUS ? n : HOST_CPUS))"
-	done | sched_batches "$CPU_BUDGET" | while read -r b inst need; do
-		((b == prev)) || off=0
-		prev=$b
-		echo "$b $inst $(sched_cpus "$off" "$need" "${cpus[@]}")"
-		off=$((off + need))
-	done
-}
-
-# dryrun WORK NAME...: what a run would do.
-dryrun() {
-	local work=$1 tag vars b inst cpus prev=0 plan
-	shift
-	echo "Scenarios: $*"
-	echo "Duration: ${OPT_DURATION}s each; CPUs: $CPU_BUDGET; rounds: $(rounds_desc)"
-	while read -r tag vars; do
-		if [ -n "${TORTURE_BIN:-}" ]; then
-			echo "Build $tag: not built (TORTURE_BIN=$TORTURE_BIN)"
-		else
-			# shellcheck disable=SC2086
-			echo "Build $tag: $(build_cmd "$tag" $vars | tr '\n' ' ' | sed 's/ $//')"
-		fi
-	done < <(distinct_builds "$work" "$@")
-	while read -r b inst cpus; do
-		plan=$work/$(instance_scenario "$inst").plan
-		if ((b != prev)); then echo "Batch $b:"; prev=$b; fi
-		echo "  $inst: $(run_cmd "$OPT_RESULTS/DATE/$inst" "$(plan_bin "$plan")" "$cpus" "$plan" |
-			tr '\n' ' ' | sed 's/ $//')"
-		plan_get note <"$plan" | sed 's/^/    note: /'
-	done < <(instance_names "$@" && batches_for "$work" "${INSTANCES[@]}")
-}
-
-# rounds_desc: how many times the set runs, in words.
-rounds_desc() {
-	if ((OPT_UNTIL_FAIL)); then
-		echo "until a run fails${OPT_REPEAT:+ (at most $OPT_REPEAT)}"
-	else
-		echo "${OPT_REPEAT:-1}"
-	fi
-}
-
-# make_results_dir: RESULTS/YYYY.MM.DD-HH.MM.SS (".N" added if taken).
-make_results_dir() {
-	local base d n=1
-	base=$OPT_RESULTS/$(date +%Y.%m.%d-%H.%M.%S)
-	d=$base
-	while ! mkdir -p "$OPT_RESULTS" 2>/dev/null || ! mkdir "$d" 2>/dev/null; do
-		[ -d "$OPT_RESULTS" ] || die 1 "--results $OPT_RESULTS: cannot create"
-		n=$((n + 1))
-		d=$base.$n
-		((n < 100)) || die 1 "$base: cannot create"
-	done
-	(cd "$d" && pwd)
-}
-
-# log_notes WORK NAME...: each scenario's notes (ignored options), once.
-log_notes() {
-	local work=$1 name l
-	shift
-	for name in $(printf '%s\n' "$@" | sort -u); do
-		while IFS= read -r l; do log "$name: $l"; done < <(plan_get note <"$work/$name.plan")
-	done
-}
-
-# do_builds WORK RESDIR NAME...: build each distinct configuration; the
-# tags that failed go to FAILED_BUILDS.
-declare -A FAILED_BUILDS=()
-do_builds() {
-	local work=$1 res=$2 tag vars
-	shift 2
-	if [ -n "${TORTURE_BIN:-}" ]; then
-		log "Not building: TORTURE_BIN=$TORTURE_BIN runs every scenario"
-		while read -r tag vars; do
-			[ "$tag" = plain ] || log "Build $tag ($vars) not made: TORTURE_BIN used instead"
-		done < <(distinct_builds "$work" "$@")
-		return 0
-	fi
-	while read -r tag vars; do
-		log "Building $tag in $(build_dir "$tag") (log: build-$tag.log)"
-		# shellcheck disable=SC2086
-		if ! build_run "$tag" "$res/build-$tag.log" $vars; then
-			FAILED_BUILDS[$tag]=1
-			log "Build $tag FAILED: $(grep -m1 -iE 'error|no rule' "$res/build-$tag.log" || tail -n1 "$res/build-$tag.log")"
-		fi
-	done < <(distinct_builds "$work" "$@")
-}
-
-# run_batch WORK RESDIR INSTANCE:CPULIST...: start the batch's runs,
-# watch them to their end.
-RUNNING=()
-run_batch() {
-	local work=$1 res=$2 item inst cpus plan dir tag
-	shift 2
-	local -a cmd
-	RUNNING=()
-	for item in "$@"; do
-		inst=${item%%:*} cpus=${item#*:}
-		plan=$work/$(instance_scenario "$inst").plan
-		dir=$res/$inst
-		run_prepare "$dir" "$plan"
-		tag=$(plan_get build <"$plan")
-		if [ -n "${FAILED_BUILDS[$tag]:-}" ]; then
-			echo "!!! build failed (see build-$tag.log)" >"$dir/Warnings"
-			log "$inst: not run: build $tag failed"
-			continue
-		fi
-		mapfile -t cmd < <(run_cmd "$dir" "$(plan_bin "$plan")" "$cpus" "$plan")
-		run_start "$dir" "$(plan_get duration <"$plan")" "${cmd[@]}"
-		RUNNING+=("$dir")
-		log "$inst: started, $(plan_get duration <"$plan")s on CPUs $cpus"
-	done
-	[ ${#RUNNING[@]} -eq 0 ] || run_watch "$OPT_GRACE" "${RUNNING[@]}"
-	for dir in ${RUNNING[@]+"${RUNNING[@]}"}; do
-		log "${dir##*/}: ended, exit status $(cat "$dir/exit_status")"
-	done
-	RUNNING=()
-}
-
-# on_signal: stop the running runs and leave.
-# shellcheck disable=SC2317  # called by trap
-on_signal() {
-	local d
-	trap - INT TERM
-	for d in ${RUNNING[@]+"${RUNNING[@]}"}; do run_kill "$d" TERM; done
-	log "Interrupted: runs stopped; judge what is saved with bin/recheck.sh ${RESDIR:-}"
-	exit 130
-}
-
-# run_round WORK RESDIR NAME...: one pass over the scenarios; their
-# summary lines are added to TABLE; fails if any run failed.
-TABLE=()
-run_round() {
-	local work=$1 res=$2 b inst cpus prev='' line rc=0
-	shift 2
-	local -a insts=() batch=()
-	instance_names "$@"
-	insts=("${INSTANCES[@]}")
-	while read -r b inst cpus; do
-		if [ -n "$prev" ] && [ "$b" != "$prev" ]; then
-			run_batch "$work" "$res" "${batch[@]}"
-			batch=()
-		fi
-		prev=$b
-		batch+=("$inst:$cpus")
-	done < <(batches_for "$work" "${insts[@]}")
-	run_batch "$work" "$res" "${batch[@]}"
-	for inst in "${insts[@]}"; do
-		line=$(judge_dir "$res/$inst") || rc=1
-		TABLE+=("$line")
-	done
-	return "$rc"
-}
-
-# summary RESDIR STATUS: the final table, on stdout and in the log.
-summary() {
-	local res=$1 st=$2 line nbad=0
-	log ""
-	log " --- $(date '+%Y.%m.%d-%H.%M.%S') Test summary:"
-	log "Results directory: $res"
-	for line in "${TABLE[@]}"; do
-		log "$line"
-		[[ $line != *" FAILURE: "* ]] || nbad=$((nbad + 1))
-	done
-	if ((nbad)); then
-		log "$nbad of ${#TABLE[@]} runs failed."
-	else
-		log "All ${#TABLE[@]} runs succeeded."
-	fi
-	log " --- Done, exit status $st"
 }
 
 main() {
-	local work names round=0 st=0
-	parse_options "$@"
-	HOST_CPUS=$(allowed_cpus | wc -l)
-	CPU_BUDGET=${OPT_CPUS:-$HOST_CPUS}
-	check_bootargs || exit 2
+	local names
+	session_supervise "$@"
+	SESSION_ARGS="$*"
+	session_parse own_option "$@"
+	OPT_DURATION=${OPT_DURATION:-$(parse_duration "$DEFAULT_DURATION")}
+	[ ${#OPT_NAMES[@]} -gt 0 ] || OPT_NAMES=(CFLIST)
+	session_cpus
+	[ -n "$OPT_DRYRUN" ] || ((OPT_BUILDONLY)) || session_results_check
 	names=$(list_expand "${OPT_NAMES[@]}") || exit 2
 	[ -n "$names" ] || die 2 "no scenarios to run"
 	local -a list
 	mapfile -t list <<<"$names"
-	work=$(mktemp -d "${TMPDIR:-/tmp}/torture.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-	RUN_STATE=$work/state
-	make_plans "$work" "${list[@]}" || exit 2
-	if ((OPT_DRYRUN)); then
-		dryrun "$work" "${list[@]}"
+	session_work
+	make_plans "${list[@]}" || exit 2
+	session_check_interrupt
+	session_check_build
+	session_check_interrupt
+	session_check_plans "${list[@]}" || exit 2
+	if [ -n "$OPT_DRYRUN" ]; then
+		session_dryrun "$OPT_DRYRUN" "${list[@]}"
 		exit 0
 	fi
-
-	RESDIR=$(make_results_dir)
-	LOG=$RESDIR/log
-	trap on_signal INT TERM
-	log "$PROG $*"
-	log "Results directory: $RESDIR"
-	log "Scenarios: ${list[*]}; ${OPT_DURATION}s each; CPUs: $CPU_BUDGET; rounds: $(rounds_desc)"
-	git -C "$TORTURE_TOP" rev-parse HEAD >"$RESDIR/testid.txt" 2>/dev/null || true
-	git -C "$TORTURE_TOP" status --short >>"$RESDIR/testid.txt" 2>/dev/null || true
-	have_jq || log "jq not found (Debian package jq): figures come from console.log; summary.json is not cross-checked"
-	log_notes "$work" "${list[@]}"
-	do_builds "$work" "$RESDIR" "${list[@]}"
-	while :; do
-		round=$((round + 1))
-		((round == 1)) || log "Round $round"
-		run_round "$work" "$RESDIR" "${list[@]}" || st=1
-		if ((OPT_UNTIL_FAIL)); then
-			((st == 0)) || break
-			[ -z "$OPT_REPEAT" ] || ((round < OPT_REPEAT)) || break
-		else
-			((round < ${OPT_REPEAT:-1})) || break
-		fi
-	done
-	# Plots (with gnuplot) and RESULTS/DATE/index.html; never the verdict.
-	[ -n "${TORTURE_NO_REPORT:-}" ] || "$BIN_DIR/report.sh" "$RESDIR" 2>&1 | while IFS= read -r l; do log "$l"; done || true
-	summary "$RESDIR" "$st"
-	exit "$st"
+	if ((OPT_BUILDONLY)); then
+		session_notes "${list[@]}"
+		session_plan_builds "${list[@]}"
+		[ ${#FAILED_BUILDS[@]} -eq 0 ] || die 1 "build failed: ${!FAILED_BUILDS[*]}"
+		echo "Built: $(distinct_builds "${list[@]}" | awk '{ print $1 }' | tr '\n' ' ')(build/torture-TAG/rcutorture)"
+		exit 0
+	fi
+	session_run "${list[@]}"
 }
 
 perf_dispatch "$@"	# --torture refscale|rcuscale: bin/lib/perf.sh

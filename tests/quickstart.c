@@ -32,7 +32,10 @@ static void update_value(int v)
 
 int main(void)
 {
-	rcu_register_thread();		/* readers must be registered */
+	if (rcu_register_thread()) {	/* readers must be registered */
+		perror("rcu_register_thread (raise nr_cpus?)");
+		return 1;
+	}
 	update_value(1);
 	update_value(2);
 	printf("value=%d\n", read_value());

@@ -13,7 +13,7 @@ static char out[8192];
 /* ------------------------------------------------------------------ */
 /* Capacity (child process with nr_cpus=4). */
 
-static int cap_go;
+static int cap_go, cap_tried;
 
 static void *cap_fn(void *arg)
 {
@@ -22,6 +22,7 @@ static void *cap_fn(void *arg)
 	*rc = rcu_register_thread();
 	if (*rc)
 		*rc = errno;
+	__atomic_fetch_add(&cap_tried, 1, __ATOMIC_RELEASE);	/* pairs with child_capacity() */
 	wait_flag(&cap_go, 60);
 	if (*rc == 0)
 		rcu_unregister_thread();
@@ -33,10 +34,12 @@ static int child_capacity(void)
 	pthread_t t[5];
 	int rc[5], i, nok = 0, nfull = 0;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 5; i++)
 		pthread_create(&t[i], NULL, cap_fn, &rc[i]);
-		sleep_ms(20);	/* order does not matter; just let each try */
-	}
+	/* All five try while the slots are held (a slow thread would else
+	 * find one freed); acquire pairs with cap_fn()'s increment. */
+	while (__atomic_load_n(&cap_tried, __ATOMIC_ACQUIRE) < 5)
+		sleep_ms(1);
 	set_flag(&cap_go);
 	for (i = 0; i < 5; i++) {
 		pthread_join(t[i], NULL);

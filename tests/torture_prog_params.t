@@ -42,6 +42,33 @@ bad rcutorture.torture_type=trivial rcutorture.gp_exp=1 -- 2 "no update-side pri
 bad rcutorture.torture_type=lib:/nonexistent/x.so -- 3 "cannot load" "lib: plugin that does not exist"
 bad rcutorture.torture_type=lib:/bin/true -- 3 "torture_type=lib:/bin/true" "lib: path that is not a plugin"
 
+# --check: every parameter checked, nothing started; one line a finding,
+# in command-line order, N the parameter's position (0: the whole).
+"$RCUTORTURE" --check rcutorture.nosuch=1 nohz_full=1-3 frobnicate=2 rcutree.rcu_fanout=1 \
+	rcutorture.test_boost=0 rcutorture.stutter=2 rcutorture.nfakewriters=-1 nr_cpus=4 \
+	>"$T_TMP/check.out" 2>"$T_TMP/check.err"
+rc=$?
+cat >"$T_TMP/check.want" <<'WANT'
+error 1: unknown parameter 'rcutorture.nosuch'
+ignored 2: nohz_full=1-3: ignored: no scheduling-clock ticks in userspace (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)
+foreign 3: unknown parameter 'frobnicate'
+error 4: rcutree.rcu_fanout: value 1 out of range (2 to 64)
+ignored 5: rcutorture.test_boost=0: ignored: no priority boosting in userspace
+WANT
+[ "$rc" = 2 ] && [ ! -s "$T_TMP/check.err" ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want" &&
+	! grep -q "Start of test" "$T_TMP/check.out"
+ok $? "--check: one line a finding naming its position, exit 2, nothing started"
+[ "$rc" = 2 ] || sed 's/^/#   /' "$T_TMP/check.out"
+"$RCUTORTURE" --check rcutorture.stutter=2 nr_cpus=4 threadirqs >"$T_TMP/check.out" 2>&1
+[ $? = 0 ] && grep -qx "ignored 3: threadirqs: ignored: no interrupt threads in userspace" "$T_TMP/check.out" &&
+	grep -q "^note 0: thread slots: 4: 3 readers" "$T_TMP/check.out" && [ "$(grep -vc '^note\|^ignored' "$T_TMP/check.out")" = 0 ]
+ok $? "--check: good parameters exit 0 with notes only"
+"$RCUTORTURE" --check rcutorture.stutter=2 rcutorture.torture_type=tasks rcutorture.reader_flavor=9 >"$T_TMP/check.out" 2>&1
+[ $? = 0 ] && [ "$(cat "$T_TMP/check.out")" = "skip 2: torture_type=tasks is not implemented (the kernel's RCU Tasks)" ]
+ok $? "--check: a kernel type not implemented here is a skip, with nothing else"
+bad rcutorture.torture_type=tasks -- 2 "torture_type=tasks is not implemented (the kernel's RCU Tasks)" \
+	"a run of a type not implemented is refused, saying so"
+
 "$RCUTORTURE" --list-types >"$T_TMP/types" 2>&1
 ok $? "--list-types exits 0"
 for t in rcu rcu_bh sched busted busted_barrier busted_unlock busted_poll trivial; do
@@ -97,10 +124,57 @@ if [ "${SAN:-}" = thread ]; then
 elif "$RCUTORTURE" --list-types | grep -qx urcu-memb; then
 	run na rcutorture.torture_type=urcu-memb rcutree.blimit=20 rcutorture.shutdown_secs=1 \
 		rcutorture.stat_interval=0
-	[ "$RC" = 0 ] && grep -q "not applicable to torture_type=urcu-memb, ignored: .*rcutree.blimit=20" "$OUT"
+	[ "$RC" = 0 ] && grep -q "rcutree.blimit=20: not applicable to torture_type=urcu-memb" "$OUT"
 	ok $? "library parameter with a liburcu type: noted as not applicable"
 else
 	skip "library parameter with a liburcu type" "liburcu-dev not installed"
+fi
+
+# The kernel's values: nfakewriters=-1 is one a CPU; boot parameters of
+# the kernel with no userspace meaning are accepted with a note.
+run kvals nr_cpus=3 rcutorture.nfakewriters=-1 rcutorture.test_boost=0 rcutree.kthread_prio=2 \
+	rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "Start of test: nreaders=2 nfakewriters=3 " "$OUT" &&
+	grep -q "^rcu-torture: rcutorture.test_boost=0: ignored: no priority boosting" "$OUT" &&
+	grep -q "^rcu-torture: rcutree.kthread_prio=2: ignored" "$OUT"
+ok $? "nfakewriters=-1 is ncpus; kernel-only parameters are noted on the console"
+
+# A run stopped by a signal before shutdown_secs is INCOMPLETE (exit 4).
+"$RCUTORTURE" rcutorture.shutdown_secs=60 rcutorture.stat_interval=0 --out "$T_TMP/early" \
+	>"$T_TMP/early.log" 2>&1 &
+pid=$!
+for ((i = 0; i < 100; i++)); do grep -q "Start of test" "$T_TMP/early.log" && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 4 ] && tail -n 1 "$T_TMP/early.log" | grep -q "End of test: INCOMPLETE: stopped by SIGTERM after [0-9.]* of 60 s: " &&
+	jq -e '.result == "INCOMPLETE" and .exit_status == 4 and (.reason | test("stopped by SIGTERM"))' \
+		"$T_TMP/early/summary.json" >/dev/null
+ok $? "SIGTERM before shutdown_secs: INCOMPLETE, exit 4, in the console and summary.json (status $rc)"
+
+# Results that cannot be written: INCOMPLETE, exit 5, ENOSPC named.
+"$RCUTORTURE" rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 >/dev/full 2>"$T_TMP/full.err"
+rc=$?
+[ "$rc" = 5 ] && grep -q "^rcutorture: cannot write the console (stdout): No space left on device: free disk space" "$T_TMP/full.err"
+ok $? "a full disk: exit 5, the error names ENOSPC and what to do (status $rc)"
+
+# Too few thread slots behind the program's back (RCU_BOOTARGS is read at
+# init): readers that cannot register never read unprotected; the run fails.
+RCU_BOOTARGS=nr_cpus=1 timeout -k 5 120 "$RCUTORTURE" rcutorture.nreaders=3 rcutorture.shutdown_secs=2 \
+	rcutorture.stat_interval=0 >"$T_TMP/nr1.log" 2>&1
+rc=$?
+[ "$rc" != 0 ] && ! grep -q "outside RCU's view" "$T_TMP/nr1.log" &&
+	{ grep -q "End of test: FAILURE: a torture thread could not register" "$T_TMP/nr1.log" ||
+	  grep -q "^rcu: BUG: .*rcu_register_thread() failed" "$T_TMP/nr1.log"; }
+ok $? "RCU_BOOTARGS=nr_cpus=1 with 3 readers: a FAILURE, no unprotected read (status $rc)"
+
+# The CPU count holds for types with no nr_cpus of their own.
+if "$RCUTORTURE" --list-types | grep -qx urcu-memb && [ "${SAN:-}" != thread ]; then
+	run urcucpus rcutorture.torture_type=urcu-memb nr_cpus=3 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+	[ "$RC" = 0 ] && grep -q "Start of test: nreaders=2 " "$OUT" && ! grep -q "nr_cpus=3: not applicable" "$OUT"
+	ok $? "nr_cpus=3 gives a liburcu type 3 CPUs"
+else
+	skip "nr_cpus with a liburcu type" "liburcu-dev not installed (or a ThreadSanitizer build)"
 fi
 
 # SIGTERM ends a run without shutdown_secs cleanly, with a verdict.

@@ -4,6 +4,11 @@ FIX=$TOP/tests/fixtures/torture
 FAKE=$FIX/fake-rcutorture
 TORTURE=$TOP/bin/torture.sh
 RECHECK=$TOP/bin/recheck.sh
+AGAIN=$TOP/bin/again.sh
+FIND_ERRORS=$TOP/bin/find-errors.sh
+REAL=${BUILD_DIR:-$TOP/build}/rcutorture
+# The fake checks its parameters with the real program when there is one.
+[ ! -x "$REAL" ] || export FAKE_CHECK_BIN=$REAL
 # The plots and report have their own tests (tests/analysis_*.bats).
 export TORTURE_NO_REPORT=1
 
@@ -17,17 +22,35 @@ libs() {
 	. "$TOP/bin/lib/run.sh"
 }
 
+need_real() {
+	[ -x "$REAL" ] || { echo "$REAL not built: run make (torture/torture.mk builds it)"; false; }
+}
+
 need_jq() {
 	command -v jq >/dev/null 2>&1 || skip "jq not installed (Debian package jq)"
 }
 
-# scenario_file NAME TEXT: a scenario in the test's own scenario folder
-# (TORTURE_SCENARIO_DIR), next to copies of the real ones.
+# scenario_file NAME TEXT: a file (NAME, NAME.boot, CFcommon, CFLIST...)
+# in the test's own scenario folder, laid out as the kernel's configs/rcu
+# (TORTURE_SCENARIO_DIR; what the scripts read by default).
 scenario_file() {
 	mkdir -p "$BATS_TEST_TMPDIR/scenarios"
 	printf '%s\n' "$2" >"$BATS_TEST_TMPDIR/scenarios/$1"
 	export TORTURE_SCENARIO_DIR=$BATS_TEST_TMPDIR/scenarios
 	SCENARIO_DIR=$TORTURE_SCENARIO_DIR	# for the libraries already sourced
+}
+
+# scenario_copy NAME...: the project's NAME (and NAME.boot) into the
+# test's scenario folder.
+scenario_copy() {
+	local n
+	mkdir -p "$BATS_TEST_TMPDIR/scenarios"
+	for n in "$@"; do
+		cp "$TOP/scenarios/$n" "$BATS_TEST_TMPDIR/scenarios/"
+		[ ! -f "$TOP/scenarios/$n.boot" ] || cp "$TOP/scenarios/$n.boot" "$BATS_TEST_TMPDIR/scenarios/"
+	done
+	export TORTURE_SCENARIO_DIR=$BATS_TEST_TMPDIR/scenarios
+	SCENARIO_DIR=$TORTURE_SCENARIO_DIR
 }
 
 # fake_run ARGS...: torture.sh with the fake rcutorture, results in the

@@ -25,10 +25,81 @@ last_line_with() {
 @test "saved results: one line a scenario, BUSTED fails, exit 1" {
 	run "$RECHECK" "$R"
 	[ "$status" -eq 1 ]
-	[[ $output == *"TREE02 ------- "*" GPs ("*"/s) ["*": g"*" f0x"*"] SUCCESS"* ]]
+	[[ $output == *"TREE02 ------- "*" GPs ("*"/s) ["*": g"*" f0x"*"] total-gps="*" SUCCESS"* ]]
 	[[ $output == *"BUSTED ------- "*"FAILURE: Reader Pipe errors ("*" instances)"* ]]
 	[[ $output == *"1 of 3 runs failed."* ]]
 	[ -f "$R/BUSTED/console.log.diags" ] && [ ! -f "$OK/console.log.diags" ]
+}
+
+@test "the GP count is the kernel's, the last ver:, and the RCU's total is named apart" {
+	local ver total
+	ver=$(grep -o ' ver: [0-9]*' "$OK/console.log" | tail -n1 | awk '{ print $2 }')
+	total=$(grep -o 'total-gps=[0-9]*' "$OK/console.log" | tail -n1 | cut -d= -f2)
+	[ "$ver" != "$total" ]
+	recheck_ok_dir
+	[[ ${lines[0]} == "TREE02 ------- $ver GPs ("*"/s) ["*"] total-gps=$total SUCCESS" ]]
+}
+
+@test "a results folder's summary.json has every run's verdict, as the table" {
+	need_jq
+	run "$RECHECK" "$R"
+	[ "$(jq -r '.verdict' "$R/summary.json")" = FAILURE ]
+	[ "$(jq -r '.runs[] | .scenario + " " + .verdict' "$R/summary.json" | tr '\n' ' ')" = \
+		"BUSTED FAILURE TREE02 SUCCESS TREE06 SUCCESS " ]
+	[ "$(jq -r '.runs[] | select(.scenario == "BUSTED") | .line' "$R/summary.json")" = "${lines[0]}" ]
+	[ "$(jq -r '.failed, .succeeded' "$R/summary.json" | tr '\n' ' ')" = "1 2 " ]
+}
+
+@test "a run stopped early by a signal is INCOMPLETE, never SUCCESS; its failures still fail it" {
+	need_jq
+	local end
+	end=$(grep -n 'End of test: SUCCESS' "$OK/console.log" | cut -d: -f1)
+	sed -i "${end}s/End of test: SUCCESS:/End of test: INCOMPLETE: stopped by SIGTERM after 12.0 of 20 s:/" "$OK/console.log"
+	jq -c '.result = "INCOMPLETE" | .reason = "stopped by SIGTERM after 12.0 of 20 s" | .exit_status = 4 | .duration_s = 12.0' \
+		"$SAVED/TREE02/summary.json" >"$OK/summary.json"
+	echo 4 >"$OK/exit_status"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == "TREE02 ------- "*" INCOMPLETE: stopped by SIGTERM after 12.0 of 20 s" ]]
+	[[ ${lines[1]} == "1 of 1 runs incomplete." ]]
+	grep -q '^INCOMPLETE: TREE02 stopped by SIGTERM' "$OK/console.log.diags"
+	# The program's SUCCESS after 12 of 20 s is still INCOMPLETE (its own clock).
+	cp "$SAVED/TREE02/console.log" "$OK/console.log"
+	echo 0 >"$OK/exit_status"
+	jq -c '.duration_s = 12.0' "$SAVED/TREE02/summary.json" >"$OK/summary.json"
+	recheck_ok_dir
+	[[ ${lines[0]} == *" INCOMPLETE: ran 12 of 20 s" ]]
+	# Killed by the runner after an interruption: INCOMPLETE with its cause.
+	cp "$SAVED/TREE02/summary.json" "$OK/summary.json"
+	sed -i '/End of test/d' "$OK/console.log"
+	rm "$OK/summary.json"
+	echo 137 >"$OK/exit_status"
+	echo 'INCOMPLETE: interrupted (SIGINT to torture.sh) after 5 of 20 s' >"$OK/Warnings"
+	recheck_ok_dir
+	[[ ${lines[0]} == *" INCOMPLETE: interrupted (SIGINT to torture.sh) after 5 of 20 s" ]]
+	# A failure seen before the end stays a failure.
+	sed -i '2a rcu-torture: !!! Reader Pipe:  1 2 3 4 0 0 0 0 0 0 0' "$OK/console.log"
+	recheck_ok_dir
+	[[ ${lines[0]} == *" FAILURE: Reader Pipe errors"* ]]
+}
+
+@test "exit status 5 (results not written) is INCOMPLETE, naming the disk" {
+	echo 5 >"$OK/exit_status"
+	sed -i '/End of test/d' "$OK/console.log"
+	echo "rcutorture: cannot write summary.json: No space left on device: free disk space (or fix the output directory) and run again" >>"$OK/console.log"
+	rm "$OK/summary.json"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *" INCOMPLETE: cannot write summary.json: No space left on device: free disk space"* ]]
+}
+
+@test "a skipped run is SKIPPED with its reason and fails nothing" {
+	mkdir "$R/TASKS01"
+	echo "torture_type=tasks is not implemented (the kernel's RCU Tasks)" >"$R/TASKS01/skipped"
+	run "$RECHECK" "$R/TASKS01" "$OK"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "TASKS01 ------- SKIPPED: torture_type=tasks is not implemented (the kernel's RCU Tasks)" ]]
+	[[ ${lines[2]} == "All 1 runs succeeded. 1 skipped." ]]
 }
 
 @test "one scenario directory judged alone; a success exits 0" {

@@ -8,8 +8,13 @@
  * "CPUs": threads play CPUs.  torture_ncpus is the RCU's nr_cpus parameter
  * when given on the command line, else the number of online processors;
  * nreaders=-1 (the default) means ncpus-1, another negative n means
- * ncpus-2-n, at least 1 (as in the kernel).
+ * ncpus-2-n, at least 1; nfakewriters=-1 means ncpus (as in the kernel).
+ *
+ * The verdict: FAILURE when a check failed; else INCOMPLETE when the run
+ * did not last its shutdown_secs (stopped by a signal: exit 4) or its
+ * results could not be written (a full disk: exit 5); else SUCCESS.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,68 +25,113 @@
 const struct torture_ops *cur_ops;
 long torture_ncpus;
 static const char *outdir, *scenario;
-static int sig_stop;
+static int sig_stop;		/* the signal that asked us to stop, or 0 */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	__atomic_store_n(&sig_stop, 1, __ATOMIC_RELAXED);	/* polled by run_until_shutdown() */
+	/* Only the first one counts; polled by run_until_shutdown(). */
+	int none = 0;
+
+	__atomic_compare_exchange_n(&sig_stop, &none, sig, false, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
+/* Console lines written directly (not through torout()). */
+static void console_flush(void)
+{
+	fflush(stdout);
+	torture_io_check(stdout, "the console (stdout)");
 }
 
 /* ------------------------------------------------------------------ */
 /* Parameters of the RCU under test */
 
-/* Split libargs into the RCU's own and the not-applicable ones (noted
- * on one line). */
-static int lib_params(const char *libargs, char *own, size_t len)
+/*
+ * nr_cpus=N: the number of "CPUs" (thread slots) for every type, and the
+ * RCU's own parameter for ours.  0 if the token is bad (a finding).
+ */
+static long nr_cpus_value(int idx, const char *v)
 {
-	char buf[8192], na[8192] = "", *tok, *save = NULL, err[512];
+	char *end;
+	long x;
 
-	snprintf(buf, sizeof(buf), "%s", libargs);
+	errno = 0;
+	x = strtol(v, &end, 0);
+	if (!*v || *end || errno || x < 1 || x > 1L << 20) {
+		param_finding(PF_ERROR, idx, "nr_cpus: bad value '%s' (expected an integer from "
+			      "1 to %ld)", v, 1L << 20);
+		return 0;
+	}
+	return x;
+}
+
+/*
+ * The RCU's tokens: its own parameters (checked and set one by one, so
+ * each error names its token) go to own[]; the rest are findings.  The
+ * last good nr_cpus= goes to *nr_cpus.
+ */
+static void lib_params(const struct lib_arg *lib, int nlib, char *own, size_t len,
+		       long *nr_cpus)
+{
+	char name[256], err[512];
+	const char *tok, *why;
+	bool known;
+	long nr;
+	int i;
+
 	own[0] = '\0';
-	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char name[256];
-		char *to;
-
+	for (i = 0; i < nlib; i++) {
+		tok = lib[i].tok;
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "="), tok);
-		if (cur_ops->param_known && cur_ops->param_known(name)) {
-			to = own;
-		} else if (torture_param_known_elsewhere(name)) {
-			to = na;
-		} else {
-			fprintf(stderr, "rcutorture: unknown parameter '%s'\n", name);
-			return -1;
+		known = cur_ops->param_known && cur_ops->param_known(name);
+		if (!strcmp(name, "nr_cpus") && tok[7] == '=') {
+			nr = nr_cpus_value(lib[i].idx, tok + 8);
+			if (nr)
+				*nr_cpus = nr;
+			if (!nr || !known)
+				continue;
 		}
-		snprintf(to + strlen(to), (to == own ? len : sizeof(na)) - strlen(to), "%s%s",
-			 to[0] ? " " : "", tok);
+		if (known) {
+			size_t used = strlen(own);
+
+			if (cur_ops->boot_params && cur_ops->boot_params(tok, err, sizeof(err)))
+				param_finding(PF_ERROR, lib[i].idx, "%s", err);
+			else if (used + strlen(tok) + 2 > len)
+				param_finding(PF_ERROR, lib[i].idx, "too many parameters at '%s'", tok);
+			else
+				snprintf(own + used, len - used, "%s%s", used ? " " : "", tok);
+		} else if (torture_param_known_elsewhere(name)) {
+			param_finding(PF_IGNORED, lib[i].idx, "%s: not applicable to torture_type=%s",
+				      tok, cur_ops->name);
+		} else if ((why = kparam_ignored(name))) {
+			param_finding(PF_IGNORED, lib[i].idx, "%s: ignored: %s", tok, why);
+		} else if (kparam_owned(name)) {
+			param_finding(PF_ERROR, lib[i].idx, "unknown parameter '%s'", name);
+		} else if (!strchr(tok, '=')) {
+			param_finding(PF_FOREIGN, lib[i].idx, "malformed argument '%s' (expected "
+				      "NAME=VALUE)", tok);
+		} else {
+			param_finding(PF_FOREIGN, lib[i].idx, "unknown parameter '%s'", name);
+		}
 	}
-	if (na[0])
-		torout(" not applicable to torture_type=%s, ignored: %s", cur_ops->name, na);
-	if (own[0] && cur_ops->boot_params && cur_ops->boot_params(own, err, sizeof(err))) {
-		fprintf(stderr, "rcutorture: %s\n", err);
-		return -1;
-	}
-	return 0;
 }
 
-/* The value of the last "name=" token in args, or -1. */
-static long last_value(const char *args, const char *name)
+/* The CPUs: maxcpus= (online), else nr_cpus= (possible), else the
+ * processors here. */
+static void ncpus_init(long nr_cpus)
 {
-	size_t n = strlen(name);
-	const char *p;
-	long v = -1;
-
-	for (p = args; (p = strstr(p, name)); p += n)
-		if (p == args || p[-1] == ' ')
-			v = strtol(p + n, NULL, 0);
-	return v;
-}
-
-static void ncpus_init(const char *own)
-{
-	long nr = last_value(own, "nr_cpus=");
-
-	torture_ncpus = tp.maxcpus ? tp.maxcpus : nr > 0 ? nr : sysconf(_SC_NPROCESSORS_ONLN);
+	torture_ncpus = tp.maxcpus ? tp.maxcpus : nr_cpus > 0 ? nr_cpus :
+			sysconf(_SC_NPROCESSORS_ONLN);
 	if (torture_ncpus < 1)
 		torture_ncpus = 1;
 	if (tp.nreaders < 0) {
@@ -89,6 +139,8 @@ static void ncpus_init(const char *own)
 		if (tp.nreaders < 1)
 			tp.nreaders = 1;
 	}
+	if (tp.nfakewriters < 0)
+		tp.nfakewriters = torture_ncpus;
 }
 
 /* The kernel's conflict rules, stated on the console. */
@@ -102,19 +154,26 @@ static void params_adjust(void)
 			   (unsigned long)ts.tv_sec) % 1000000000UL + 1;
 	}
 	if (tp.fwd_progress && (cur_ops->flags & TORTURE_OPS_BROKEN)) {
-		torout(" fwd_progress disabled for torture_type=%s", cur_ops->name);
+		param_finding(PF_NOTE, 0, "fwd_progress disabled for torture_type=%s", cur_ops->name);
 		tp.fwd_progress = 0;
 	}
 	if (tp.fwd_progress && (!cur_ops->call || !cur_ops->cb_barrier)) {
-		torout(" fwd_progress disabled: %s has no call()/cb_barrier()", cur_ops->name);
+		param_finding(PF_NOTE, 0, "fwd_progress disabled: %s has no call()/cb_barrier()",
+			      cur_ops->name);
 		tp.fwd_progress = 0;
 	}
 	if (tp.fwd_progress && tp.stall_cpu > 0) {
-		torout(" fwd_progress disabled: stall_cpu>0");
+		param_finding(PF_NOTE, 0, "fwd_progress disabled: stall_cpu>0");
 		tp.fwd_progress = 0;
 	}
+	if (tp.nocbs_nthreads && !cur_ops->nocb_toggle) {
+		param_finding(PF_NOTE, 0, "nocbs_nthreads ignored: %s cannot switch callback "
+			      "offloading", cur_ops->name);
+		tp.nocbs_nthreads = 0;
+	}
 	if (tp.fwd_progress > 1) {
-		torout(" fwd_progress=%ld: one forward-progress thread is run", tp.fwd_progress);
+		param_finding(PF_NOTE, 0, "fwd_progress=%ld: one forward-progress thread is run",
+			      tp.fwd_progress);
 		tp.fwd_progress = 1;
 	}
 }
@@ -133,7 +192,7 @@ static void gp_state_line(const char *when)
 	if (!strcmp(when, "End") && cur_ops->gps_completed)
 		printf(" total-gps=%lu", cur_ops->gps_completed());
 	printf("\n");
-	fflush(stdout);
+	console_flush();
 	funlockfile(stdout);
 }
 
@@ -143,7 +202,7 @@ static void start_line(const char *what, const char *result)
 	printf("%s-torture:--- %s%s ", cur_ops->name, what, result);
 	params_print(stdout);
 	printf("\n");
-	fflush(stdout);
+	console_flush();
 	funlockfile(stdout);
 }
 
@@ -163,7 +222,7 @@ static int start_threads(void)
 	int (*const starters[])(void) = {
 		readers_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
-		read_exit_start, gpwd_start,
+		read_exit_start, nocb_toggle_start, gpwd_start,
 	};
 	size_t i;
 
@@ -177,13 +236,17 @@ static int start_threads(void)
  * fast a bug is caught (bin/mutation.sh's kill table). */
 static unsigned long first_error_us;
 
-/* Until shutdown_secs, a signal, or (stop_on_error) the first error. */
-static void run_until_shutdown(void)
+/*
+ * Until shutdown_secs, a signal, or (stop_on_error) the first error.
+ * Returns the signal that ended the run before shutdown_secs, or 0.
+ */
+static int run_until_shutdown(void)
 {
 	unsigned long end = (unsigned long)tp.shutdown_secs * 1000000;
 	char reason[256];
+	int sig;
 
-	while (!__atomic_load_n(&sig_stop, __ATOMIC_RELAXED) &&	/* set by on_signal() */
+	while (!(sig = __atomic_load_n(&sig_stop, __ATOMIC_RELAXED)) &&	/* on_signal() */
 	       (!end || torture_now_us() < end)) {
 		torture_sleep_us(100000);
 		if (!torture_errors(reason, sizeof(reason)))
@@ -198,6 +261,10 @@ static void run_until_shutdown(void)
 			break;
 		}
 	}
+	if (sig && end)
+		torout(" %s after %.1f of %ld s: stopping early", signame(sig),
+		       (double)torture_now_us() / 1e6, tp.shutdown_secs);
+	return end ? sig : 0;	/* without shutdown_secs, a signal is the plan */
 }
 
 static void write_summary(const char *result, const char *reason, int status)
@@ -211,7 +278,7 @@ static void write_summary(const char *result, const char *reason, int status)
 	snprintf(path, sizeof(path), "%s/summary.json", outdir);
 	f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "rcutorture: cannot write %s\n", path);
+		torture_io_check(NULL, "summary.json");
 		return;
 	}
 	fprintf(f, "{\"scenario\":");
@@ -239,7 +306,10 @@ static void write_summary(const char *result, const char *reason, int status)
 	fprintf(f, ",\"stalls\":%lu,\"rcu_stalls\":%lu,\"exit_status\":%d}\n",
 		STAT_READ(tc.writer_stalls) + STAT_READ(tc.rcu_stalls), STAT_READ(tc.rcu_stalls),
 		status);
-	fclose(f);
+	fflush(f);
+	torture_io_check(f, "summary.json");
+	if (fclose(f))
+		torture_io_check(NULL, "summary.json");
 }
 
 /*
@@ -295,11 +365,16 @@ static void stop_threads(void)
 	writer_stall_report();
 }
 
+/* The signal that ended the run early (0: none) and when (main sets). */
+static int stop_sig;
+static double stop_s;
+
+/* The verdict (see the top of this file), its files and its end line. */
 static int finish(void)
 {
-	char reason[256];
-	unsigned long errors;
-	int status;
+	char reason[300];
+	const char *result = "SUCCESS", *io;
+	int status = 0;
 
 	if (!STAT_READ(torture_hung_at_stop)) {
 		drain_watchdog_start();
@@ -314,59 +389,96 @@ static int finish(void)
 	stats_print(true);
 	gp_state_line("End");
 	reader_segments_dump();
-	errors = torture_errors(reason, sizeof(reason));
-	if (errors && !first_error_us)
-		first_error_us = torture_now_us();	/* found while stopping */
-	status = errors ? 1 : 0;
-	write_summary(errors ? "FAILURE" : "SUCCESS", reason, status);
-	if (errors) {
-		char what[300];
+	torture_output_close();
+	if (torture_errors(reason, sizeof(reason))) {
+		if (!first_error_us)
+			first_error_us = torture_now_us();	/* found while stopping */
+		result = "FAILURE";
+		status = 1;
+	} else if ((io = torture_io_error())) {
+		result = "INCOMPLETE";
+		status = 5;
+		snprintf(reason, sizeof(reason), "%s", io);
+	} else if (stop_sig) {
+		result = "INCOMPLETE";
+		status = 4;
+		snprintf(reason, sizeof(reason), "stopped by %s after %.1f of %ld s",
+			 signame(stop_sig), stop_s, tp.shutdown_secs);
+	}
+	write_summary(result, status ? reason : "", status);
+	if (status) {
+		char what[320];
 
-		snprintf(what, sizeof(what), "%s:", reason);
-		start_line("End of test: FAILURE: ", what);
+		snprintf(what, sizeof(what), "%s: %s:", result, reason);
+		start_line("End of test: ", what);
 	} else {
 		start_line("End of test: SUCCESS:", "");
 	}
-	torture_output_close();
+	/* Results that could not be saved: say so where it can still be seen. */
+	if (status != 1 && (io = torture_io_error())) {
+		fprintf(stderr, "rcutorture: %s: free disk space (or fix the output "
+			"directory) and run again\n", io);
+		status = 5;
+	}
 	return status;
 }
 
-int main(int argc, char **argv)
+/*
+ * Everything the command line says, checked before anything starts: the
+ * findings are reported together (--check stops after them).  Returns
+ * the exit status to leave with, or -1 to go on and run.
+ */
+static int setup(int argc, char **argv)
 {
-	static char libargs[8192], own[8192];
+	static char own[8192];
+	struct lib_arg *lib = calloc((size_t)argc, sizeof(*lib));
 	char err[512];
-	int list = 0, status = 0;
+	int list = 0, status = 0, nlib = 0;
+	long nr_cpus = 0;
 
-	torture_now_us();	/* the run's time origin */
-	if (params_parse(argc, argv, libargs, sizeof(libargs), &outdir, &scenario, &list))
-		return 2;
+	if (!lib)
+		return 3;
+	params_parse(argc, argv, lib, &nlib, &outdir, &scenario, &list);
 	if (list) {
+		free(lib);
 		torture_types_list(stdout);
 		return 0;
 	}
 	cur_ops = torture_type_find(tp.torture_type, err, sizeof(err), &status);
 	if (!cur_ops) {
-		fprintf(stderr, "rcutorture: %s\n", err);
-		return status;
+		param_finding(status == 4 ? PF_SKIP : PF_ERROR, params_type_idx(), "%s", err);
+		free(lib);
+		return params_report() ? (status == 4 ? 2 : status) : 0;
 	}
-	if (lib_params(libargs, own, sizeof(own)))
-		return 2;
-	ncpus_init(own);
+	lib_params(lib, nlib, own, sizeof(own), &nr_cpus);
+	free(lib);
+	ncpus_init(nr_cpus);
 	params_adjust();
-	if (torture_slots_init(tp.nreaders))
+	torture_slots_init(tp.nreaders);
+	if (writer_update_types())
+		param_finding(PF_ERROR, 0, "no update-side primitives enabled for "
+			      "torture_type=%s (check gp_sync/gp_exp/gp_normal/gp_cond/gp_poll)",
+			      cur_ops->name);
+	if (params_report())
 		return 2;
-	if (writer_update_types()) {
-		fprintf(stderr, "rcutorture: no update-side primitives enabled for "
-			"torture_type=%s (check gp_sync/gp_exp/gp_normal/gp_cond/gp_poll)\n",
-			cur_ops->name);
-		return 2;
-	}
+	return params_check_mode() ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	int status;
+
+	torture_now_us();	/* the run's time origin */
+	status = setup(argc, argv);
+	if (status >= 0)
+		return status;
 	if (torture_output_open(outdir))
 		return 3;
 	if (cur_ops->init && cur_ops->init())
 		return 3;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	start_line("Start of test:", "");
 	torture_ops_lines(cur_ops->print_tree);
 	gp_state_line("Start");
@@ -378,7 +490,8 @@ int main(int argc, char **argv)
 		torout(" could not start the torture threads");
 		return 3;
 	}
-	run_until_shutdown();
+	stop_sig = run_until_shutdown();
+	stop_s = (double)torture_now_us() / 1e6;
 	stop_threads();
 	status = finish();
 	if (STAT_READ(torture_hung_at_stop)) {

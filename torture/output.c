@@ -5,6 +5,7 @@
  * written by stats.c, gp-latency.dat here (one line per grace period the
  * writer or a fakewriter waited for), summary.json by main.c.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,43 @@ static const char *prefix(void)
 
 static void vtorout(const char *fmt, va_list ap)
 {
+	if (params_check_mode())
+		return;		/* --check prints its findings only */
 	flockfile(stdout);
 	printf("%s-torture:", prefix());
 	vprintf(fmt, ap);
 	putchar('\n');
 	fflush(stdout);
+	torture_io_check(stdout, "the console (stdout)");
 	funlockfile(stdout);
+}
+
+/* ------------------------------------------------------------------ */
+/* Results that could not be written (a full disk): the first failure. */
+
+static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
+static char io_error[300];	/* "cannot write WHAT: REASON" (io_lock) */
+
+void torture_io_check(FILE *f, const char *what)
+{
+	int e = errno;	/* right after the failed call */
+
+	if (f && !ferror(f))
+		return;
+	pthread_mutex_lock(&io_lock);
+	if (!io_error[0])
+		snprintf(io_error, sizeof(io_error), "cannot write %s: %s", what, strerror(e));
+	pthread_mutex_unlock(&io_lock);
+}
+
+const char *torture_io_error(void)
+{
+	const char *r;
+
+	pthread_mutex_lock(&io_lock);
+	r = io_error[0] ? io_error : NULL;	/* set once, never changed */
+	pthread_mutex_unlock(&io_lock);
+	return r;
 }
 
 void torout(const char *fmt, ...)
@@ -144,7 +176,8 @@ static FILE *open_in(const char *dir, const char *name)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f)
-		fprintf(stderr, "rcutorture: --out %s: cannot create %s\n", dir, path);
+		fprintf(stderr, "rcutorture: --out %s: cannot create %s: %s\n", dir, path,
+			strerror(errno));
 	return f;
 }
 
@@ -161,14 +194,23 @@ int torture_output_open(const char *dir)
 	return 0;
 }
 
+/* Close a results file, noting a write that failed on the way. */
+static void close_checked(FILE *f, const char *what)
+{
+	if (!f)
+		return;
+	fflush(f);
+	torture_io_check(f, what);
+	if (fclose(f))
+		torture_io_check(NULL, what);
+}
+
 void torture_output_close(void)
 {
 	pthread_mutex_lock(&lat_lock);
-	if (torture_latency_file)
-		fclose(torture_latency_file);
+	close_checked(torture_latency_file, "gp-latency.dat");
 	torture_latency_file = NULL;
 	pthread_mutex_unlock(&lat_lock);
-	if (torture_stats_file)
-		fclose(torture_stats_file);
+	close_checked(torture_stats_file, "stats.jsonl");
 	torture_stats_file = NULL;
 }

@@ -4,12 +4,17 @@
  * RCU's own parameters passed through, a few --options.
  *
  * One table: name, storage, range, kernel default.  Every token is checked
- * before anything starts; a bad one is a one-line error naming it (exit 2).
+ * before anything starts, and every problem is a "finding" naming the
+ * token: an error (exit 2, nothing runs), a token that is ignored here
+ * (the kernel's parameters of kparams.c, the RCU parameters of another
+ * type), a foreign one (not a parameter at all), or a note.  --check
+ * prints them all, one a line, and stops there (torture/INTERFACE.md).
  * Units follow the kernel, with a jiffy = 1 ms (onoff_interval) and the
  * gp_*_wi waits in microseconds.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "torture.h"
@@ -22,6 +27,7 @@ struct torture_params tp = {
 	.fwd_progress = 1, .fwd_progress_holdoff = 60, .fwd_progress_div = 4,
 	.gp_cond_wi = 16000, .gp_poll_wi = 16000, .gp_cond_wi_exp = 128, .gp_poll_wi_exp = 128,
 	.read_exit_delay = 13, .read_exit_burst = 16, .gp_hang_timeout = 10,
+	.nocbs_toggle = 1000,
 	.span_reads = 1,
 };
 
@@ -34,7 +40,7 @@ struct pdesc {
 #define B(n) { #n, &tp.n, 0, 1 }
 #define I(n, lo, hi) { #n, &tp.n, lo, hi }
 static const struct pdesc ptab[] = {
-	I(nreaders, -64, 4096), I(nfakewriters, 0, 1024), I(stat_interval, 0, 86400),
+	I(nreaders, -64, 4096), I(nfakewriters, -1, 1024), I(stat_interval, 0, 86400),
 	I(verbose, 0, 2), I(shutdown_secs, 0, 100L * 86400), I(stutter, 0, 3600),
 	I(shuffle_interval, 0, 3600), B(test_no_idle_hz), B(irqreader),
 	I(extendables, 0, 0xff), I(n_barrier_cbs, 0, 1024), B(object_debug),
@@ -47,6 +53,7 @@ static const struct pdesc ptab[] = {
 	I(gp_cond_wi, 0, 10000000), I(gp_poll_wi, 0, 10000000),
 	I(gp_cond_wi_exp, 0, 10000000), I(gp_poll_wi_exp, 0, 10000000),
 	I(read_exit_delay, 1, 3600), I(read_exit_burst, 0, 1024),
+	I(nocbs_nthreads, 0, 64), I(nocbs_toggle, 1, 3600000),
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */
@@ -67,16 +74,92 @@ static const struct pdesc *pfind(const char *name, size_t len)
 	return NULL;
 }
 
-static int bad(const char *fmt, const char *a, const char *b)
+/* ------------------------------------------------------------------ */
+/* Findings */
+
+#define MAX_FINDINGS 256
+static struct {
+	enum param_finding kind;
+	int idx;
+	char msg[300];
+} findings[MAX_FINDINGS];
+static int nfindings, nerrors, skip_idx = -1;
+static bool check_mode;
+
+static const char *const finding_names[] = {
+	[PF_ERROR] = "error", [PF_IGNORED] = "ignored", [PF_FOREIGN] = "foreign",
+	[PF_NOTE] = "note", [PF_SKIP] = "skip",
+};
+
+void param_finding(enum param_finding kind, int idx, const char *fmt, ...)
 {
-	fprintf(stderr, "rcutorture: ");
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	return -1;
+	va_list ap;
+
+	if (kind == PF_ERROR || kind == PF_FOREIGN)
+		nerrors++;
+	if (kind == PF_SKIP)
+		skip_idx = nfindings;
+	if (nfindings == MAX_FINDINGS)
+		return;
+	findings[nfindings].kind = kind;
+	findings[nfindings].idx = idx;
+	va_start(ap, fmt);
+	vsnprintf(findings[nfindings].msg, sizeof(findings[0].msg), fmt, ap);
+	va_end(ap);
+	nfindings++;
 }
 
+/*
+ * Say what was found: --check prints "KIND N: message" lines on stdout
+ * (only the skip when the type cannot run here: its parameters are then
+ * unknowable); a run prints errors on stderr and the rest on the console.
+ * Returns the number of errors.
+ */
+int params_report(void)
+{
+	int i, j;
+
+	/* In command-line order (stable), the findings about the whole last. */
+	for (i = 1; i < nfindings; i++)
+		for (j = i; j > 0 && (unsigned)findings[j].idx - 1 <
+				     (unsigned)findings[j - 1].idx - 1; j--) {
+			typeof(findings[0]) t = findings[j];
+
+			findings[j] = findings[j - 1];
+			findings[j - 1] = t;
+			if (skip_idx == j)
+				skip_idx = j - 1;
+			else if (skip_idx == j - 1)
+				skip_idx = j;
+		}
+	for (i = 0; i < nfindings; i++) {
+		if (check_mode) {
+			if (skip_idx < 0 || i == skip_idx)
+				printf("%s %d: %s\n", finding_names[findings[i].kind],
+				       findings[i].idx, findings[i].msg);
+		} else if (findings[i].kind == PF_ERROR || findings[i].kind == PF_FOREIGN ||
+			   findings[i].kind == PF_SKIP) {
+			fprintf(stderr, "rcutorture: %s\n", findings[i].msg);
+		} else {
+			torout(" %s", findings[i].msg);
+		}
+	}
+	nfindings = 0;
+	if (check_mode && skip_idx >= 0)
+		return 0;
+	return nerrors + (skip_idx >= 0);
+}
+
+bool params_check_mode(void)
+{
+	return check_mode;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing */
+
 /* Integers (decimal, 0x hex) and, for booleans, y/n/true/false. */
-static int parse_long(const struct pdesc *d, const char *v, long *out)
+static void parse_long(int idx, const struct pdesc *d, const char *v, long *out)
 {
 	char *end;
 	long x;
@@ -84,71 +167,81 @@ static int parse_long(const struct pdesc *d, const char *v, long *out)
 	if (d->min == 0 && d->max == 1) {
 		if (!strcmp(v, "y") || !strcmp(v, "Y") || !strcmp(v, "true")) {
 			*out = 1;
-			return 0;
+			return;
 		}
 		if (!strcmp(v, "n") || !strcmp(v, "N") || !strcmp(v, "false")) {
 			*out = 0;
-			return 0;
+			return;
 		}
 	}
 	errno = 0;
 	x = strtol(v, &end, 0);
-	if (!*v || isspace((unsigned char)*v) || *end || errno) {
-		fprintf(stderr, "rcutorture: " PREFIX "%s: bad value '%s' (expected an integer"
-			" from %ld to %ld)\n", d->name, v, d->min, d->max);
-		return -1;
-	}
-	if (x < d->min || x > d->max) {
-		fprintf(stderr, "rcutorture: " PREFIX "%s: value %ld out of range (%ld to %ld)\n",
-			d->name, x, d->min, d->max);
-		return -1;
-	}
-	*out = x;
-	return 0;
+	if (!*v || isspace((unsigned char)*v) || *end || errno)
+		param_finding(PF_ERROR, idx, PREFIX "%s: bad value '%s' (expected an integer"
+			      " from %ld to %ld)", d->name, v, d->min, d->max);
+	else if (x < d->min || x > d->max)
+		param_finding(PF_ERROR, idx, PREFIX "%s: value %ld out of range (%ld to %ld)",
+			      d->name, x, d->min, d->max);
+	else
+		*out = x;
 }
 
-static int parse_seed(const char *v)
+static void parse_seed(int idx, const char *v)
 {
 	char *end;
 
 	errno = 0;
 	tp.seed = strtoul(v, &end, 0);
 	if (!*v || !isdigit((unsigned char)*v) || *end || errno)
-		return bad(PREFIX "seed: bad value '%s'%s (expected an unsigned integer)", v, "");
-	return 0;
+		param_finding(PF_ERROR, idx, PREFIX "seed: bad value '%s' (expected an unsigned "
+			      "integer)", v);
 }
 
-static int parse_type(const char *v)
+static int type_idx;	/* the token that set torture_type (0: default) */
+
+static void parse_type(int idx, const char *v)
 {
-	if (!*v || strlen(v) >= sizeof(tp.torture_type))
-		return bad(PREFIX "torture_type: bad value '%s'%s", v, "");
+	if (!*v || strlen(v) >= sizeof(tp.torture_type)) {
+		param_finding(PF_ERROR, idx, PREFIX "torture_type: bad value '%s'", v);
+		return;
+	}
 	strcpy(tp.torture_type, v);
-	return 0;
+	type_idx = idx;
 }
 
-/* One rcutorture.NAME=VALUE token (without the prefix). */
-static int parse_own(const char *tok)
+int params_type_idx(void)
+{
+	return type_idx;
+}
+
+/* One rcutorture.NAME=VALUE token (tok without the prefix). */
+static void parse_own(int idx, const char *tok)
 {
 	const char *eq = strchr(tok, '=');
 	const struct pdesc *d;
+	char name[128];
 
-	if (!eq)
-		return bad("%s%s: missing value (expected " PREFIX "NAME=VALUE)", PREFIX, tok);
-	if (!strncmp(tok, "torture_type=", 13))
-		return parse_type(eq + 1);
-	if (!strncmp(tok, "seed=", 5))
-		return parse_seed(eq + 1);
-	d = pfind(tok, (size_t)(eq - tok));
-	if (!d) {
-		fprintf(stderr, "rcutorture: unknown parameter '" PREFIX "%.*s'\n",
-			(int)(eq - tok), tok);
-		return -1;
+	if (!eq) {
+		param_finding(PF_ERROR, idx, PREFIX "%s: missing value (expected " PREFIX
+			      "NAME=VALUE)", tok);
+		return;
 	}
-	return parse_long(d, eq + 1, d->val);
+	if (!strncmp(tok, "torture_type=", 13))
+		return parse_type(idx, eq + 1);
+	if (!strncmp(tok, "seed=", 5))
+		return parse_seed(idx, eq + 1);
+	d = pfind(tok, (size_t)(eq - tok));
+	if (d)
+		return parse_long(idx, d, eq + 1, d->val);
+	snprintf(name, sizeof(name), PREFIX "%.*s", (int)(eq - tok), tok);
+	if (kparam_ignored(name))
+		param_finding(PF_IGNORED, idx, PREFIX "%s: ignored: %s", tok, kparam_ignored(name));
+	else
+		param_finding(PF_ERROR, idx, "unknown parameter '%s'", name);
 }
 
 /* maxcpus=N (the kernel's boot parameter): how many "CPUs" are online. */
-static int parse_maxcpus(const char *v)
+static void parse_maxcpus(int idx, const char *v)
 {
 	char *end;
 	long x;
@@ -156,59 +249,58 @@ static int parse_maxcpus(const char *v)
 	errno = 0;
 	x = strtol(v, &end, 0);
 	if (!*v || *end || errno || x < 1 || x > 4096)
-		return bad("maxcpus: bad value '%s'%s (expected an integer from 1 to 4096)", v, "");
-	tp.maxcpus = x;
-	return 0;
-}
-
-static int append(char *buf, size_t len, const char *tok)
-{
-	size_t used = strlen(buf);
-
-	if (used + strlen(tok) + 2 > len)
-		return bad("too many parameters at '%s'%s", tok, "");
-	snprintf(buf + used, len - used, "%s%s", used ? " " : "", tok);
-	return 0;
+		param_finding(PF_ERROR, idx, "maxcpus: bad value '%s' (expected an integer "
+			      "from 1 to 4096)", v);
+	else
+		tp.maxcpus = x;
 }
 
 static int need_arg(int i, int argc, const char *opt)
 {
-	if (i + 1 >= argc)
-		return bad("%s: missing argument%s", opt, "");
-	return 0;
+	if (i + 1 < argc)
+		return 0;
+	param_finding(PF_ERROR, 0, "%s: missing argument", opt);
+	return -1;
 }
 
-int params_parse(int argc, char **argv, char *libargs, size_t liblen,
+/*
+ * argv: options, then PARAM tokens numbered from 1 (the N of findings).
+ * The RCU's tokens (anything not rcutorture.* or maxcpus=) go to lib[]
+ * for lib_params() once the type is known.
+ */
+int params_parse(int argc, char **argv, struct lib_arg *lib, int *nlib,
 		 const char **outdir, const char **scenario, int *list_types)
 {
-	int i;
+	int i, idx = 0;
 
-	libargs[0] = '\0';
+	*nlib = 0;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--out") || !strcmp(a, "--scenario")) {
 			if (need_arg(i, argc, a))
-				return -1;
+				break;
 			*(a[2] == 'o' ? outdir : scenario) = argv[++i];
 		} else if (!strcmp(a, "--list-types")) {
 			*list_types = 1;
+		} else if (!strcmp(a, "--check")) {
+			check_mode = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			params_usage(stdout);
 			exit(0);
+		} else if (a[0] == '-' || a[0] == '=' || !a[0]) {
+			param_finding(PF_ERROR, 0, "malformed argument '%s' (expected NAME=VALUE "
+				      "or an option: see --help)", a);
 		} else if (!strncmp(a, "maxcpus=", 8)) {
-			if (parse_maxcpus(a + 8))
-				return -1;
+			parse_maxcpus(++idx, a + 8);
 		} else if (!strncmp(a, PREFIX, strlen(PREFIX))) {
-			if (parse_own(a + strlen(PREFIX)))
-				return -1;
-		} else if (a[0] == '-' || !strchr(a, '=') || a[0] == '=') {
-			return bad("malformed argument '%s'%s (expected NAME=VALUE)", a, "");
-		} else if (append(libargs, liblen, a)) {
-			return -1;
+			parse_own(++idx, a + strlen(PREFIX));
+		} else {
+			lib[*nlib].idx = ++idx;
+			lib[(*nlib)++].tok = a;
 		}
 	}
-	return 0;
+	return nerrors ? -1 : 0;
 }
 
 void params_print(FILE *out)
@@ -238,8 +330,11 @@ void params_usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types] [--help]\n"
+	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types] [--check] [--help]\n"
 		"                  [rcutorture.NAME=VALUE ...] [RCU parameters: rcutree.NAME=VALUE ...]\n"
+		"--check: check every parameter, print one line a finding (\"error N: ...\",\n"
+		"  \"ignored N: ...\", \"foreign N: ...\", \"note N: ...\", \"skip N: ...\"; N: the\n"
+		"  parameter's position, 0 for the whole) and exit 0, or 2 if any is an error\n"
 		"rcutorture parameters (kernel names) and defaults:\n"
 		"  torture_type=%s (see --list-types; lib:PATH.so loads a plugin)\n"
 		"  seed=0 (0: pick one and print it)\n"

@@ -42,6 +42,7 @@ struct torture_params {
 	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_exp, gp_poll_exp;
 	long gp_cond_wi, gp_poll_wi, gp_cond_wi_exp, gp_poll_wi_exp;
 	long read_exit_delay, read_exit_burst, stop_on_error;
+	long nocbs_nthreads, nocbs_toggle;
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
 	long weak_mem;			/* ours: widen store-buffer windows */
@@ -55,9 +56,23 @@ extern const struct torture_ops *cur_ops;
 #define OPS_HAS(f)	(cur_ops->f != NULL)
 extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
 
-/* Parse argv; library tokens (anything not rcutorture.*) are appended to
- * libargs.  Returns 0, or -1 after printing the one-line error. */
-int params_parse(int argc, char **argv, char *libargs, size_t liblen,
+/* What params.c found about a token (N = its position among the PARAM
+ * arguments, 0 for the command line as a whole); see params_report(). */
+enum param_finding { PF_ERROR, PF_IGNORED, PF_FOREIGN, PF_NOTE, PF_SKIP };
+__attribute__((format(printf, 3, 4)))
+void param_finding(enum param_finding kind, int idx, const char *fmt, ...);
+int params_report(void);		/* print the findings; number of errors */
+bool params_check_mode(void);		/* --check given */
+int params_type_idx(void);		/* N of the torture_type token, or 0 */
+
+/* A token for the RCU under test (rcutree.*, nr_cpus=, ...). */
+struct lib_arg {
+	int idx;
+	const char *tok;
+};
+/* Parse argv; the RCU's tokens go to lib[] (argc entries).  Returns -1 if
+ * some token was bad (findings made), else 0. */
+int params_parse(int argc, char **argv, struct lib_arg *lib, int *nlib,
 		 const char **outdir, const char **scenario, int *list_types);
 void params_print(FILE *out);		/* "name=value ..." */
 void params_json(FILE *out);		/* {"name":value,...} */
@@ -69,6 +84,11 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 					    int *status);
 void torture_types_list(FILE *out);
 int torture_param_known_elsewhere(const char *name);
+
+/* The kernel's parameters (kparams.c): why one is ignored here (NULL if it
+ * is not one of them); is a name in rcutorture's or the RCU's namespace? */
+const char *kparam_ignored(const char *name);
+bool kparam_owned(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Random numbers (util.c): per-thread LCG, seeded from tp.seed. */
@@ -111,6 +131,7 @@ int torture_reader_cpu_plan(int reader);	/* the CPU that spreads readers
 						 * over groups; -1: not numbered */
 int torture_cpu_group(int cpu);		/* cpu's group, -1 if unknown */
 int torture_thread_cpu(void);		/* this thread's CPU, -1 if none */
+int torture_random_online_cpu(struct torture_random *r);	/* one in use */
 /* Register in a shared slot; -1 (after a note naming who and what it
  * does without) if none is free. */
 int torture_aux_register(const char *who, const char *what, bool prio);
@@ -138,6 +159,10 @@ void torture_latency_summary(FILE *out);	/* JSON object */
 void json_string(FILE *out, const char *s);
 int torture_output_open(const char *dir);
 void torture_output_close(void);
+/* A write to f (NULL: one that just failed) failed: remember the first
+ * such failure, "cannot write WHAT: strerror", for the verdict. */
+void torture_io_check(FILE *f, const char *what);
+const char *torture_io_error(void);	/* NULL if every write worked */
 
 /* ------------------------------------------------------------------ */
 /* Counters shown in the stats block (stats.c prints them). */
@@ -155,6 +180,7 @@ struct torture_counters {
 	unsigned long deliberate_stalls;/* ... of which during stall_cpu */
 	unsigned long barrier_ok, barrier_attempts;
 	unsigned long read_exits;
+	unsigned long nocb_offload, nocb_deoffload;	/* switches done (nocb.c) */
 	unsigned long fwd_floods, fwd_launders, fwd_max_cbs, fwd_errors;
 	unsigned long on_ok, on_try, off_ok, off_try;
 	unsigned long min_on, max_on, min_off, max_off, sum_on, sum_off;
@@ -263,6 +289,7 @@ void stall_warning_seen(const struct torture_stall *s);	/* the RCU's report */
 void stall_final_check(void);	/* at the end, before the verdict */
 int fwd_prog_start(void);
 int read_exit_start(void);
+int nocb_toggle_start(void);
 int object_debug_test(void);		/* 0 ok, -1 failed */
 
 /* Stats (stats.c) */

@@ -4,24 +4,32 @@
 #   $(BUILD)/torture/libtorture_example.so    example lib: plugin (examples/)
 #
 # The liburcu types (urcu-memb, urcu-mb, urcu-signal, urcu-qsbr, urcu-bp) are
-# built when pkg-config finds liburcu-dev's modules.
+# built when pkg-config finds liburcu-dev's modules.  LIBURCU=0 builds as if
+# it were missing (they are then listed as "not built"), LIBURCU=1 insists.
 
 CPPFLAGS += -Itorture/include
 
 TORTURE_BIN     := $(BUILD)/rcutorture
 TORTURE_PLUGIN  := $(BUILD)/torture/libtorture_example.so
-TORTURE_SRCS    := $(wildcard torture/*.c) $(filter-out torture/ops/ops_liburcu_%.c,$(wildcard torture/ops/*.c))
+TORTURE_SRCS    := $(wildcard torture/*.c) \
+	$(filter-out torture/ops/ops_liburcu_%.c torture/ops/urcu_%.c,$(wildcard torture/ops/*.c))
 TORTURE_LIBS    := -ldl
 
 LIBURCU_PKGS    := liburcu-memb liburcu-mb liburcu-signal liburcu-qsbr liburcu-bp
-ifeq ($(shell pkg-config --exists $(LIBURCU_PKGS) 2>/dev/null && echo yes),yes)
-TORTURE_SRCS    += $(wildcard torture/ops/ops_liburcu_*.c)
-TORTURE_URCU_CFLAGS := -DTORTURE_HAVE_LIBURCU $(shell pkg-config --cflags $(LIBURCU_PKGS))
-EXTRA_CFLAGS_torture/ += $(TORTURE_URCU_CFLAGS)
-EXTRA_CFLAGS_torture/ops/ += $(TORTURE_URCU_CFLAGS)
+LIBURCU_FOUND   := $(shell pkg-config --exists $(LIBURCU_PKGS) 2>/dev/null && echo 1)
+LIBURCU         ?= $(if $(LIBURCU_FOUND),1,0)
+ifeq ($(LIBURCU),1)
+ifneq ($(LIBURCU_FOUND),1)
+$(error LIBURCU=1: pkg-config does not find liburcu (install liburcu-dev))
+endif
+TORTURE_SRCS    += $(wildcard torture/ops/ops_liburcu_*.c) torture/ops/urcu_built.c
+EXTRA_CFLAGS_torture/ops/ += $(shell pkg-config --cflags $(LIBURCU_PKGS))
 TORTURE_LIBS    += $(shell pkg-config --libs $(LIBURCU_PKGS))
+else ifeq ($(LIBURCU),0)
+TORTURE_SRCS    += torture/ops/urcu_absent.c
+$(info torture: $(if $(LIBURCU_FOUND),LIBURCU=0,liburcu-dev not installed): urcu-* torture types not built)
 else
-$(info torture: liburcu-dev not installed: urcu-* torture types not built)
+$(error LIBURCU must be 0 or 1, not '$(LIBURCU)')
 endif
 
 TORTURE_OBJS    := $(sort $(TORTURE_SRCS:%.c=$(BUILD)/obj/%.o))
@@ -33,7 +41,14 @@ CHECK_DEPS += $(TORTURE_BIN) $(TORTURE_PLUGIN)
 # line saw CHECK_DEPS empty: name the prerequisites here too.
 tests: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 
-$(TORTURE_BIN): $(TORTURE_OBJS) $(LIB_A)
+# Relink when LIBURCU changes (the objects differ, but may all be older).
+TORTURE_URCU_FLAG := $(BUILD)/torture/liburcu.flag
+$(TORTURE_URCU_FLAG): torture-liburcu-flag
+	@mkdir -p $(dir $@)
+	@echo '$(LIBURCU)' | cmp -s - $@ 2>/dev/null || echo '$(LIBURCU)' >$@
+.PHONY: torture-liburcu-flag
+
+$(TORTURE_BIN): $(TORTURE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(TORTURE_OBJS) $(LIB_A) $(TORTURE_LIBS) $(LDLIBS)
 

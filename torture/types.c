@@ -4,6 +4,7 @@
  * lib:PATH.so plugins loaded with dlopen() (see torture/ops.h).
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <string.h>
 #include "torture.h"
 #include "ops/builtin.h"
@@ -13,28 +14,87 @@ static const struct torture_ops *const builtin[] = {
 	&busted_unlock_ops, &busted_poll_ops, &busted_hang_ops, &busted_lostcb_ops,
 	&busted_exp_ops, &busted_exp_fence_ops, &trivial_ops, &srcu_ops, &srcud_ops, &srcum_ops,
 	&srcu_busted_ops,
-#ifdef TORTURE_HAVE_LIBURCU
-	&liburcu_memb_ops, &liburcu_mb_ops, &liburcu_signal_ops, &liburcu_qsbr_ops,
-	&liburcu_bp_ops,
-#endif
 };
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
-void torture_types_list(FILE *out)
-{
-	size_t i;
+/*
+ * The kernel's torture types this project does not have (yet).  A type
+ * that gets built (builtin[] above) wins over its entry here, so nothing
+ * needs to change when one is added.
+ */
+static const char *const kernel_only_types[][2] = {
+	{ "srcu", "SRCU" }, { "srcud", "SRCU, dynamically initialized" },
+	{ "busted_srcud", "broken SRCU readers" }, { "tasks", "RCU Tasks" },
+	{ "tasks-rude", "RCU Tasks Rude" }, { "tasks-tracing", "RCU Tasks Trace" },
+	{ "trivial-preempt", "textbook preemptible RCU" },
+};
+#define NKERNEL_ONLY (sizeof(kernel_only_types) / sizeof(kernel_only_types[0]))
 
-	for (i = 0; i < NBUILTIN; i++)
-		fprintf(out, "%s\n", builtin[i]->name);
+/* The i-th built type (ours, then liburcu's when built), or NULL. */
+static const struct torture_ops *built_type(size_t i)
+{
+	if (i < NBUILTIN)
+		return builtin[i];
+	return torture_urcu_ops[i - NBUILTIN];	/* NULL-terminated */
 }
 
-/* Is name a parameter of some built-in type's RCU (e.g. rcutree.*)? */
-int torture_param_known_elsewhere(const char *name)
+static const struct torture_ops *built_find(const char *name)
+{
+	const struct torture_ops *o;
+	size_t i;
+
+	for (i = 0; (o = built_type(i)); i++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+static bool urcu_absent(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < NBUILTIN; i++)
-		if (builtin[i]->param_known && builtin[i]->param_known(name))
+	for (i = 0; torture_urcu_absent[i]; i++)
+		if (!strcmp(torture_urcu_absent[i], name))
+			return true;
+	return false;
+}
+
+static const char *kernel_only(const char *name)
+{
+	size_t i;
+
+	if (built_find(name))
+		return NULL;
+	for (i = 0; i < NKERNEL_ONLY; i++)
+		if (!strcmp(kernel_only_types[i][0], name))
+			return kernel_only_types[i][1];
+	return NULL;
+}
+
+/* Built types by name; the others with why they cannot run. */
+void torture_types_list(FILE *out)
+{
+	const struct torture_ops *o;
+	size_t i;
+
+	for (i = 0; (o = built_type(i)); i++)
+		fprintf(out, "%s\n", o->name);
+	for (i = 0; torture_urcu_absent[i]; i++)
+		fprintf(out, "%s (%s)\n", torture_urcu_absent[i], torture_urcu_why);
+	for (i = 0; i < NKERNEL_ONLY; i++)
+		if (kernel_only(kernel_only_types[i][0]))
+			fprintf(out, "%s (not implemented: the kernel's %s)\n",
+				kernel_only_types[i][0], kernel_only_types[i][1]);
+}
+
+/* Is name a parameter of some built type's RCU (e.g. rcutree.*)? */
+int torture_param_known_elsewhere(const char *name)
+{
+	const struct torture_ops *o;
+	size_t i;
+
+	for (i = 0; (o = built_type(i)); i++)
+		if (o->param_known && o->param_known(name))
 			return 1;
 	return 0;
 }
@@ -94,20 +154,34 @@ fail:
 	return NULL;
 }
 
-/* *status: 2 for an unknown type, 3 for a plugin that failed to load. */
+/*
+ * *status: 2 for an unknown type, 3 for a plugin that failed to load, 4
+ * for a type that exists but cannot run here (not built, or the kernel's
+ * and not implemented): err then says why.
+ */
 const struct torture_ops *torture_type_find(const char *name, char *err, size_t len,
 					    int *status)
 {
-	size_t i;
+	const struct torture_ops *o;
+	const char *what;
 
 	if (!strncmp(name, "lib:", 4)) {
 		*status = 3;
 		return plugin_load(name + 4, err, len);
 	}
-	for (i = 0; i < NBUILTIN; i++)
-		if (!strcmp(builtin[i]->name, name))
-			return builtin[i];
-	*status = 2;
-	snprintf(err, len, "rcutorture.torture_type: unknown type '%s' (see --list-types)", name);
+	o = built_find(name);
+	if (o)
+		return o;
+	*status = 4;
+	if (urcu_absent(name))
+		snprintf(err, len, "torture_type=%s is %s", name, torture_urcu_why);
+	else if ((what = kernel_only(name)))
+		snprintf(err, len, "torture_type=%s is not implemented (the kernel's %s)",
+			 name, what);
+	else {
+		*status = 2;
+		snprintf(err, len, "rcutorture.torture_type: unknown type '%s' (see --list-types)",
+			 name);
+	}
 	return NULL;
 }

@@ -384,6 +384,28 @@ static void cpu_release(int c)
 	pthread_mutex_unlock(&cpus_lock);
 }
 
+/*
+ * A random "CPU" in use by a torture thread (the kernel's toggles pick
+ * among the online CPUs), or a random one of the first torture_ncpus if
+ * the RCU does not number them or none is in use.
+ */
+int torture_random_online_cpu(struct torture_random *r)
+{
+	int c, n = 0, pick = -1;
+
+	pthread_mutex_lock(&cpus_lock);
+	for (c = 0; c < ncpu_nums; c++)
+		n += cpu_taken[c];
+	if (n) {
+		n = (int)(torture_random(r) % (unsigned long)n);
+		for (c = 0; c < ncpu_nums && pick < 0; c++)
+			if (cpu_taken[c] && !n--)
+				pick = c;
+	}
+	pthread_mutex_unlock(&cpus_lock);
+	return pick >= 0 ? pick : (int)(torture_random(r) % (unsigned long)torture_ncpus);
+}
+
 /* Register as CPU `want' (or another free one); 0 or -1. */
 static int register_numbered(int want)
 {
@@ -412,8 +434,8 @@ int torture_slots_init(long readers)
 	if (cpus_init(cap))
 		return -1;
 	if (readers > cap) {
-		fprintf(stderr, "rcutorture: rcutorture.nreaders=%ld needs %ld thread slots, but "
-			"%s has %ld (nr_cpus)\n", readers, readers, cur_ops->name, cap);
+		param_finding(PF_ERROR, 0, "rcutorture.nreaders=%ld needs %ld thread slots, but "
+			      "%s has %ld (nr_cpus)", readers, readers, cur_ops->name, cap);
 		return -1;
 	}
 	prio = (tp.stall_cpu > 0) + (tp.fwd_progress > 0);
@@ -421,8 +443,9 @@ int torture_slots_init(long readers)
 		prio = cap - readers;
 	slots_free[POOL_PRIO] = prio;
 	slots_free[POOL_SHARED] = cap - readers - prio;
-	torout(" thread slots: %ld: %ld readers, %ld for stall/forward-progress, %ld shared "
-	       "by the other torture threads", cap, readers, prio, slots_free[POOL_SHARED]);
+	param_finding(PF_NOTE, 0, "thread slots: %ld: %ld readers, %ld for stall/forward-"
+		      "progress, %ld shared by the other torture threads", cap, readers, prio,
+		      slots_free[POOL_SHARED]);
 	return 0;
 }
 

@@ -29,6 +29,11 @@ have_jq() {
 	return 1
 }
 
+# positive TEXT: is TEXT a whole number from 1 to 999999?
+positive() {
+	[[ $1 =~ ^[0-9]{1,6}$ ]] && ((10#$1 > 0))
+}
+
 # parse_duration TEXT: print TEXT in seconds.  A bare number is minutes,
 # else a number with one suffix s, m, h or d.  Fails on anything else or 0.
 parse_duration() {

@@ -7,21 +7,56 @@
 # "!!!" line, "ver:" not strictly increasing (GP HANG / BAD SEQ), no
 # SUCCESS message, console badness (warnings, stalls, sanitizer reports),
 # too many Reader Batch close calls.  Then summary.json and exit_status
-# must agree with the console.  The result is one line:
-#   TREE01 ------- 1626 GPs (27.1/s) [rcu: g12345 f0x0] SUCCESS
+# must agree with the console, and the run must have lasted its planned
+# shutdown_secs.  The verdict is one of
+#   SUCCESS     every check passed over the whole planned run
+#   FAILURE     a check failed (the reasons follow)
+#   INCOMPLETE  no check failed, but the run did not last its planned
+#               time (a signal, an interrupted torture.sh) or its results
+#               could not be saved (a full disk): the causes follow
+#   SKIPPED     the scenario cannot run here (a type not implemented or
+#               not built): the reason follows
+# and the result is one line, the kernel's GP count (the last "ver:")
+# first, the RCU's own total of grace periods named apart:
+#   TREE01 ------- 1626 GPs (27.1/s) [rcu: g12345 f0x0] total-gps=3012 SUCCESS
 #   BUSTED ------- 880 GPs (88.0/s) [busted: g3 f0x0] FAILURE: Reader Pipe errors (1234 instances)
+#   TASKS01 ------- SKIPPED: torture_type=tasks is not implemented (the kernel's RCU Tasks)
 
 # Close calls (Reader Batch index >= 2) fail a run only when, as in
 # kvm-recheck-rcu, there are more than one and more than this many per
 # ten hours of run time.
 JUDGE_CLOSE_CALLS_PER_10H=${JUDGE_CLOSE_CALLS_PER_10H:-5}
 
+# Console badness, as the kernel's console-badness.sh, plus sanitizer and
+# debug-object reports: "CATEGORY<TAB>ERE" lines, in the order a line is
+# classified (judge_console), and the lines find-errors.sh shows.
+JUDGE_BADNESS='Sanitizer	Sanitizer|runtime error:
+ODEBUG	ODEBUG:
+Stalls	detected (expedited )?stalls on CPUs/tasks:|self-detected stall on CPU|Stall ended before state dump start|\?\?\? Writer stall state
+Starves	kthread starved for
+Bugs	(^|[^A-Za-z])BUG([^A-Za-z]|$)|Oops:
+CallTraces	Call Trace:
+Lockdep	===========
+Warnings	WARNING:
+Badness	Badness'
+
+# judge_error_re: an ERE for every line find-errors.sh shows: the badness
+# above, the verdict lines and markers, the program's own messages.
+judge_error_re() {
+	printf '%s\n' "$JUDGE_BADNESS" | cut -f2 | tr '\n' '|'
+	echo 'FAILURE|INCOMPLETE|!!!|^rcutorture: |^rcu: '
+}
+
+# A run's causes of incompleteness that only torture.sh knows (its results
+# could not be saved): scenario directory -> text.  Filled by run.sh.
+declare -p RUN_UNSAVED >/dev/null 2>&1 || declare -gA RUN_UNSAVED=()
+
 # judge_console FILE EXPECT_ODEBUG: facts about a console.log, one
-# "KEY VALUE" a line (keys: success failure anyfail bang nver lastver hang
-# badseq closecalls gpstate totalgps maxcbs odebug_expected, and
-# bad_<Category> counts).
+# "KEY VALUE" a line (keys: success failure incomplete anyfail bang nver
+# lastver hang badseq closecalls gpstate totalgps maxcbs odebug_expected,
+# and bad_<Category> counts).
 judge_console() {
-	awk -v expect_odebug="$2" '
+	JUDGE_BADNESS=$JUDGE_BADNESS awk -v expect_odebug="$2" '
 	function numsum(s, k,    n, a, i, t) {	# sum of the last k fields, -1 if not numbers
 		n = split(s, a, /[ \t]+/)
 		t = 0
@@ -31,16 +66,17 @@ judge_console() {
 		}
 		return t
 	}
-	function category(s) {
-		if (s ~ /Sanitizer|runtime error:/) return "Sanitizer"
-		if (s ~ /ODEBUG:/) return "ODEBUG"
-		if (s ~ /detected (expedited )?stalls on CPUs\/tasks:|self-detected stall on CPU|Stall ended before state dump start|\?\?\? Writer stall state/) return "Stalls"
-		if (s ~ /kthread starved for/) return "Starves"
-		if (s ~ /(^|[^A-Za-z])BUG([^A-Za-z]|$)|Oops:/) return "Bugs"
-		if (s ~ /Call Trace:/) return "CallTraces"
-		if (s ~ /===========/) return "Lockdep"
-		if (s ~ /WARNING:/) return "Warnings"
-		if (s ~ /Badness/) return "Badness"
+	BEGIN {
+		ncat = split(ENVIRON["JUDGE_BADNESS"], cl, "\n")
+		for (i = 1; i <= ncat; i++) {
+			split(cl[i], kv, "\t")
+			cname[i] = kv[1]
+			cre[i] = kv[2]
+		}
+	}
+	function category(s,    i) {
+		for (i = 1; i <= ncat; i++)
+			if (s ~ cre[i]) return cname[i]
 		return ""
 	}
 	# checkver V FINAL: "ver:" must strictly increase; equal values up to
@@ -65,6 +101,12 @@ judge_console() {
 		# The block before the end line is the final one (see below).
 		if (pending != "") checkver(pending, 1)
 		pending = ""
+	}
+	/End of test: INCOMPLETE/ {
+		incomplete = $0
+		sub(/.*End of test: INCOMPLETE:? */, "", incomplete)
+		sub(/:? *[a-z_]+=.*$/, "", incomplete)
+		if (incomplete == "") incomplete = "End of test: INCOMPLETE"
 	}
 	/End of test: FAILURE/ {
 		failure = $0
@@ -108,6 +150,7 @@ judge_console() {
 		if (pending != "") checkver(pending, 0)
 		print "success " (success + 0)
 		if (failure != "") print "failure " failure
+		if (incomplete != "") print "incomplete " incomplete
 		if (anyfail != "") print "anyfail " anyfail
 		if (bang != "") {
 			# The kernel counts the last nine numbers of the last
@@ -149,11 +192,12 @@ judge_numbers() {
 }
 
 # judge_status_reason STATUS CONSOLE: why a run with this exit status
-# failed, beyond what its console says (empty for 0 and 1).
+# failed, beyond what its console says (empty for 0, 1 and 4, whose
+# console says it all; 5 is judge_dir's).
 judge_status_reason() {
 	local st=$1 msg what
 	case $st in
-	0 | 1) return 0 ;;
+	0 | 1 | 4 | 5) return 0 ;;
 	2 | 3)
 		# The program's own message, else the library's, else the last line.
 		msg=$({ grep -m1 '^rcutorture: ' "$2" || grep -m1 '^rcu: ' "$2" || tail -n1 "$2"; } 2>/dev/null) || true
@@ -188,23 +232,36 @@ judge_close_calls() {
 }
 
 # judge_dir DIR: judge one scenario directory; print its summary line,
-# write DIR/console.log.diags; return 0 for SUCCESS, 1 for FAILURE.
+# write DIR/console.log.diags; return 0 for SUCCESS, 1 for FAILURE, 2 for
+# INCOMPLETE, 3 for SKIPPED.
 judge_dir() {
-	local dir=${1%/} name line status='' secs cc w k v
+	local dir=${1%/} name line status='' secs planned cc w k v
 	local -A f=()
-	local -a why=() notes=()
+	local -a why=() inc=() notes=()
 	name=${dir##*/}
+	if [ -f "$dir/skipped" ]; then
+		echo "$name ------- SKIPPED: $(head -n1 "$dir/skipped")"
+		rm -f "$dir/console.log.diags" 2>/dev/null || true
+		return 3
+	fi
 
-	# The runner's own findings (build failed, hung, killed).
+	# The runner's own findings (build failed, hung: failures; interrupted,
+	# results not saved: incomplete).
 	if [ -f "$dir/Warnings" ]; then
 		while IFS= read -r w; do why+=("${w#'!!! '}"); done < <(grep '^!!! ' "$dir/Warnings" || true)
+		while IFS= read -r w; do inc+=("${w#INCOMPLETE: }"); done < <(grep '^INCOMPLETE: ' "$dir/Warnings" || true)
 	fi
+	[ -z "${RUN_UNSAVED[$dir]:-}" ] || inc+=("${RUN_UNSAVED[$dir]}")
 	[ ! -f "$dir/exit_status" ] || status=$(tr -dc '0-9' <"$dir/exit_status")
 
 	if [ -n "$status" ]; then
-		w=$(judge_status_reason "$status" "$dir/console.log")
-		[ -z "$w" ] || why+=("$w")
-	elif [ ${#why[@]} -eq 0 ]; then
+		# Killed by us after an interruption: the interruption says it.
+		if ((status <= 128)) || [ ${#inc[@]} -eq 0 ]; then
+			w=$(judge_status_reason "$status" "$dir/console.log")
+			[ -z "$w" ] || why+=("$w")
+		fi
+		[ "$status" != 5 ] || inc+=("$(judge_unsaved "$dir/console.log")")
+	elif [ ${#why[@]} -eq 0 ] && [ ${#inc[@]} -eq 0 ]; then
 		why+=("no exit_status")
 	fi
 	if [ -f "$dir/console.log" ]; then
@@ -212,23 +269,31 @@ judge_dir() {
 			"$([ "$(judge_cmdline_param "$dir" object_debug)" = 1 ] && echo 1 || echo 0)")
 		# Nothing ran after a usage error (2) or a failed start (3).
 		[[ $status == [23] ]] || judge_expected_stalls "$dir" f why notes
-		[[ $status == [23] ]] || judge_console_reasons f why notes
-	elif [ ${#why[@]} -eq 0 ]; then
+		[[ $status == [23] ]] || judge_console_reasons f why inc notes "$status"
+	elif [ ${#why[@]} -eq 0 ] && [ ${#inc[@]} -eq 0 ]; then
 		why+=("no console.log")
 	fi
 	judge_summary_check "$dir" "$status" f why
 
-	secs=${f[duration]:-$(judge_cmdline_param "$dir" shutdown_secs)}
+	planned=$(judge_cmdline_param "$dir" shutdown_secs)
+	secs=${f[duration]:-$planned}
+	# SUCCESS needs the whole planned run (the program's own clock).
+	if [ ${#why[@]} -eq 0 ] && [ ${#inc[@]} -eq 0 ] && [[ $planned =~ ^[0-9]+$ ]] && ((planned > 0)) &&
+		[ -n "${f[duration]:-}" ] && ((${f[duration]%.*} + 1 < planned)); then
+		inc+=("ran ${f[duration]%.*} of $planned s")
+	fi
 	cc=$(judge_close_calls "${f[closecalls]:-0}" "$secs")
 	case $cc in
 	fail) why+=("${f[closecalls]} Reader Batch close calls in ${secs%.*}s") ;;
 	note) notes+=("${f[closecalls]} close calls") ;;
 	esac
 
-	line=$(judge_format_line "$name" "$secs" f why notes)
-	judge_write_diags "$dir" "$name" why notes
+	line=$(judge_format_line "$name" "$secs" f why inc notes)
+	judge_write_diags "$dir" "$name" why inc notes
 	echo "$line"
-	[ ${#why[@]} -eq 0 ]
+	[ ${#why[@]} -eq 0 ] || return 1
+	[ ${#inc[@]} -eq 0 ] || return 2
+	return 0
 }
 
 # judge_expected_stalls DIR FACTS WHY NOTES: a run that asked for a stall
@@ -259,11 +324,21 @@ judge_expected_stalls() {
 	fi
 }
 
-# judge_console_reasons FACTS WHY NOTES: the console's failures into WHY,
-# harmless remarks into NOTES (arrays passed by name).
+# judge_unsaved CONSOLE: why a run exited 5 (its results could not be
+# written), with what to do.
+judge_unsaved() {
+	local msg
+	msg=$(grep -m1 '^rcutorture: cannot write ' "$1" 2>/dev/null) || true
+	msg=${msg#rcutorture: }
+	echo "${msg:-its results could not be written (exit status 5: a full disk?): free disk space and run it again}"
+}
+
+# judge_console_reasons FACTS WHY INCOMPLETE NOTES STATUS: the console's
+# failures into WHY, causes of an early end into INCOMPLETE, harmless
+# remarks into NOTES (arrays passed by name).
 judge_console_reasons() {
-	local -n _f=$1 _why=$2 _notes=$3
-	local k bad=''
+	local -n _f=$1 _why=$2 _inc=$3 _notes=$4
+	local st=$5 k bad='' early=''
 	if [ -n "${_f[bang]:-}" ]; then
 		_why+=("${_f[bang]}")
 	elif [ -n "${_f[failure]:-}" ]; then
@@ -271,9 +346,15 @@ judge_console_reasons() {
 	elif [ -n "${_f[anyfail]:-}" ]; then
 		_why+=("${_f[anyfail]}")
 	fi
+	# An early end the program saw: the runner's own cause (interrupted)
+	# says it better when there is one.
+	if [ -n "${_f[incomplete]:-}" ] || [[ $st == [45] ]] || [ ${#_inc[@]} -gt 0 ]; then
+		early=1
+		[ -z "${_f[incomplete]:-}" ] || [ ${#_inc[@]} -gt 0 ] || _inc+=("${_f[incomplete]}")
+	fi
 	[ -z "${_f[hang]:-}" ] || _why+=("GP HANG at ${_f[hang]}")
 	[ -z "${_f[badseq]:-}" ] || _why+=("BAD SEQ ${_f[badseq]}")
-	if [ "${_f[success]}" != 1 ] && [ -z "${_f[failure]:-}${_f[anyfail]:-}" ]; then
+	if [ "${_f[success]}" != 1 ] && [ -z "${_f[failure]:-}${_f[anyfail]:-}" ] && [ -z "$early" ]; then
 		_why+=("no success message, ${_f[nver]} successful version messages")
 	fi
 	for k in Badness Warnings Bugs Sanitizer CallTraces Lockdep ODEBUG Stalls Starves; do
@@ -282,6 +363,16 @@ judge_console_reasons() {
 	[ -z "$bad" ] || _why+=("console badness:$bad")
 	[ -z "${_f[odebug_expected]:-}" ] || _notes+=("${_f[odebug_expected]} expected ODEBUG splats (object_debug=1)")
 	return 0
+}
+
+# judge_status_fits RESULT STATUS: does the exit status go with the
+# program's result (torture/INTERFACE.md)?
+judge_status_fits() {
+	case $1:$2 in
+	SUCCESS:0 | FAILURE:1 | INCOMPLETE:4 | INCOMPLETE:5) return 0 ;;
+	*:1?? | *:2??) return 0 ;;	# killed later: the exit status says it
+	esac
+	return 1
 }
 
 # judge_summary_check DIR STATUS FACTS WHY: summary.json must agree with
@@ -298,7 +389,11 @@ judge_summary_check() {
 		fi
 		return 0
 	fi
-	have_jq || return 0
+	if ! have_jq; then
+		# Without jq, at least the run's length (for the planned-time check).
+		_sf[duration]=$(grep -o '"duration_s": *[0-9.]*' "$dir/summary.json" | grep -o '[0-9.]*$') || true
+		return 0
+	fi
 	mapfile -t fields < <(judge_summary_fields "$dir/summary.json" || true)
 	if [ ${#fields[@]} -ne 8 ] || ! judge_numbers "${fields[@]:1:6}"; then
 		_swhy+=("summary.json unreadable")
@@ -306,19 +401,26 @@ judge_summary_check() {
 	fi
 	result=${fields[0]} errs=${fields[1]} stalls=${fields[2]} xst=${fields[3]}
 	gps=${fields[4]} ver=${fields[5]} dur=${fields[6]} scen=${fields[7]}
-	_sf[gps]=${gps:-$ver}
+	[ -z "$gps" ] || _sf["totalgps"]=$gps
 	_sf[duration]=$dur
-	if [ "${_sf[success]:-0}" = 1 ] && [ -z "${_sf[anyfail]:-}" ]; then cverdict=SUCCESS; else cverdict=FAILURE; fi
+	if [ -n "${_sf[anyfail]:-}" ]; then
+		cverdict=FAILURE
+	elif [ -n "${_sf[incomplete]:-}" ]; then
+		cverdict=INCOMPLETE
+	elif [ "${_sf[success]:-0}" = 1 ]; then
+		cverdict=SUCCESS
+	else
+		cverdict=FAILURE
+	fi
 	if [ "$result" != "$cverdict" ]; then
 		_swhy+=("summary.json says '$result', console.log says $cverdict")
-	elif [ -n "$status" ] && { { [ "$result" = SUCCESS ] && [ "$status" != 0 ]; } ||
-		{ [ "$result" = FAILURE ] && [ "$status" = 0 ]; }; }; then
+	elif [ -n "$status" ] && ! judge_status_fits "$result" "$status"; then
 		_swhy+=("summary.json says $result, rcutorture exited $status")
 	fi
-	if [ "$result" = SUCCESS ]; then
-		[ "${errs%.*}" = 0 ] || _swhy+=("summary.json: SUCCESS with $errs errors")
+	if [ "$result" != FAILURE ]; then
+		[ "${errs%.*}" = 0 ] || _swhy+=("summary.json: $result with $errs errors")
 		[ "${stalls%.*}" = 0 ] || [ -n "${_sf[stalls_expected]:-}" ] ||
-			_swhy+=("summary.json: SUCCESS with $stalls stalls")
+			_swhy+=("summary.json: $result with $stalls stalls")
 	fi
 	if [ -n "$status" ] && [ -n "$xst" ] && [ "$xst" != "$status" ]; then
 		_swhy+=("summary.json exit_status $xst, rcutorture exited $status")
@@ -332,12 +434,14 @@ judge_summary_check() {
 	return 0
 }
 
-# judge_format_line NAME SECONDS FACTS WHY NOTES: the summary line.
+# judge_format_line NAME SECONDS FACTS WHY INCOMPLETE NOTES: the summary
+# line: the kernel's count of grace periods (the writer's last "ver:") and
+# its rate, the end state, the RCU's total, the verdict.
 judge_format_line() {
 	local name=$1 secs=$2 out gps rate
-	local -n _lf=$3 _lwhy=$4 _lnotes=$5
+	local -n _lf=$3 _lwhy=$4 _linc=$5 _lnotes=$6
 	out="$name -------"
-	gps=${_lf[gps]:-${_lf[totalgps]:-${_lf[lastver]:-}}}
+	gps=${_lf[lastver]:-}
 	if [ -n "$gps" ]; then
 		out+=" $gps GPs"
 		if [ -n "$secs" ] && [ "${secs%.*}" != 0 ]; then
@@ -346,11 +450,14 @@ judge_format_line() {
 		fi
 	fi
 	[ -z "${_lf[gpstate]:-}" ] || out+=" [${_lf[gpstate]}]"
+	[ -z "${_lf[totalgps]:-}" ] || out+=" total-gps=${_lf[totalgps]}"
 	[ -z "${_lf[maxcbs]:-}" ] || out+=" n_max_cbs: ${_lf[maxcbs]}"
-	if [ ${#_lwhy[@]} -eq 0 ]; then
-		out+=" SUCCESS"
-	else
+	if [ ${#_lwhy[@]} -gt 0 ]; then
 		out+=" FAILURE: $(judge_join "${_lwhy[@]}")"
+	elif [ ${#_linc[@]} -gt 0 ]; then
+		out+=" INCOMPLETE: $(judge_join "${_linc[@]}")"
+	else
+		out+=" SUCCESS"
 	fi
 	[ ${#_lnotes[@]} -eq 0 ] || out+=" ($(judge_join "${_lnotes[@]}"))"
 	echo "$out"
@@ -363,26 +470,29 @@ judge_join() {
 	echo "${s//$'\x1f'/; }"
 }
 
-# judge_write_diags DIR NAME WHY NOTES: DIR/console.log.diags gets a
-# "BUG:" line per failure and a "WARNING:" line per note (removed when
-# there are none); skipped when DIR is read-only.
+# judge_write_diags DIR NAME WHY INCOMPLETE NOTES: DIR/console.log.diags
+# gets a "BUG:" line per failure, an "INCOMPLETE:" line per cause of an
+# early end and a "WARNING:" line per note (removed when there are none);
+# skipped when DIR is read-only or full.
 judge_write_diags() {
 	local dir=$1 name=$2 x
-	local -n _dwhy=$3 _dnotes=$4
+	local -n _dwhy=$3 _dinc=$4 _dnotes=$5
 	[ -w "$dir" ] || return 0
-	if [ ${#_dwhy[@]} -eq 0 ] && [ ${#_dnotes[@]} -eq 0 ]; then
+	if [ ${#_dwhy[@]} -eq 0 ] && [ ${#_dinc[@]} -eq 0 ] && [ ${#_dnotes[@]} -eq 0 ]; then
 		rm -f "$dir/console.log.diags"
 		return 0
 	fi
 	{
-		for x in "${_dwhy[@]}"; do echo "BUG: $name $x"; done
-		for x in "${_dnotes[@]}"; do echo "WARNING: $name $x"; done
-	} >"$dir/console.log.diags"
+		for x in ${_dwhy[@]+"${_dwhy[@]}"}; do echo "BUG: $name $x"; done
+		for x in ${_dinc[@]+"${_dinc[@]}"}; do echo "INCOMPLETE: $name $x"; done
+		for x in ${_dnotes[@]+"${_dnotes[@]}"}; do echo "WARNING: $name $x"; done
+	} >"$dir/console.log.diags" 2>/dev/null || true
 }
 
 # judge_is_scenario_dir DIR: does DIR hold one scenario's run?
 judge_is_scenario_dir() {
-	[ -f "$1/console.log" ] || [ -f "$1/exit_status" ] || [ -f "$1/cmdline" ] || [ -f "$1/Warnings" ]
+	[ -f "$1/console.log" ] || [ -f "$1/exit_status" ] || [ -f "$1/cmdline" ] ||
+		[ -f "$1/Warnings" ] || [ -f "$1/skipped" ]
 }
 
 # judge_find_dirs DIR: DIR itself if it holds one scenario's run, else
@@ -399,21 +509,108 @@ judge_find_dirs() {
 }
 
 # judge_results DIR...: judge every scenario directory found in the DIRs;
-# print the table and a count; return 1 if any failed, 2 if none found.
+# print the table and a count; write DIR/summary.json for each DIR that
+# is a results folder, and for JUDGE_SUMMARY_FOLDER if set
+# (judge_summary_json).  Returns 1 if any run failed or is incomplete, 2
+# if none was found.
 judge_results() {
-	local d s n=0 nbad=0
-	local -a dirs=()
+	local d s n=0 nbad=0 ninc=0 nskip=0 v line
+	local -a dirs=() folders=() rows=()
+	[ -z "${JUDGE_SUMMARY_FOLDER:-}" ] || folders+=("${JUDGE_SUMMARY_FOLDER%/}")
 	for d in "$@"; do
+		judge_is_scenario_dir "${d%/}" || folders+=("${d%/}")
 		while IFS= read -r s; do dirs+=("$s"); done < <(judge_find_dirs "$d")
 	done
+	[ ${#dirs[@]} -gt 0 ] || { echo "${PROG:-recheck}: no scenario results in $*" >&2; return 2; }
 	for s in "${dirs[@]}"; do
-		n=$((n + 1))
-		judge_dir "$s" || nbad=$((nbad + 1))
+		v=0
+		line=$(judge_dir "$s") || v=$?
+		echo "$line"
+		rows+=("$s"$'\t'"$v"$'\t'"$line")
+		case $v in
+		0) n=$((n + 1)) ;;
+		1) n=$((n + 1)) nbad=$((nbad + 1)) ;;
+		2) n=$((n + 1)) ninc=$((ninc + 1)) ;;
+		*) nskip=$((nskip + 1)) ;;
+		esac
 	done
-	((n > 0)) || { echo "${PROG:-recheck}: no scenario results in $*" >&2; return 2; }
-	if ((nbad > 0)); then
-		echo "$nbad of $n runs failed."
-		return 1
+	for d in ${folders[@]+"${folders[@]}"}; do
+		judge_summary_json "$d" "${rows[@]}"
+	done
+	judge_count_line "$n" "$nbad" "$ninc" "$nskip"
+	((nbad + ninc == 0))
+}
+
+# judge_count_line RUNS FAILED INCOMPLETE SKIPPED: the table's last line.
+judge_count_line() {
+	local runs=$1 nfail=$2 nincomplete=$3 nskipped=$4 out
+	if ((runs == 0)); then
+		echo "No run ran: $nskipped skipped."
+		return 0
+	elif ((nfail + nincomplete == 0)); then
+		out="All $runs runs succeeded."
+	else
+		out=''
+		((nfail == 0)) || out="$nfail of $runs runs failed."
+		((nincomplete == 0)) || out+="${out:+ }$nincomplete of $runs runs incomplete."
 	fi
-	echo "All $n runs succeeded."
+	((nskipped == 0)) || out+=" $nskipped skipped."
+	echo "$out"
+}
+
+# judge_verdict CODE: judge_dir's return code as a word.
+judge_verdict() {
+	case $1 in
+	0) echo SUCCESS ;;
+	1) echo FAILURE ;;
+	2) echo INCOMPLETE ;;
+	*) echo SKIPPED ;;
+	esac
+}
+
+# judge_json_string TEXT: TEXT as a JSON string.
+judge_json_string() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\t'/\\t}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\r'/\\r}
+	printf '"%s"' "$s"
+}
+
+# judge_summary_json FOLDER ROW...: FOLDER/summary.json, the verdict of the
+# whole run and of each of its runs (ROW: DIR<TAB>CODE<TAB>LINE); only the
+# rows of runs in FOLDER.  Not written when FOLDER is read-only or full.
+judge_summary_json() {
+	local folder=$1 row dir code line verdict reason overall=SUCCESS sep=''
+	local nfail=0 nincomplete=0 nok=0 nskipped=0
+	shift
+	[ -w "$folder" ] || return 0
+	{
+		printf '{"results":%s,"runs":[' "$(judge_json_string "$folder")"
+		for row in "$@"; do
+			IFS=$'\t' read -r dir code line <<<"$row"
+			[ "${dir%/*}" = "$folder" ] || continue
+			verdict=$(judge_verdict "$code")
+			reason=${line#*" $verdict"}
+			reason=${reason#: }
+			case $verdict in
+			FAILURE) nfail=$((nfail + 1)) ;;
+			INCOMPLETE) nincomplete=$((nincomplete + 1)) ;;
+			SUCCESS) nok=$((nok + 1)) reason='' ;;
+			SKIPPED) nskipped=$((nskipped + 1)) ;;
+			esac
+			printf '%s{"scenario":%s,"verdict":"%s","reason":%s,"line":%s}' "$sep" \
+				"$(judge_json_string "${dir##*/}")" "$verdict" "$(judge_json_string "$reason")" \
+				"$(judge_json_string "$line")"
+			sep=,
+		done
+		((nincomplete == 0)) || overall=INCOMPLETE
+		((nfail == 0)) || overall=FAILURE
+		((nok + nfail + nincomplete > 0)) || overall=SKIPPED
+		printf '],"verdict":"%s","succeeded":%d,"failed":%d,"incomplete":%d,"skipped":%d}\n' \
+			"$overall" "$nok" "$nfail" "$nincomplete" "$nskipped"
+	} >"$folder/summary.json.new" 2>/dev/null && mv "$folder/summary.json.new" "$folder/summary.json" ||
+		rm -f "$folder/summary.json.new" 2>/dev/null || true
 }

@@ -3,18 +3,27 @@
 # builds, starting and watching rcutorture processes.  Sourced.
 # Uses LOG (the run's log file, may be empty) and TORTURE_TOP.
 
-# log MESSAGE...: a line on stdout and in the run's log.
+# log MESSAGE...: a line on stdout and in the run's log.  A log that
+# cannot be written (a full disk) is said once on stderr; the lines still
+# reach the terminal.
 log() {
+	local err
 	if [ -t 1 ]; then printf '\r\033[K'; fi
 	printf '%s\n' "$*"
-	[ -z "${LOG:-}" ] || printf '%s\n' "$*" >>"$LOG"
+	[ -n "${LOG:-}" ] || return 0
+	if ! err=$({ printf '%s\n' "$*" >>"$LOG"; } 2>&1); then
+		[ -n "${LOG_FAILED:-}" ] || printf '%s: cannot write %s: %s: free disk space; the log goes to the terminal only\n' \
+			"${PROG:-torture}" "$LOG" "${err##*: }" >&2
+		LOG_FAILED=1
+	fi
+	return 0
 }
 
 # ------------------------------------------------------------------
 # Scenario lists: "2*TREE01 TREE03 CFLIST" -> one scenario name a line.
 
-# list_expand TOKEN...: names in order; N*NAME repeats, a file in
-# configs/ (CFLIST, quick) stands for its list.  Fails naming the token.
+# list_expand TOKEN...: names in order; N*NAME repeats, a list (CFLIST,
+# quick: scen_is_list) stands for its scenarios.  Fails naming the token.
 list_expand() {
 	local tok n name
 	for tok in "$@"; do
@@ -23,26 +32,16 @@ list_expand() {
 			n=$((10#${BASH_REMATCH[1]})) name=${BASH_REMATCH[2]}
 			((n > 0)) || { echo "$tok: repeat count must be at least 1" >&2; return 2; }
 		fi
-		if ! scen_exists "$name" && list_is_file "$name"; then
+		if scen_is_list "$name"; then
 			local -a sub=()
-			read -ra sub <<<"$(list_file_names "$name")"
+			read -ra sub <<<"$(scen_list_names "$name")"
+			[ ${#sub[@]} -gt 0 ] || { echo "$tok: empty list (in $(scen_relpath "$SCENARIO_DIR"))" >&2; return 2; }
 			while ((n-- > 0)); do list_expand "${sub[@]}" || return 2; done
 			continue
 		fi
 		scen_exists "$name" || { echo "$tok: no such scenario (in $(scen_relpath "$SCENARIO_DIR"))" >&2; return 2; }
 		while ((n-- > 0)); do echo "$name"; done
 	done
-}
-
-# list_is_file NAME: is NAME a scenario list in configs/?
-list_is_file() {
-	[[ $1 =~ ^[A-Za-z0-9_-]+$ ]] && [ -f "$CONFIG_DIR/$1" ] && [ "$1" != CFcommon ]
-}
-
-# list_file_names NAME: the scenario names in configs/NAME, on one line
-# (comments dropped).
-list_file_names() {
-	sed -e 's/#.*//' "$CONFIG_DIR/$1" | tr -s ' \t\n' ' '
 }
 
 # ------------------------------------------------------------------
@@ -91,6 +90,12 @@ build_cmd() {
 	printf '%s\n' make -C "$TORTURE_TOP" -j"$(nproc)" "BUILD=$dir" "$@" "$dir/rcutorture"
 }
 
+# build_log TAG: where a build's output goes (the session's scratch folder;
+# copied to the results as build-TAG.log).
+build_log() {
+	echo "${WORK:?}/build-$1.log"
+}
+
 # build_run TAG LOGFILE MAKEVAR...: build TAG; make's output in LOGFILE.
 build_run() {
 	local tag=$1 logfile=$2
@@ -98,29 +103,37 @@ build_run() {
 	local -a cmd
 	mapfile -t cmd < <(build_cmd "$tag" "$@")
 	printf '%s\n' "${cmd[*]}" >"$logfile"
-	"${cmd[@]}" >>"$logfile" 2>&1
+	# The tag alone says how to build: an outer make's flags or an exported
+	# SAN/DEBUG must not leak into the folder's objects.  LIBURCU=0 does
+	# pass: a build as if liburcu-dev were missing (torture.mk relinks).
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u DEBUG -u BUILD \
+		"${cmd[@]}" >>"$logfile" 2>&1
 }
 
 # ------------------------------------------------------------------
 # Runs.  Each run's directory gets the files of the results layout; a
 # background wrapper writes exit_status when rcutorture ends.
 
-# run_cmd DIR BIN CPUS PLANFILE: the rcutorture command, one word a line.
+# run_cmd DIR BIN CPUS PLANFILE: the rcutorture command, one word a line
+# (pinned to CPUS with taskset unless RUN_NO_AFFINITY is set).
 run_cmd() {
 	local dir=$1 bin=$2 cpus=$3 plan=$4
-	if [ -n "$cpus" ] && have taskset; then printf '%s\n' taskset -c "$cpus"; fi
+	if [ -n "$cpus" ] && [ -z "${RUN_NO_AFFINITY:-}" ] && have taskset; then
+		printf '%s\n' taskset -c "$cpus"
+	fi
 	printf '%s\n' "$bin" --out "$dir" --scenario "$(plan_get name <"$plan")"
 	plan_get arg <"$plan"
 }
 
-# run_prepare DIR PLANFILE: ConfigFragment (with the notes as comments).
+# run_prepare DIR PLANFILE: the run's folder with ConfigFragment (the
+# notes as comments) and its plan (bin/again.sh reads it).
 run_prepare() {
 	local dir=$1 plan=$2
-	mkdir -p "$dir"
+	mkdir -p "$dir" &&
 	{
 		plan_get fragment <"$plan"
 		plan_get note <"$plan" | sed 's/^/# /'
-	} >"$dir/ConfigFragment"
+	} >"$dir/ConfigFragment" && cp "$plan" "$dir/plan"
 }
 
 # run_state DIR: the folder for the runner's own bookkeeping of the run
@@ -147,12 +160,48 @@ run_start() {
 		echo $! >"$st/pid"
 		wait $! || rc=$?
 		echo "$rc" >"$dir/exit_status"
+		echo "$rc" >"$st/exit_status"	# last: the run is over
 	) &
 }
 
 # run_done DIR: has the run ended?
 run_done() {
-	[ -f "$1/exit_status" ]
+	[ -f "$(run_state "$1")/exit_status" ]
+}
+
+# run_wait DIR... SECONDS: wait at most SECONDS for the runs to end; the
+# ones still going are then killed and reaped (5 s more at most).
+run_wait() {
+	local secs=${*: -1} d t
+	local -a dirs=("${@:1:$#-1}")
+	for ((t = 0; t < 2 * secs; t++)); do
+		run_all_done ${dirs[@]+"${dirs[@]}"} && return 0
+		sleep 0.5
+	done
+	for d in ${dirs[@]+"${dirs[@]}"}; do run_done "$d" || run_kill "$d" KILL; done
+	for ((t = 0; t < 10; t++)); do
+		run_all_done ${dirs[@]+"${dirs[@]}"} && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# run_all_done DIR...: have all these runs ended?
+run_all_done() {
+	local d
+	for d in "$@"; do run_done "$d" || return 1; done
+}
+
+# run_saved DIR: the run's exit status reached DIR/exit_status?  If it did
+# not (a full disk), the reason is in RUN_UNSAVED[DIR] (judge.sh's).
+run_saved() {
+	local err
+	[ -f "$1/exit_status" ] && return 0
+	if ! err=$({ cp "$(run_state "$1")/exit_status" "$1/exit_status"; } 2>&1); then
+		# shellcheck disable=SC2034  # judge_dir reads it
+		RUN_UNSAVED[$1]="its results could not be saved (${err##*: }): free disk space and run it again"
+		return 1
+	fi
 }
 
 # run_kill DIR SIGNAL: signal a run's rcutorture.
@@ -170,7 +219,8 @@ run_gps() {
 
 # run_watch GRACE DIR...: wait for the runs; a run still going GRACE
 # seconds after its duration is killed and a "!!! ... hung" line goes to
-# its Warnings.  On a terminal, one progress line.
+# its Warnings.  On a terminal, one progress line.  RUN_WATCH_HOOK, if
+# set, is called once a second.
 run_watch() {
 	local grace=$1 d now el dur busy line gps st
 	shift
@@ -194,6 +244,7 @@ run_watch() {
 		done
 		((busy)) || break
 		if [ -t 1 ]; then printf '\r\033[K%s' "$line"; fi
+		"${RUN_WATCH_HOOK:-:}"	# once a second: session.sh's interruption check
 		sleep 1
 	done
 	if [ -t 1 ]; then printf '\r\033[K'; fi

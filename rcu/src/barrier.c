@@ -12,6 +12,9 @@
  * while entraining, so no callback is in neither list when its slot is
  * looked at.  Concurrent callers share passes through ->barrier_seq: one
  * that finds a full pass has started and ended since it arrived returns.
+ * Lazy callbacks are flushed (their grace periods requested at once), and
+ * every invoker woken: the flavor's callback thread and, for offloaded
+ * slots, their rcuo threads.
  */
 #include "internal.h"
 
@@ -94,7 +97,9 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 	/* The guard; barrier_mutex orders it against the last pass. */
 	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 	barrier_entrain_all(rsp);
+	lrcu_lazy_flush_all(rsp);	/* no waiting for lazy timers */
 	lrcu_cb_wake(rsp);	/* some may have landed in DONE */
+	lrcu_nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
 	barrier_put(rsp);	/* drop the guard */
 	pthread_mutex_lock(&rsp->barrier_done_lock);
 	while (__atomic_load_n(&rsp->barrier_cpu_count, __ATOMIC_ACQUIRE))

@@ -109,6 +109,7 @@ void lrcu_read_misuse(const char *what)
 
 void lrcu_read_lock_unregistered(const char *what)
 {
+	lrcu_reader_unprotected(what);
 	report_once("read-side critical section outside RCU's view (call "
 		    "rcu_register_thread() first): ", what);
 }

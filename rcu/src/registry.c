@@ -3,8 +3,9 @@
  * registry.c - threads as CPUs: slots, registration (CPU online/offline)
  * and extended quiescent states (rcu_thread_offline()/online()).
  *
- * Slots 0..LRCU_NR_INTERNAL-1 belong to the library's callback threads;
- * user threads get slots LRCU_NR_INTERNAL..nr_slots-1, nr_cpus of them.
+ * Slots 0..lrcu_nr_internal-1 belong to the library's callback threads
+ * (the flavors' two, then the rcuo threads of callback offloading); user
+ * threads get slots lrcu_nr_internal..nr_slots-1, nr_cpus of them.
  * Registering edits only the leaf's ->qsmaskinitnext, under the leaf lock,
  * as CPU hotplug does in the kernel: the next grace period folds it in,
  * the current one never waits for a newcomer.  Unregistering reports the
@@ -22,6 +23,14 @@
 
 __thread struct lrcu_reader lrcu_reader = { .slot = -1 };
 
+/*
+ * Set when this thread's rcu_register_thread() failed for lack of a slot,
+ * cleared when a later one succeeds: its read-side sections would not be
+ * seen by grace periods, so lrcu_reader_unprotected() refuses them.
+ */
+static __thread bool registration_failed;
+
+int lrcu_nr_internal;
 int lrcu_nr_slots;
 int lrcu_slots_hwm;
 struct lrcu_slot *lrcu_slots;
@@ -78,8 +87,8 @@ static void sched_go_online(struct lrcu_reader *r)
  * -1 if none is free. */
 static int slot_find_free(bool internal)
 {
-	int lo = internal ? 0 : LRCU_NR_INTERNAL;
-	int hi = internal ? LRCU_NR_INTERNAL : lrcu_nr_slots;
+	int lo = internal ? 0 : lrcu_nr_internal;
+	int hi = internal ? lrcu_nr_internal : lrcu_nr_slots;
 	int i;
 
 	for (i = lo; i < hi; i++)
@@ -96,7 +105,7 @@ static int slot_pick(bool internal, int want)
 
 	if (want < 0)
 		return slot_find_free(internal);
-	slot = want + LRCU_NR_INTERNAL;
+	slot = want + lrcu_nr_internal;
 	if (slot >= lrcu_nr_slots) {
 		errno = EINVAL;
 		return -1;
@@ -162,9 +171,11 @@ static int register_slot(bool internal, int want, const char *what)
 		fprintf(stderr, "rcu: %s: all %ld thread slots are in use (nr_cpus=%ld); "
 			"raise nr_cpus in RCU_BOOTARGS\n", what,
 			lrcu_params.nr_cpus, lrcu_params.nr_cpus);
+		registration_failed = true;
 		errno = ENOSPC;
 		return -1;
 	}
+	registration_failed = false;
 	lrcu_slots[slot].reader = r;
 	lrcu_slots[slot].tid = (int)syscall(SYS_gettid);
 	pthread_getname_np(pthread_self(), lrcu_slots[slot].name, sizeof(lrcu_slots[slot].name));
@@ -184,6 +195,8 @@ static int register_slot(bool internal, int want, const char *what)
 		__atomic_store_n(&lrcu_slots_hwm, slot + 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&lrcu_slots_lock);
 	pthread_setspecific(exit_key, r);	/* unregister if the thread exits */
+	if (!internal)
+		lrcu_nocb_cpu_online(slot);	/* its rcuo threads, if offloaded */
 	return 0;
 }
 
@@ -206,7 +219,7 @@ int lrcu_register_thread_cpu(int cpu)
 int lrcu_cpu_leaf(int cpu)
 {
 	const struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
-	int slot = cpu + LRCU_NR_INTERNAL;
+	int slot = cpu + lrcu_nr_internal;
 
 	lrcu_init_once();
 	if (cpu < 0 || slot >= lrcu_nr_slots)
@@ -299,6 +312,22 @@ static void registry_thread_exit(void *arg)
 		r->sched_nesting = 0;
 	}
 	unregister_slot("thread exit");
+}
+
+/*
+ * A read-side section on an unregistered thread (the readers' slow path).
+ * After a failed registration that is a program error with a remedy, not
+ * a section to let through unprotected: stop here.  A thread that never
+ * tried to register gets the misuse warning.
+ */
+void lrcu_reader_unprotected(const char *what)
+{
+	if (registration_failed)
+		lrcu_fatal("%s in a thread whose rcu_register_thread() failed: all %ld "
+			   "thread slots were in use, so grace periods would not wait "
+			   "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
+			   "or stop reading when rcu_register_thread() returns -1",
+			   what, lrcu_params.nr_cpus);
 }
 
 int lrcu_thread_slot(void)

@@ -52,6 +52,9 @@ bool lrcu_cblist_accelerate(struct lrcu_cblist *l, unsigned long snap);
 /* Move every segment whose grace period has completed (per `cur', the
  * current gp_seq) into DONE. */
 void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur);
+/* The grace period the earliest pending callbacks wait for, in *gp;
+ * false if none waits (NEXT, unassigned, counts as none). */
+bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp);
 /* Detach up to `max' callbacks from the front of DONE into *out. */
 void lrcu_cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *out);
 /* Detach everything: DONE callbacks into *done, the rest into *pend. */

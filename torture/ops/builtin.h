@@ -11,9 +11,13 @@ extern const struct torture_ops busted_ops, busted_barrier_ops, busted_unlock_op
 	busted_exp_fence_ops;
 extern const struct torture_ops trivial_ops;
 extern const struct torture_ops srcu_ops, srcud_ops, srcum_ops, srcu_busted_ops;
-#ifdef TORTURE_HAVE_LIBURCU
 extern const struct torture_ops liburcu_memb_ops, liburcu_mb_ops, liburcu_signal_ops,
 	liburcu_qsbr_ops, liburcu_bp_ops;
-#endif
+
+/* urcu_built.c or urcu_absent.c: the liburcu types (NULL-terminated), or
+ * their names and why they are missing. */
+extern const struct torture_ops *const torture_urcu_ops[];
+extern const char *const torture_urcu_absent[];
+extern const char torture_urcu_why[];
 
 #endif

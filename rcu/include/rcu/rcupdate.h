@@ -37,9 +37,11 @@
  *   call_rcu() queues on the caller's thread slot (unregistered callers
  *   share one extra slot).  Callbacks are invoked, in the order they were
  *   queued on a slot, by the flavor's callback thread ("rcu_cb_preempt" /
- *   "rcu_cb_sched"), never by the thread that queued them.  That thread is
- *   registered, so callbacks may use rcu_read_lock(); they must not block
- *   for long and must not call synchronize_*() or rcu_barrier*().
+ *   "rcu_cb_sched") or, for an offloaded slot (rcu_nocbs=), by the slot's
+ *   own "rcuop/N" / "rcuos/N" thread; never by the thread that queued
+ *   them.  Those threads are registered, so callbacks may use
+ *   rcu_read_lock(); they must not block for long and must not call
+ *   synchronize_*() or rcu_barrier*().
  *
  * Errors
  *   Calling synchronize_*() or rcu_barrier*() inside a read-side section
@@ -73,6 +75,7 @@ void lrcu_thread_online(void);
 
 void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
 void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
 void lrcu_kfree_call(struct rcu_head *head, size_t offset);
 void lrcu_barrier(enum lrcu_flavor f, const char *caller);
 unsigned long lrcu_get_state(enum lrcu_flavor f);
@@ -88,6 +91,8 @@ void lrcu_unexpedite_gp(void);
 bool lrcu_gp_is_expedited(void);
 bool lrcu_gp_is_normal(void);
 void lrcu_end_inkernel_boot(void);
+int lrcu_nocb_cpu_offload(int cpu);
+int lrcu_nocb_cpu_deoffload(int cpu);
 
 enum lrcu_head_op {
 	LRCU_HEAD_INIT,
@@ -104,7 +109,9 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 /*
  * Take a thread slot.  Returns 0, or -1 with errno ENOSPC when all nr_cpus
  * slots are taken (a message naming the limit is printed) or EBUSY if the
- * thread is already registered.
+ * thread is already registered.  Check it: a read-side section in a
+ * thread whose registration failed would not be seen by grace periods, so
+ * it stops the program ("rcu: BUG: ..."); register before reading.
  */
 static inline int rcu_register_thread(void) { return lrcu_register_thread(); }
 /* Register as "CPU" cpu (0 <= cpu < nr_cpus), as a CPU with a fixed number
@@ -189,6 +196,19 @@ static inline void call_rcu_sched(struct rcu_head *head, rcu_callback_t func)
 {
 	lrcu_call(LRCU_SCHED, head, func);
 }
+/*
+ * call_rcu() for a callback somebody waits for: never lazy.  With
+ * rcutree.enable_rcu_lazy=1 (CONFIG_RCU_LAZY) call_rcu() and
+ * call_rcu_sched() queue lazy callbacks, as kfree_rcu() always does: their
+ * grace period is requested only rcutree.rcu_idle_lazy_gp_delay (6 s)
+ * later, or when many wait, or at rcu_barrier(), so that an otherwise
+ * idle program is not woken for each one.  A grace period that happens
+ * anyway takes them along.
+ */
+static inline void call_rcu_hurry(struct rcu_head *head, rcu_callback_t func)
+{
+	lrcu_call_hurry(LRCU_PREEMPT, head, func);
+}
 
 /*
  * Expedited grace periods: the same guarantee as synchronize_*(), with
@@ -225,6 +245,20 @@ static inline bool rcu_gp_is_normal(void) { return lrcu_gp_is_normal(); }
  * expedited calls act normal from now on. */
 static inline void rcu_end_inkernel_boot(void) { lrcu_end_inkernel_boot(); }
 
+/*
+ * Callback offloading (rcu_nocbs=): a "CPU" (registered thread slot) whose
+ * callbacks are offloaded has them invoked by threads of its own, rcuop/N
+ * (rcu) and rcuos/N (rcu_sched), whose group's rcuog/L thread waits for
+ * their grace periods; not by the flavors' callback threads.  These switch
+ * a CPU (0 <= cpu < nr_cpus), whether registered or not, at run time; the
+ * switch loses, repeats or hurries no callback, and each thread's
+ * callbacks still run in the order queued.  0, or -EINVAL without
+ * rcu_nocbs (offloading off, as in the kernel) or for no such CPU, or
+ * -EAGAIN if its threads cannot be started.
+ */
+static inline int rcu_nocb_cpu_offload(int cpu) { return lrcu_nocb_cpu_offload(cpu); }
+static inline int rcu_nocb_cpu_deoffload(int cpu) { return lrcu_nocb_cpu_deoffload(cpu); }
+
 static inline void rcu_barrier(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier"); }
 static inline void rcu_barrier_bh(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier_bh"); }
 static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barrier_sched"); }
@@ -232,7 +266,8 @@ static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barri
 /*
  * kfree_rcu(p, field): free(p) after a grace period; field is p's struct
  * rcu_head member.  The member's offset travels in place of the callback
- * function (offsets below 4096 are never valid function addresses).
+ * function (offsets below 4096 are never valid function addresses).  A
+ * lazy callback (see call_rcu_hurry()): rcu_barrier() waits for it.
  */
 #define kfree_rcu(p, field) \
 	lrcu_kfree_call(&(p)->field, offsetof(__typeof__(*(p)), field))

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kparams.c - the Linux kernel's boot parameters that rcutorture scenario
+ * files use but that mean nothing here (priority boosting, adaptive
+ * ticks, the kernel's self-tests ...).  They are
+ * accepted, with a note saying why they are ignored, so the kernel's own
+ * scenario files run unmodified.  A parameter that gets implemented (in
+ * params.c's table, or as one of the RCU's own) wins over its entry here:
+ * nothing needs to change in this file when that happens.
+ *
+ * Names under the namespaces of rcutorture and of the RCU (rcutorture.,
+ * rcutree., rcupdate., srcutree., torture.) must be known: anything else
+ * there is a typo.  Other names are the kernel's business ("foreign").
+ */
+#include <string.h>
+#include "torture.h"
+
+struct kparam {
+	const char *name;	/* exact, or "prefix*" */
+	const char *why;
+};
+
+#define BOOST	"no priority boosting in userspace"
+#define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
+		"which its rcuo thread shares"
+#define NOHZ	"no scheduling-clock ticks in userspace"
+#define FULL	"the _full polled forms are not implemented (our cookies are one word)"
+#define TASKS	"RCU Tasks is not implemented"
+#define SRCUF	"SRCU reader flavors other than srcu_read_lock() are not selectable"
+#define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
+#define STALL	"this stall-warning knob is not implemented"
+#define KERNEL	"no userspace meaning"
+
+static const struct kparam kparams[] = {
+	/* rcutorture's own */
+	{ "rcutorture.test_boost", BOOST }, { "rcutorture.test_boost_interval", BOOST },
+	{ "rcutorture.test_boost_duration", BOOST }, { "rcutorture.test_boost_holdoff", BOOST },
+	{ "rcutorture.preempt_duration", "threads cannot preempt one another at will here" },
+	{ "rcutorture.preempt_interval", "threads cannot preempt one another at will here" },
+	{ "rcutorture.test_nmis", "no NMIs in userspace" },
+	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
+	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
+	{ "rcutorture.reader_flavor", SRCUF },
+	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
+	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
+	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
+	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
+	{ "rcutorture.gpwrap_lag*", "the kernel's grace-period wrap test" },
+	{ "rcutorture.nreaders_exp", "the kernel's expedited-reader test (NMI-context readers)" },
+	/* torture.c's */
+	{ "torture.*", "the kernel's torture.c knobs (boot-time onoff, ftrace dumps)" },
+	/* Tree RCU's */
+	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
+	{ "rcutree.nocb_nobypass_lim_per_jiffy", BYPASS },
+	{ "rcutree.rcu_nocb_poll", "not a kernel parameter: the kernel's is rcu_nocb_poll" },
+	{ "rcutree.rcu_normal_wake_from_gp", "a kernel wake-up optimisation of synchronize_rcu()" },
+	{ "rcutree.rcu_kick_kthreads", STALL },
+	{ "rcutree.rcu_resched_ns", KERNEL }, { "rcutree.rcu_divisor", KERNEL },
+	{ "rcutree.jiffies_till_sched_qs", KERNEL }, { "rcutree.dump_tree", KERNEL },
+	{ "rcutree.qovld", KERNEL }, { "rcutree.rcu_min_cached_objs", KERNEL },
+	{ "rcutree.rcu_delay_page_cache_fill_msec", KERNEL }, { "rcutree.sysrq_rcu", KERNEL },
+	{ "rcutree.csd_lock_suppress_rcu_stall", KERNEL }, { "rcutree.rcu_unlock_delay", KERNEL },
+	/* rcupdate's */
+	{ "rcupdate.rcu_self_test*", SELF },
+	{ "rcupdate.rcu_cpu_stall_suppress_at_boot", STALL },
+	{ "rcupdate.rcu_cpu_stall_ftrace_dump", STALL }, { "rcupdate.rcu_cpu_stall_cputime", STALL },
+	{ "rcupdate.rcu_task*", TASKS }, { "rcupdate.rcu_tasks*", TASKS },
+	/* Tree SRCU's */
+	{ "srcutree.*", "Tree SRCU's tuning: SRCU here has no srcu_node tree" },
+	/* the kernel's own */
+	{ "nohz_full", NOHZ " (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)" },
+	{ "nohz", NOHZ },
+	{ "threadirqs", "no interrupt threads in userspace" }, { "isolcpus", KERNEL },
+	{ "irqaffinity", KERNEL }, { "preempt", "the preemption model comes from the "
+	  "scenario's CONFIG_PREEMPT* options" }, { "nokaslr", KERNEL }, { "panic", KERNEL },
+	{ "panic_on_warn", KERNEL }, { "ftrace_dump_on_oops", KERNEL }, { "ftrace", KERNEL },
+	{ "ftrace_graph_filter", KERNEL }, { "trace_event", KERNEL },
+	{ "trace_buf_size", KERNEL }, { "console", KERNEL }, { "initcall_debug", KERNEL },
+	{ "debug", KERNEL }, { "selinux", KERNEL }, { "debug_boot_weak_hash", KERNEL },
+	{ "tsc", KERNEL }, { "clocksource", KERNEL }, { "mitigations", KERNEL },
+	{ "idle", KERNEL }, { "skew_tick", NOHZ },
+};
+
+static const char *const owned[] = {
+	"rcutorture.", "rcutree.", "rcupdate.", "srcutree.", "torture.",
+};
+
+static bool kparam_match(const char *pattern, const char *name)
+{
+	size_t n = strlen(pattern);
+
+	if (n && pattern[n - 1] == '*')
+		return !strncmp(pattern, name, n - 1);
+	return !strcmp(pattern, name);
+}
+
+const char *kparam_ignored(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kparams) / sizeof(kparams[0]); i++)
+		if (kparam_match(kparams[i].name, name))
+			return kparams[i].why;
+	return NULL;
+}
+
+bool kparam_owned(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		if (!strncmp(owned[i], name, strlen(owned[i])))
+			return true;
+	return false;
+}
