@@ -19,9 +19,9 @@
  * What makes it expedited: it waits for holdouts by polling briefly, then
  * sleeping until one wakes it, never on the force-quiescent-state timer;
  * and it is driven by a caller even when the kthread would drive a
- * normal one (rcutree.gp_caller_drives=0, or a start_poll request).  Threads that are idle
- * (offline, or outside any section) or never read are not asked anything:
- * their words prove them quiescent.
+ * normal one (rcutree.gp_caller_drives=0, or a start_poll request).
+ * Threads that are idle (offline, or outside any section) or never read
+ * are not asked anything: their words prove them quiescent.
  *
  * Why no separate expedited sequence, as in the kernel: the kernel's
  * normal grace periods must not interrupt CPUs, so its expedited ones
