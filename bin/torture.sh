@@ -7,6 +7,8 @@ PROG=torture.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib/session.sh
 . "$BIN_DIR/lib/session.sh"	# and the libraries it uses
+# shellcheck source=lib/perf.sh
+. "$BIN_DIR/lib/perf.sh"
 
 DEFAULT_DURATION=1m
 DEFAULT_GRACE=60
@@ -52,7 +54,10 @@ Options:
                     counts as --kconfig
   --kasan, --kcsan  build with AddressSanitizer / ThreadSanitizer
                     (CONFIG_KASAN=y / CONFIG_KCSAN=y)
-  --torture rcu     the suite (rcuscale, refscale, lock, scf: not implemented)
+  --torture rcu     the suite (default); --torture refscale|rcuscale: the perf
+                    programs on scenarios/refscale/ or scenarios/rcuscale/
+                    instead (--torture refscale --help); lock, scf: not
+                    implemented
   --results DIR     where the results go (default results/); each session
                     makes DIR/YYYY.MM.DD-HH.MM.SS/
   --datestamp NAME  DIR/NAME instead of the date
@@ -126,7 +131,7 @@ own_option() {
 	--torture)
 		case $2 in
 		rcu) ;;
-		rcuscale | refscale) die 2 "--torture $2: not implemented yet (only rcu)" ;;
+		rcuscale | refscale) die 2 "--torture $2: internal error (bin/lib/perf.sh runs it)" ;;
 		*) die 2 "--torture $2: not implemented (only rcu)" ;;
 		esac ;;
 	--buildonly | --build-only) OPT_BUILDONLY=1 ;;
@@ -185,4 +190,5 @@ main() {
 	session_run "${list[@]}"
 }
 
+perf_dispatch "$@"	# --torture refscale|rcuscale: bin/lib/perf.sh
 main "$@"

@@ -186,6 +186,9 @@ static void test_serves_normal(void)
 
 	synchronize_rcu();	/* nothing left pending from before */
 	need0 = stats(LRCU_PREEMPT).gp_seq_needed;
+	/* The normal waiter asks the (delayed) kthread, as in the kernel,
+	 * instead of driving its grace period itself. */
+	setp("rcutree.gp_caller_drives", "0");
 	setp("rcutree.gp_start_delay", "100000");
 	g0 = stats(LRCU_PREEMPT).gps_completed;
 	e0 = stats(LRCU_PREEMPT).exp_gps;
@@ -209,6 +212,7 @@ static void test_serves_normal(void)
 	   "the GP kthread ran none of those grace periods (%lu, %lu expedited)",
 	   stats(LRCU_PREEMPT).gps_completed - g0, stats(LRCU_PREEMPT).exp_gps - e0);
 	setp("rcutree.gp_start_delay", "0");
+	setp("rcutree.gp_caller_drives", "1");
 	synchronize_rcu();
 }
 

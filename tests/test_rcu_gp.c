@@ -64,6 +64,36 @@ static void test_sharing(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* A caller drives its own grace period: no thread handoff. */
+
+static void set_param(const char *name, const char *v)
+{
+	char err[256];
+
+	if (lrcu_param_set(name, v, err, sizeof(err))) {
+		printf("Bail out! %s\n", err);
+		exit(1);
+	}
+}
+
+static void test_caller_drives(void)
+{
+	unsigned long before = gps_completed(LRCU_PREEMPT), sched0 = gps_completed(LRCU_SCHED);
+
+	/* The GP kthread would wait 100 s before starting a grace period. */
+	set_param("rcutree.gp_start_delay", "100000");
+	watchdog_arm("synchronize_*() with the GP kthread held off", 30);
+	synchronize_rcu();
+	cond_synchronize_rcu(get_state_synchronize_rcu());
+	synchronize_sched();
+	ok(watchdog_done() && gps_completed(LRCU_PREEMPT) - before >= 2 &&
+	   gps_completed(LRCU_SCHED) - sched0 >= 1,
+	   "synchronize_rcu(), cond_synchronize_rcu(), synchronize_sched() drive their grace "
+	   "periods themselves (the GP kthread is held off)");
+	set_param("rcutree.gp_start_delay", "0");
+}
+
+/* ------------------------------------------------------------------ */
 /* Polled grace periods. */
 
 static void test_polled(void)
@@ -187,6 +217,7 @@ int main(void)
 	test_reader_blocks(R_SCHED, sync_sched, "rcu_sched");
 	test_no_starvation();
 	test_sharing();
+	test_caller_drives();
 	test_polled();
 	test_wrap();
 	test_idle();

@@ -386,7 +386,10 @@ static void test_unregistered(void)
 static void test_starved(void)
 {
 	struct result r;
-	bool good = run("starved", "rcupdate.rcu_cpu_stall_timeout=0.2 rcutree.gp_preinit_delay=1000",
+	/* gp_caller_drives=0: the kthread drives synchronize_rcu()'s grace
+	 * period (a caller that drives it is not the kthread). */
+	bool good = run("starved", "rcupdate.rcu_cpu_stall_timeout=0.2 rcutree.gp_preinit_delay=1000 "
+			"rcutree.gp_caller_drives=0",
 			&r);
 
 	ok(good && r.starved && line_has("rcu: rcu_preempt kthread starved for", "jiffies!", NULL) &&

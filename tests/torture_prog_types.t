@@ -106,10 +106,12 @@ ok $? "stall_cpu with no warning naming the reader: FAILURE"
 
 # A stall warning nobody asked for (the grace-period thread sleeps 1 s in
 # every grace period, the timeout is 0.2 s): FAILURE.  Normal grace
-# periods only, so that it is the GP thread that starves.
+# periods only, driven by the GP thread (not by synchronize_rcu()'s
+# caller: rcutree.gp_caller_drives=0), so that it is the GP thread that
+# starves.
 run stall_unasked rcutorture.torture_type=rcu rcutorture.shutdown_secs=3 rcutorture.stat_interval=1 \
 	rcupdate.rcu_cpu_stall_timeout=0.2 rcutree.gp_preinit_delay=1000 rcutorture.stutter=0 \
-	rcutorture.gp_sync=1 rcutorture.gp_normal=1
+	rcutorture.gp_sync=1 rcutorture.gp_normal=1 rcutree.gp_caller_drives=0
 [ "$RC" = 1 ] && grep -q "rcu_preempt kthread starved for" "$OUT" &&
 	tail -n 1 "$OUT" | grep -q "End of test: FAILURE: " &&
 	jq -e '.errors.rcu_stalls > 0 and .result == "FAILURE"' "$DIR/summary.json" >/dev/null

@@ -32,7 +32,7 @@ setup() {
 		"--repeat x TREE01|--repeat x: expected a count"
 		"NOSUCH|NOSUCH: no such scenario"
 		"--configs 2*NOPE|2*NOPE: no such scenario"
-		"--torture rcuscale|--torture rcuscale: not implemented yet"
+		"--torture rcuscale --frobnicate|--frobnicate: not an option of --torture rcuscale"
 		"--torture lock|--torture lock: not implemented"
 		"--jitter x TREE09|--jitter x: expected"
 		"--datestamp ../x TREE09|--datestamp ../x: expected a relative name"

@@ -2,9 +2,6 @@
 #
 #   $(BUILD)/rcutorture                       the torture program
 #   $(BUILD)/torture/libtorture_example.so    example lib: plugin (examples/)
-#   $(BUILD)/bench/gp_latency                 grace-period latency benchmark
-#                                             (bench/; JSON lines; not run by
-#                                             make check)
 #
 # The liburcu types (urcu-memb, urcu-mb, urcu-signal, urcu-qsbr, urcu-bp) are
 # built when pkg-config finds liburcu-dev's modules.  LIBURCU=0 builds as if
@@ -37,12 +34,7 @@ endif
 
 TORTURE_OBJS    := $(sort $(TORTURE_SRCS:%.c=$(BUILD)/obj/%.o))
 
-# Benchmarks: a program each, on the ops adapters (no torture core).
-BENCH_BIN       := $(BUILD)/bench/gp_latency
-BENCH_OPS_OBJS  := $(filter $(BUILD)/obj/torture/ops/ops_rcu.o $(BUILD)/obj/torture/ops/ops_liburcu_%,$(TORTURE_OBJS))
-EXTRA_CFLAGS_torture/bench/ += $(TORTURE_URCU_CFLAGS)
-
-torture: $(TORTURE_BIN) $(TORTURE_PLUGIN) $(BENCH_BIN)
+torture: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 all: torture
 CHECK_DEPS += $(TORTURE_BIN) $(TORTURE_PLUGIN)
 # tests.mk is read before this file, so its "tests: ... $(CHECK_DEPS)"
@@ -66,6 +58,3 @@ $(TORTURE_PLUGIN): torture/examples/plugin_example.c torture/include/torture/ops
 
 .PHONY: torture
 
-$(BUILD)/bench/%: $(BUILD)/obj/torture/bench/%.o $(BENCH_OPS_OBJS) $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(BENCH_OPS_OBJS) $(LIB_A) $(TORTURE_LIBS) $(LDLIBS)

@@ -48,6 +48,8 @@ struct lrcu_params {
 	long rcu_expedited;		/* rcupdate.rcu_expedited */
 	long rcu_normal;		/* rcupdate.rcu_normal (wins) */
 	long rcu_normal_after_boot;	/* rcupdate.rcu_normal_after_boot */
+	long gp_caller_drives;		/* rcutree.gp_caller_drives: synchronize_*()
+					 * drives its normal grace period itself */
 	long gp_start_delay;		/* rcutree.gp_start_delay (ms): request ->
 					 * GP kthread start (widens the race
 					 * with expedited callers) */
@@ -210,14 +212,18 @@ struct lrcu_state {
 	unsigned long gp_activity_us;	/* last GP driver activity (WRITE_ONCE) */
 	int gp_tid;			/* GP kthread's OS thread id (WRITE_ONCE) */
 
-	/* The driver of the current grace period, the GP kthread or an
-	 * expedited caller (tree_exp.c), holds gp_mutex from init to
-	 * cleanup; lrcu_gp_release() bumps gp_releases (under gp_wq_lock)
-	 * and wakes gp_wq when it lets go. */
+	/* The driver of the current grace period, the GP kthread or a
+	 * caller of synchronize_*() (lrcu_gp_drive()), holds gp_mutex from
+	 * init to cleanup; lrcu_gp_release() bumps gp_releases (atomic)
+	 * and wakes gp_wq's waiters, if any, when it lets go. */
 	pthread_mutex_t gp_mutex;
 	int gp_expedited;		/* current GP runs expedited (driver;
 					 * READ_ONCE() elsewhere) */
+	int gp_by_caller;		/* current GP driven by a caller, not the
+					 * kthread (driver; READ_ONCE()) */
 	unsigned long gp_releases;
+	int gp_wq_waiters;		/* threads in lrcu_gp_wq_wait() (atomic):
+					 * a release with none broadcasts nothing */
 
 	/* Mechanisms that see every grace period (set at init). */
 	const struct lrcu_gp_hooks *hooks[LRCU_MAX_HOOKS];
@@ -231,6 +237,14 @@ struct lrcu_state {
 	int level_first[LRCU_MAX_LEVELS];	/* index of first node per level */
 	int level_count[LRCU_MAX_LEVELS];	/* nodes per level */
 	int levelspread[LRCU_MAX_LEVELS];	/* children per node per level */
+	/* 1 + the highest leaf that ever had a registered slot (slots are
+	 * taken lowest first, so usually a few leaves).  Grace periods look
+	 * at no node to its right: their ->qsmaskinit stays 0.  Raised under
+	 * lrcu_slots_lock before the ->qsmaskinit_gen bump that announces the
+	 * slot (atomic). */
+	int leaf_hwm;
+	int gp_leaves;			/* leaf_hwm as the current GP's init read
+					 * it: what it walks (driver, gp_mutex) */
 
 	struct lrcu_data *rda;		/* nr_slots + 1 (the last is unbound) */
 
@@ -310,6 +324,35 @@ static inline bool lrcu_node_is_leaf(const struct lrcu_state *rsp, const struct 
 #define lrcu_for_each_leaf(rsp, rnp) \
 	for ((rnp) = (rsp)->node + (rsp)->level_first[(rsp)->levels - 1]; \
 	     (rnp) < (rsp)->node + (rsp)->nr_nodes; (rnp)++)
+
+/*
+ * The nodes a grace period may involve, breadth-first (parents before
+ * children): on each level, those covering a slot of the first `leaves'
+ * leaves (lrcu_leaf_hwm()).  A tree sized for 4096 threads of which a
+ * few are registered is walked in a few nodes, not hundreds.
+ */
+static inline int lrcu_leaf_hwm(struct lrcu_state *rsp)
+{
+	/* Acquire pairs with the release in registry.c's slot_attach(). */
+	return __atomic_load_n(&rsp->leaf_hwm, __ATOMIC_ACQUIRE);
+}
+
+static inline struct lrcu_node *lrcu_node_next_used(struct lrcu_state *rsp,
+						    struct lrcu_node *rnp, int leaves)
+{
+	struct lrcu_node *leaf0 = rsp->node + rsp->level_first[rsp->levels - 1];
+	int l = rnp->level;
+
+	if (rnp + 1 < rsp->node + rsp->level_first[l] + rsp->level_count[l] &&
+	    leaves > 0 && rnp[1].grplo <= leaf0[leaves - 1].grphi)
+		return rnp + 1;
+	return l + 1 < rsp->levels ? rsp->node + rsp->level_first[l + 1] : NULL;
+}
+#define lrcu_for_each_node_used(rsp, rnp, leaves) \
+	for ((rnp) = (rsp)->node; (rnp); (rnp) = lrcu_node_next_used((rsp), (rnp), (leaves)))
+#define lrcu_for_each_leaf_used(rsp, rnp, leaves) \
+	for ((rnp) = (rsp)->node + (rsp)->level_first[(rsp)->levels - 1]; \
+	     (rnp) < (rsp)->node + (rsp)->level_first[(rsp)->levels - 1] + (leaves); (rnp)++)
 /* Lock a node; the fence makes unlock(child)+lock(parent) a full barrier
  * on the reporting path (the kernel's smp_mb__after_unlock_lock()). */
 void lrcu_node_lock(struct lrcu_node *rnp);
@@ -325,7 +368,8 @@ void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
-void lrcu_gp_run(struct lrcu_state *rsp, bool expedited);	/* gp_mutex held */
+void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller);	/* gp_mutex held */
+void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
 void lrcu_gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
 void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);

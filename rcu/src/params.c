@@ -40,6 +40,7 @@ struct lrcu_params lrcu_params = {
 	.rcu_expedited = 0,
 	.rcu_normal = 0,
 	.rcu_normal_after_boot = 0,
+	.gp_caller_drives = 1,
 	.gp_start_delay = 0,
 	.cpu_stall_timeout_ms = 21000,	/* CONFIG_RCU_CPU_STALL_TIMEOUT=21 */
 	.cpu_stall_suppress = 0,
@@ -102,6 +103,9 @@ static const struct param_desc param_table[] = {
 	  "expedited grace-period calls act normal (wins over rcu_expedited)"),
 	P("rcupdate.rcu_normal_after_boot", rcu_normal_after_boot, 0, 1, false,
 	  "rcu_end_inkernel_boot() sets rcu_normal"),
+	P("rcutree.gp_caller_drives", gp_caller_drives, 0, 1, false,
+	  "synchronize_*() drives its normal grace period itself when no one does "
+	  "(0: asks the GP kthread, the kernel's way)"),
 	P("rcutree.gp_start_delay", gp_start_delay, 0, 100000, false,
 	  "ms the GP kthread waits between a request and starting the grace period"),
 	SECS("rcupdate.rcu_cpu_stall_timeout", cpu_stall_timeout_ms, 10, 300000,

@@ -122,9 +122,17 @@ static void slot_attach(struct lrcu_reader *r, int slot)
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_data *rdp = &lrcu_states[f].rda[slot];
+		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_data *rdp = &rsp->rda[slot];
 		struct lrcu_node *rnp = rdp->mynode;
+		int leaf = (int)(rnp - rsp->node) - rsp->level_first[rsp->levels - 1];
 
+		/* Grace periods walk the leaves up to this one from now on.
+		 * Release, before the gen bump below: a GP init that sees the
+		 * bump sees the leaf too (lrcu_leaf_hwm()); slots_lock makes
+		 * us the only writer. */
+		if (leaf + 1 > __atomic_load_n(&rsp->leaf_hwm, __ATOMIC_RELAXED))
+			__atomic_store_n(&rsp->leaf_hwm, leaf + 1, __ATOMIC_RELEASE);
 		lrcu_node_lock(rnp);
 		/* The word is initialised before the scanner can reach it
 		 * (both under the leaf lock). */

@@ -62,11 +62,21 @@
  *
  *
  * Who drives a grace period: ->gp_mutex is held from init to cleanup by
- * its driver, the GP kthread or an expedited caller (tree_exp.c), which
- * both run lrcu_gp_run().  They differ only in how they wait for
- * quiescent states (gp_wait_qs()): the kthread sleeps until woken or the
- * next force-quiescent-state scan is due; an expedited driver polls
- * briefly, then sleeps until a holdout wakes it.
+ * its driver, which runs lrcu_gp_run(): the GP kthread (grace periods
+ * that call_rcu() and the polled calls ask for) or a caller of
+ * synchronize_*() that found no one driving (lrcu_gp_drive()).  A caller
+ * drives so that no thread handoff sits on its path: with no online
+ * reader the grace period ends in the caller, and a holdout's report
+ * wakes the caller itself instead of the kthread, which would then wake
+ * the caller.  On a machine with more runnable threads than CPUs each
+ * handoff waits for the scheduler, and three of them per grace period
+ * made grace periods collapse.  Normal and expedited grace periods differ
+ * only in how the driver waits for quiescent states (gp_wait_qs()): a
+ * normal one sleeps until woken or the next force-quiescent-state scan is
+ * due; an expedited one polls briefly, then sleeps until a holdout wakes
+ * it.  rcutree.gp_caller_drives=0 sends normal callers to the kthread
+ * (the kernel's way).  The protocol (what is scanned, fenced, reported)
+ * is the same whoever drives.
  *
  * Hook points: a mechanism that must see every grace period registers
  * struct lrcu_gp_hooks (lrcu_gp_hook_add(), at init): gp_start after the
@@ -167,10 +177,13 @@ static bool inject_every(unsigned long *ctr, unsigned long n)
 	return __atomic_add_fetch(ctr, 1, __ATOMIC_RELAXED) % n == 0;
 }
 
-static void gp_set_state(struct lrcu_state *rsp, int state)
+/* The driver's state, and when it was last active (now; 0: unchanged,
+ * so that a grace period that needs no waiting reads the clock twice). */
+static void gp_set_state(struct lrcu_state *rsp, int state, unsigned long now)
 {
 	WRITE_ONCE(rsp->gp_state, state);	/* read by diagnostics */
-	WRITE_ONCE(rsp->gp_activity_us, lrcu_now_us());	/* ditto */
+	if (now)
+		WRITE_ONCE(rsp->gp_activity_us, now);	/* ditto */
 }
 
 static void gp_delay(long jiffies)
@@ -248,6 +261,14 @@ void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 	for (;;) {
 		us = gp_hooks_check(rsp, false);
 		pthread_mutex_lock(&rsp->gp_wq_lock);
+		/*
+		 * Count ourselves before looking (store-buffering pair with
+		 * lrcu_gp_release(): it changes what stop() looks at, fences,
+		 * then reads the count; either it sees us and broadcasts under
+		 * the lock we hold, or we see its change).
+		 */
+		__atomic_fetch_add(&rsp->gp_wq_waiters, 1, LRCU_MO_SC);
+		smp_mb();
 		done = stop(arg);
 		if (!done && us < 0) {
 			pthread_cond_wait(&rsp->gp_wq, &rsp->gp_wq_lock);
@@ -259,6 +280,7 @@ void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 			pthread_cond_clockwait(&rsp->gp_wq, &rsp->gp_wq_lock, CLOCK_MONOTONIC, &ts);
 		}
 		done = done || stop(arg);
+		__atomic_fetch_sub(&rsp->gp_wq_waiters, 1, __ATOMIC_RELAXED);	/* a count */
 		pthread_mutex_unlock(&rsp->gp_wq_lock);
 		if (done)
 			return;
@@ -382,7 +404,7 @@ static void gp_init_fold(struct lrcu_state *rsp)
 {
 	struct lrcu_node *rnp;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		if (rnp->qsmaskinit != rnp->qsmaskinitnext) {
 			bool was = rnp->qsmaskinit != 0;
@@ -401,8 +423,8 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	struct lrcu_node *rnp;
 	unsigned long gstart, mask, gen;
 
-	gp_set_state(rsp, LRCU_GPS_INIT);
 	rsp->gp_start_us = lrcu_now_us();
+	gp_set_state(rsp, LRCU_GPS_INIT, rsp->gp_start_us);
 	rcu_seq_start(rsp->gp_seq);
 	/* The hooks (stall warnings) watch from the start, delays included;
 	 * they know the GP by the value rcu_seq_confirm() will store. */
@@ -424,6 +446,19 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
 	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
+	/*
+	 * The leaves to walk, read after gen: a registration raises
+	 * ->leaf_hwm before it bumps gen, so if we saw the bump we see its
+	 * leaf (the fence makes the load of the SC bump an acquire; pairs
+	 * with the release store in slot_attach()).  Any leaf whose
+	 * ->qsmaskinit is set lies below it: the fold set it after seeing
+	 * ->qsmaskinitnext under the leaf lock, which the registrant took
+	 * after raising the mark.
+	 */
+#ifndef LRCU_TSAN	/* (TSan: the load above is seq_cst, an acquire already) */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+	rsp->gp_leaves = lrcu_leaf_hwm(rsp);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
 	rsp->qsmaskinit_seen = gen;
@@ -434,7 +469,7 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	 * ->qsmask is 0, so nothing reports to them).
 	 */
 	gp_delay(READ_ONCE(lrcu_params.gp_init_delay));
-	lrcu_for_each_node(rsp, rnp) {
+	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
 		if (!rnp->qsmaskinit)
 			continue;
 		lrcu_node_lock(rnp);
@@ -543,9 +578,9 @@ static bool gp_scan(struct lrcu_state *rsp, unsigned long gstart, bool mark)
 	struct lrcu_node *rnp;
 	bool marked = false;
 
-	gp_set_state(rsp, LRCU_GPS_DOING_FQS);
+	gp_set_state(rsp, LRCU_GPS_DOING_FQS, 0);
 	__atomic_fetch_add(&rsp->n_fqs_scans, 1, __ATOMIC_RELAXED);	/* statistic */
-	lrcu_for_each_leaf(rsp, rnp)
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves)
 		if (READ_ONCE(rnp->qsmask))	/* peek; rechecked under the lock */
 			marked |= gp_scan_leaf(rsp, rnp, gstart, mark);
 	return marked;
@@ -573,7 +608,7 @@ static void gp_report_all(struct lrcu_state *rsp, unsigned long gstart)
 {
 	struct lrcu_node *rnp;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		if (rnp->gp_seq == gstart && rnp->qsmask)
 			lrcu_report_qs_rnp(rsp, rnp->qsmask, rnp, gstart);
@@ -595,7 +630,7 @@ static void fault_words_save(struct lrcu_state *rsp)
 	struct lrcu_node *rnp;
 	unsigned long m;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
 			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
@@ -611,7 +646,7 @@ static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
 	struct lrcu_node *rnp;
 	unsigned long m, qs;
 
-	lrcu_for_each_leaf(rsp, rnp) {
+	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
 		lrcu_node_lock(rnp);
 		qs = 0;
 		for (m = rnp->gp_seq == gstart ? rnp->qsmask : 0; m; m &= m - 1) {
@@ -675,7 +710,7 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 			break;
 		us = gp_hooks_check(rsp, true);
 		if (!expedited || !lrcu_spin_until(gp_woken_cond, &a, LRCU_SPIN_US)) {
-			gp_set_state(rsp, LRCU_GPS_WAIT_FQS);
+			gp_set_state(rsp, LRCU_GPS_WAIT_FQS, lrcu_now_us());
 			if (!expedited && (us < 0 || fqs_us < us))
 				us = fqs_us;
 			lrcu_futex_wait(&rsp->gp_wake, a.w, us);
@@ -692,11 +727,11 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	struct lrcu_node *rnp;
 	unsigned long end = rcu_seq_endval(rsp->gp_seq), now, dur, max;
 
-	gp_set_state(rsp, LRCU_GPS_CLEANUP);
+	gp_set_state(rsp, LRCU_GPS_CLEANUP, 0);
 	gp_delay(READ_ONCE(lrcu_params.gp_cleanup_delay));
 	/* Record the end everywhere this GP started, before anyone can see
 	 * the next start. */
-	lrcu_for_each_node(rsp, rnp) {
+	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
 		if (!rnp->qsmaskinit)
 			continue;
 		lrcu_node_lock(rnp);
@@ -717,27 +752,91 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	/* After the statistics: a hook may wake a callback invoker, and a
 	 * callback's waiter read them. */
 	gp_hooks_end(rsp, end, now);
-	gp_set_state(rsp, LRCU_GPS_CLEANED);
+	gp_set_state(rsp, LRCU_GPS_CLEANED, now);
 }
 
 /* ------------------------------------------------------------------ */
-/* Driving one grace period (the kthread, or an expedited caller) */
+/* Driving one grace period (the kthread, or a caller of synchronize_*()) */
+
+/* Is the next grace period wanted expedited? */
+static bool gp_exp_wanted(struct lrcu_state *rsp)
+{
+	/* (Also called without gp_mutex, by gp_start_delay().) */
+	unsigned long cur = rcu_seq_current(rsp->gp_seq);
+
+	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED),
+			    (cur | RCU_SEQ_STATE_MASK) + 1);
+}
 
 /* One grace period, start to end.  The caller holds ->gp_mutex. */
-void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
+void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
 {
 	unsigned long gstart;
 
 	in_gp_driver = true;
 	/* Read by diagnostics (stall warnings) without the mutex. */
 	WRITE_ONCE(rsp->gp_expedited, expedited);
+	WRITE_ONCE(rsp->gp_by_caller, by_caller);
 	gstart = gp_init(rsp);
 	gp_wait_qs(rsp, gstart, expedited);
 	gp_cleanup(rsp, expedited);
 	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
 		fault_words_save(rsp);
 	WRITE_ONCE(rsp->gp_expedited, false);
+	WRITE_ONCE(rsp->gp_by_caller, false);
 	in_gp_driver = false;
+}
+
+struct drive_arg {
+	struct lrcu_state *rsp;
+	unsigned long snap;
+	unsigned long releases;	/* ->gp_releases when we failed to drive */
+};
+
+static bool drive_may_retry(void *p)
+{
+	struct drive_arg *a = p;
+
+	/* rcu_seq_done()'s acquire pairs with rcu_seq_end(); the acquire
+	 * load of the count with the release in lrcu_gp_release(). */
+	return rcu_seq_done(a->rsp->gp_seq, a->snap) ||
+	       __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases;
+}
+
+/*
+ * Until gp_seq reaches snap (a caller's snapshot): drive grace periods, or
+ * wait for their driver.  Each try to drive is a trylock of ->gp_mutex;
+ * one that fails sleeps until the driver lets go (->gp_releases, broadcast
+ * on ->gp_wq) or snap is reached.  Every caller that arrives while grace
+ * period g runs needs g+1, which one of them drives: N concurrent callers
+ * cost at most two grace periods, and each release wakes all of them at
+ * once (no chain of handoffs through a mutex).  An expedited caller that
+ * finds the kthread driving marks the next grace period as wanted
+ * expedited (->gp_exp_needed), so that whoever drives it runs it the
+ * expedited way, and polls briefly before it sleeps.
+ */
+void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
+{
+	struct drive_arg a = { .rsp = rsp, .snap = snap };
+
+	for (;;) {
+		if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: see above */
+			return;
+		/* Sample before the trylock: a release after it changes it. */
+		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
+		if (!pthread_mutex_trylock(&rsp->gp_mutex)) {
+			if (!rcu_seq_done(rsp->gp_seq, snap)) {
+				lrcu_gp_note_request(rsp, snap);
+				lrcu_gp_run(rsp, expedited || gp_exp_wanted(rsp), true);
+			}
+			lrcu_gp_release(rsp);
+			continue;
+		}
+		if (expedited)
+			lrcu_gp_want_exp(rsp, snap);
+		if (!expedited || !lrcu_spin_until(drive_may_retry, &a, LRCU_SPIN_US))
+			lrcu_gp_wq_wait(rsp, drive_may_retry, &a);
+	}
 }
 
 /*
@@ -747,12 +846,20 @@ void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
  */
 void lrcu_gp_release(struct lrcu_state *rsp)
 {
-	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
+	gp_set_state(rsp, LRCU_GPS_WAIT_GPS, 0);
 	pthread_mutex_unlock(&rsp->gp_mutex);
+	/* Release: pairs with the acquire samples in lrcu_gp_drive(). */
+	__atomic_fetch_add(&rsp->gp_releases, 1, __ATOMIC_SEQ_CST);
+	/*
+	 * The new count (and the grace period's end, stored before) before
+	 * the waiter count: pairs with the fence in lrcu_gp_wq_wait().  With
+	 * no waiter (a caller that drives its own grace periods) there is
+	 * nobody to wake.
+	 */
+	smp_mb();
+	if (!__atomic_load_n(&rsp->gp_wq_waiters, LRCU_MO_SC))
+		return;
 	pthread_mutex_lock(&rsp->gp_wq_lock);
-	/* Read under gp_wq_lock, or as a sample before a trylock (the
-	 * release pairs with that acquire: see lrcu_exp_wait()). */
-	__atomic_store_n(&rsp->gp_releases, rsp->gp_releases + 1, __ATOMIC_RELEASE);
 	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 100))
 		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
@@ -816,15 +923,6 @@ static void gp_wait_request(struct lrcu_state *rsp)
 	}
 }
 
-/* Is the next grace period wanted expedited? */
-static bool gp_exp_wanted(struct lrcu_state *rsp)
-{
-	/* (Also called without gp_mutex, by gp_start_delay().) */
-	unsigned long cur = rcu_seq_current(rsp->gp_seq);
-
-	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED),
-			    (cur | RCU_SEQ_STATE_MASK) + 1);
-}
 
 /* rcutree.gp_start_delay: let a request wait before the kthread starts
  * the grace period (an expedited caller may run it meanwhile). */
@@ -852,7 +950,7 @@ static void *gp_kthread(void *arg)
 		pthread_mutex_lock(&rsp->gp_mutex);
 		/* An expedited caller may have run it meanwhile. */
 		if (gp_needed(rsp))
-			lrcu_gp_run(rsp, gp_exp_wanted(rsp));
+			lrcu_gp_run(rsp, gp_exp_wanted(rsp), false);
 		lrcu_gp_release(rsp);
 	}
 	return NULL;

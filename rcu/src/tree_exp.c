@@ -8,19 +8,20 @@
  * An expedited grace period is a grace period of the flavor's tree (the
  * same gp_seq, rcu_node masks, reader words and ->need_qs requests),
  * driven from start to end by the caller instead of the grace-period
- * thread: lrcu_gp_run(rsp, true) with ->gp_mutex held.  Its steps are
+ * thread (lrcu_gp_drive() in tree.c, which normal synchronize_*() calls
+ * use too: lrcu_gp_run() with ->gp_mutex held).  Its steps are
  * tree.c's: init (fold registrations: a thread that registers later is
  * not waited for, one that unregisters reports for itself), one heavy
  * fence (membarrier() for rcu, smp_mb() for rcu_sched, whose threads fence
  * at each quiescent state), a scan of the reader words of the registered
  * slots leaf by leaf, asking each holdout to report (its outermost
  * rcu_read_unlock() or next rcu_quiescent_state() wakes us), then cleanup.
- * What makes it expedited: the caller never waits for the GP thread to be
- * scheduled (twice: to start the grace period and to notice its end), and
- * it waits for holdouts by polling briefly, then sleeping until one wakes
- * it, never on the force-quiescent-state timer.  Threads that are idle
- * (offline, or outside any section) or never read are not asked anything:
- * their words prove them quiescent.
+ * What makes it expedited: it waits for holdouts by polling briefly, then
+ * sleeping until one wakes it, never on the force-quiescent-state timer;
+ * and it is driven by a caller even when the kthread would drive a
+ * normal one (rcutree.gp_caller_drives=0, or a start_poll request).
+ * Threads that are idle (offline, or outside any section) or never read
+ * are not asked anything: their words prove them quiescent.
  *
  * Why no separate expedited sequence, as in the kernel: the kernel's
  * normal grace periods must not interrupt CPUs, so its expedited ones
@@ -34,16 +35,12 @@
  * use the very same cookies.
  *
  * Sharing between callers (the kernel's expedited sequence and funnel):
- * each caller takes a snapshot s (rcu_seq_snap(): the end of the first
- * grace period that starts after now) and loops: done once gp_seq reaches
- * s; else try to become the driver (trylock ->gp_mutex) and run one grace
- * period; else sleep until the driver lets go (->gp_releases, broadcast on
- * ->gp_wq).  Every caller that arrives while grace period g runs needs
- * g+1, which one of them drives: N concurrent callers cost at most two
- * grace periods, and each release wakes all of them at once (no chain of
- * handoffs through a mutex).  A caller that finds the GP kthread driving
- * marks the next grace period as wanted expedited (->gp_exp_needed), so
- * whichever of them drives it, it runs the expedited way.
+ * each caller takes a snapshot (rcu_seq_snap(): the end of the first grace
+ * period that starts after now) and lrcu_gp_drive() either drives the
+ * grace periods up to it or waits for their driver; a caller that finds
+ * the GP kthread driving marks the next grace period as wanted expedited
+ * (->gp_exp_needed), so whichever of them drives it, it runs the
+ * expedited way.
  */
 #include "internal.h"
 
@@ -87,49 +84,6 @@ bool lrcu_normal_goes_expedited(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Driving, or waiting for whoever drives */
-
-struct exp_wait_arg {
-	struct lrcu_state *rsp;
-	unsigned long snap;
-	unsigned long releases;	/* ->gp_releases when we failed to drive */
-};
-
-static bool exp_may_drive(void *p)
-{
-	struct exp_wait_arg *a = p;
-
-	/* rcu_seq_done()'s acquire pairs with rcu_seq_end(); the acquire
-	 * load of the count with the release in lrcu_gp_release(). */
-	return rcu_seq_done(a->rsp->gp_seq, a->snap) ||
-	       __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases;
-}
-
-/* Until gp_seq reaches snap: drive grace periods, or wait for the driver. */
-static void exp_wait(struct lrcu_state *rsp, unsigned long snap)
-{
-	struct exp_wait_arg a = { .rsp = rsp, .snap = snap };
-
-	for (;;) {
-		if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: see above */
-			return;
-		/* Sample before the trylock: a release after it changes it. */
-		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
-		if (!pthread_mutex_trylock(&rsp->gp_mutex)) {
-			if (!rcu_seq_done(rsp->gp_seq, snap)) {
-				lrcu_gp_note_request(rsp, snap);
-				lrcu_gp_run(rsp, true);
-			}
-			lrcu_gp_release(rsp);
-			continue;
-		}
-		lrcu_gp_want_exp(rsp, snap);
-		if (!lrcu_spin_until(exp_may_drive, &a, LRCU_SPIN_US))
-			lrcu_gp_wq_wait(rsp, exp_may_drive, &a);
-	}
-}
-
-/* ------------------------------------------------------------------ */
 /* The API */
 
 void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller)
@@ -146,7 +100,7 @@ void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller)
 	}
 	lrcu_sched_block_begin(&was);
 	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
-	exp_wait(rsp, s);
+	lrcu_gp_drive(rsp, s, true);
 	lrcu_sched_block_end(was);
 }
 
@@ -175,6 +129,6 @@ void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const ch
 	}
 	lrcu_sched_block_begin(&was);
 	/* A cookie is a snapshot: the grace period that ends at it is full. */
-	exp_wait(&lrcu_states[f], cookie);
+	lrcu_gp_drive(&lrcu_states[f], cookie, true);
 	lrcu_sched_block_end(was);
 }

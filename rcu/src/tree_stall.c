@@ -490,8 +490,8 @@ static void tree_print_starved(void *arg, struct lrcu_stall_out *o, unsigned lon
 	unsigned long ticks;
 	char state = '?';
 
-	if (READ_ONCE(rsp->gp_expedited))
-		return;		/* driven by the caller, not the kthread */
+	if (READ_ONCE(rsp->gp_by_caller))
+		return;		/* driven by a caller, not the kthread */
 	if (thr > STARVED_MAX_US)
 		thr = STARVED_MAX_US;
 	if (now - act <= thr) {

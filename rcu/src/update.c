@@ -3,8 +3,9 @@
  * update.c - synchronize_*() and the polled grace-period API.
  *
  * A caller samples rcu_seq_snap() (the end of the first grace period that
- * is full from now), asks for it and sleeps until gp_seq reaches it.  Any
- * number of concurrent callers share the same one or two grace periods.
+ * is full from now) and drives grace periods until gp_seq reaches it, or
+ * waits for their driver (lrcu_gp_drive() in tree.c).  Any number of
+ * concurrent callers share the same one or two grace periods.
  * A cookie from get_state_synchronize_rcu() is such a snapshot; polling it
  * is one load.  A caller that finds its grace period already requested (or
  * polls a cookie) is ordered with the readers only through its snapshot's
@@ -15,7 +16,19 @@
  */
 #include "internal.h"
 
-/* synchronize_*() the normal way: the GP kthread drives. */
+/* Wait for the grace period ending at snap, the normal way: drive it
+ * (lrcu_gp_drive()), or with rcutree.gp_caller_drives=0 ask the kthread. */
+static void normal_wait(struct lrcu_state *rsp, unsigned long snap)
+{
+	if (READ_ONCE(lrcu_params.gp_caller_drives)) {	/* may change at run time */
+		lrcu_gp_drive(rsp, snap, false);
+		return;
+	}
+	lrcu_gp_request(rsp, snap);
+	lrcu_gp_wait(rsp, snap);
+}
+
+/* synchronize_*() the normal way. */
 void lrcu_synchronize_normal(enum lrcu_flavor f)
 {
 	struct lrcu_state *rsp = &lrcu_states[f];
@@ -24,8 +37,7 @@ void lrcu_synchronize_normal(enum lrcu_flavor f)
 
 	lrcu_sched_block_begin(&was);
 	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
-	lrcu_gp_request(rsp, s);
-	lrcu_gp_wait(rsp, s);
+	normal_wait(rsp, s);
 	lrcu_sched_block_end(was);
 }
 
@@ -78,8 +90,7 @@ void lrcu_cond_sync_normal(enum lrcu_flavor f, unsigned long cookie)
 	bool was;
 
 	lrcu_sched_block_begin(&was);
-	lrcu_gp_request(rsp, cookie);
-	lrcu_gp_wait(rsp, cookie);
+	normal_wait(rsp, cookie);
 	lrcu_sched_block_end(was);
 }
 

@@ -58,6 +58,8 @@ static void *lu_dereference(void *const *pp)
 	return rcu_dereference(*p);
 }
 
+static TORTURE_READ_SECTION(lu_read_section, lu_readlock, lu_readunlock, lu_dereference)
+
 static void lu_sync(void) { LU(synchronize_rcu)(); }
 
 /* The torture_cb's rcu_space holds liburcu's struct rcu_head. */
@@ -95,6 +97,7 @@ const struct torture_ops var = {					\
 	.readlock = lu_readlock,					\
 	.readunlock = lu_readunlock,					\
 	.dereference = lu_dereference,					\
+	.read_section = lu_read_section,				\
 	.read_flavors = lu_flavors,					\
 	.n_read_flavors = 2,						\
 	.sync = lu_sync,						\

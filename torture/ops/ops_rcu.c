@@ -67,6 +67,8 @@ void *rcut_dereference(void *const *pp)
 	return rcu_dereference(*pp);
 }
 
+TORTURE_READ_SECTION(rcut_read_section, rcut_readlock, rcut_readunlock, rcut_dereference)
+
 /* The grace-period sequence, sampled without a fence (inside every read). */
 static unsigned long gp_seq_of(enum lrcu_flavor f)
 {
@@ -252,6 +254,7 @@ const struct torture_ops rcu_ops = {
 /* rcu_bh */
 
 static void *bh_dereference(void *const *pp) { return rcu_dereference_bh(*pp); }
+static TORTURE_READ_SECTION(bh_read_section, bh_lock, bh_unlock, bh_dereference)
 static void bh_sync(void) { synchronize_rcu_bh(); }
 static void bh_exp_sync(void) { synchronize_rcu_bh_expedited(); }
 static void bh_call(struct torture_cb *cb)
@@ -275,6 +278,7 @@ const struct torture_ops rcu_bh_ops = {
 	.readlock = bh_lock,
 	.readunlock = bh_unlock,
 	.dereference = bh_dereference,
+	.read_section = bh_read_section,
 	.read_flavors = bh_flavors,
 	.n_read_flavors = 4,
 	.sync = bh_sync,
@@ -287,6 +291,7 @@ const struct torture_ops rcu_bh_ops = {
 /* sched (QSBR) */
 
 static void *sched_dereference(void *const *pp) { return rcu_dereference_sched(*pp); }
+static TORTURE_READ_SECTION(sched_read_section, sched_lock, sched_unlock, sched_dereference)
 static unsigned long sched_gp_seq(void) { return gp_seq_of(LRCU_SCHED); }
 static unsigned long sched_gps(void) { return gps_of(LRCU_SCHED); }
 static void sched_sync(void) { synchronize_sched(); }
@@ -320,6 +325,7 @@ const struct torture_ops sched_ops = {
 	.readlock = sched_lock,
 	.readunlock = sched_unlock,
 	.dereference = sched_dereference,
+	.read_section = sched_read_section,
 	.read_flavors = sched_flavors,
 	.n_read_flavors = 4,
 	.get_gp_seq = sched_gp_seq,

@@ -9,6 +9,10 @@
 
 #include <torture/ops.h>
 
+/* Hidden: these objects are only linked into programs, and a call to a
+ * hidden function of the same file can be inlined under -fPIC (the
+ * read_section loops rely on it). */
+#pragma GCC visibility push(hidden)
 int rcut_init(void);
 int rcut_param_known(const char *name);
 int rcut_boot_params(const char *args, char *err, size_t errlen);
@@ -20,6 +24,7 @@ void rcut_qs(void);
 int rcut_readlock(void);
 void rcut_readunlock(int idx);
 void *rcut_dereference(void *const *pp);
+long rcut_read_section(long n, void *const *pp);
 unsigned long rcut_get_gp_seq(void);
 long rcut_gp_diff(unsigned long newer, unsigned long older);
 unsigned long rcut_gps(void);
@@ -45,6 +50,7 @@ int rcut_cpu_group(int cpu);
 int rcut_nocb_toggle(int cpu, int offload);
 
 extern const struct torture_read_flavor rcut_nested_flavors[2];
+#pragma GCC visibility pop
 
 /*
  * Groups of fields for the types built on our library's rcu flavor; a
@@ -77,7 +83,8 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 #define RCUT_READER							\
 	.readlock = rcut_readlock,					\
 	.readunlock = rcut_readunlock,					\
-	.dereference = rcut_dereference
+	.dereference = rcut_dereference,				\
+	.read_section = rcut_read_section
 #define RCUT_GP_SEQ							\
 	.get_gp_seq = rcut_get_gp_seq,					\
 	.gp_diff = rcut_gp_diff,					\

@@ -6,7 +6,8 @@
  *   srcu         a DEFINE_SRCU() domain.  Readers are registered with RCU,
  *                so their extendables can overlap SRCU sections with
  *                rcu_read_lock() ones; SRCU is also nested in itself, in
- *                srcu_read_lock_nmisafe() and in another domain's sections.
+ *                srcu_read_lock_nmisafe() and in other domains' sections (a
+ *                static one, and one from init_srcu_struct(), SRCU_D).
  *   srcud        a domain from init_srcu_struct(), re-created about every
  *                second while the torture runs (below).  Readers are not
  *                registered with anything.
@@ -66,6 +67,7 @@ unsigned long srcut_comp_state(void) { return RCU_GET_STATE_COMPLETED; }
 
 DEFINE_STATIC_SRCU(srcu_ctl);
 DEFINE_STATIC_SRCU(srcu_other);	/* overlapping, not protecting */
+static struct srcu_struct srcu_dyn;	/* init_srcu_struct(): the same */
 
 static int srcu_lock(void) { return srcu_read_lock(&srcu_ctl); }
 static void srcu_unlock(int idx) { srcu_read_unlock(&srcu_ctl, idx); }
@@ -73,7 +75,15 @@ static int srcu_lock_nmi(void) { return srcu_read_lock_nmisafe(&srcu_ctl); }
 static void srcu_unlock_nmi(int idx) { srcu_read_unlock_nmisafe(&srcu_ctl, idx); }
 static int other_lock(void) { return srcu_read_lock(&srcu_other); }
 static void other_unlock(int idx) { srcu_read_unlock(&srcu_other, idx); }
+static int dyn_lock(void) { return srcu_read_lock(&srcu_dyn); }
+static void dyn_unlock(int idx) { srcu_read_unlock(&srcu_dyn, idx); }
+
+static int srcu_init(void)
+{
+	return rcut_init() || init_srcu_struct(&srcu_dyn) ? -1 : 0;
+}
 static void *srcu_deref(void *const *pp) { return srcu_dereference(*pp, &srcu_ctl); }
+static TORTURE_READ_SECTION(srcu_read_section, srcu_lock, srcu_unlock, srcu_deref)
 static unsigned long srcu_gp_seq(void) { return lrcu_srcu_get_gp_seq(&srcu_ctl); }
 static unsigned long srcu_gps(void) { return srcu_batches_completed(&srcu_ctl); }
 static void srcu_sync(void) { synchronize_srcu(&srcu_ctl); }
@@ -104,21 +114,23 @@ static const struct torture_read_flavor srcu_flavors[] = {
 	{ "SRCU_2", srcu_lock, srcu_unlock, 0 },
 	{ "SRCU_NMI", srcu_lock_nmi, srcu_unlock_nmi, 0 },
 	{ "SRCU_O", other_lock, other_unlock, 0 },
+	{ "SRCU_D", dyn_lock, dyn_unlock, 0 },
 	{ "RCU", rcut_readlock, rcut_readunlock, 0 },
 };
 
 const struct torture_ops srcu_ops = {
 	SRCUT_BASE,
 	SRCUT_REGISTERED,
-	.init = rcut_init,
+	.init = srcu_init,
 	.debug_objects = rcut_debug_objects,
 	.name = "srcu",
 	.flags = TORTURE_OPS_IRQ_CAPABLE | TORTURE_OPS_SLEEPABLE,
 	.readlock = srcu_lock,
 	.readunlock = srcu_unlock,
 	.dereference = srcu_deref,
+	.read_section = srcu_read_section,
 	.read_flavors = srcu_flavors,
-	.n_read_flavors = 5,
+	.n_read_flavors = 6,
 	.get_gp_seq = srcu_gp_seq,
 	.gp_diff = rcut_gp_diff,
 	.gps_completed = srcu_gps,
@@ -211,6 +223,8 @@ static void *srcud_deref(void *const *pp)
 {
 	return srcu_dereference(*pp, &srcud_outer);
 }
+
+static TORTURE_READ_SECTION(srcud_read_section, srcud_lock, srcud_unlock, srcud_deref)
 
 /* What update-side calls see, under G. */
 struct srcud_view {
@@ -464,6 +478,7 @@ const struct torture_ops srcud_ops = {
 	.readlock = srcud_lock,
 	.readunlock = srcud_unlock,
 	.dereference = srcud_deref,
+	.read_section = srcud_read_section,
 	.read_flavors = srcud_flavors,
 	.n_read_flavors = 2,
 	.gps_completed = srcud_gps,

@@ -67,6 +67,8 @@ static void *srcum_deref(void *const *pp)
 	return srcu_dereference_check(*pp, &srcum_dom[0], 1);	/* some domain is held */
 }
 
+static TORTURE_READ_SECTION(srcum_read_section, srcum_lock, srcum_unlock, srcum_deref)
+
 static void srcum_sync(void)
 {
 	unsigned long c[SRCUM_DOMAINS];
@@ -220,6 +222,7 @@ const struct torture_ops srcum_ops = {
 	.readlock = srcum_lock,
 	.readunlock = srcum_unlock,
 	.dereference = srcum_deref,
+	.read_section = srcum_read_section,
 	.read_flavors = srcum_flavors,
 	.n_read_flavors = 2,
 	.gps_completed = srcum_gps,

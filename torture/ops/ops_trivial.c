@@ -81,6 +81,9 @@ static void *trivial_dereference(void *const *pp)
 	return __atomic_load_n(pp, __ATOMIC_ACQUIRE);	/* pairs with the publisher */
 }
 
+static TORTURE_READ_SECTION(trivial_read_section, trivial_lock, trivial_unlock,
+			    trivial_dereference)
+
 static void trivial_sync(void)
 {
 	unsigned long snap[TRIVIAL_SLOTS];
@@ -116,6 +119,7 @@ const struct torture_ops trivial_ops = {
 	.readlock = trivial_lock,
 	.readunlock = trivial_unlock,
 	.dereference = trivial_dereference,
+	.read_section = trivial_read_section,
 	.gps_completed = trivial_gps_completed,
 	.sync = trivial_sync,
 };

@@ -221,7 +221,37 @@ struct torture_ops {
 	 * any thread at any time; no callback may be lost, repeated or run
 	 * early meanwhile.  NULL: nocbs_nthreads is ignored. */
 	int (*nocb_toggle)(int cpu, int offload);
+
+	/* refscale's read-side loop (the kernel's readsection()): n times
+	 * readlock(), a load of the long that dereference(pp) returns,
+	 * readunlock(), all in the adapter, where the compiler inlines them,
+	 * so that no call through this table is made per section (the cost
+	 * measured is the RCU's, not three indirect calls').  Returns the sum
+	 * of the longs loaded.  TORTURE_READ_SECTION() below defines one from
+	 * an adapter's own functions.  NULL: refscale calls the three through
+	 * the table. */
+	long (*read_section)(long n, void *const *pp);
 };
+
+/*
+ * long NAME(long n, void *const *pp): a read_section made of the
+ * adapter's readlock, readunlock and dereference functions (defined
+ * before it in the same file, so that the compiler can inline them).
+ * Usually `static TORTURE_READ_SECTION(my_read_section, ...)'.
+ */
+#define TORTURE_READ_SECTION(name, lock, unlock, deref)			\
+long name(long n, void *const *pp)					\
+{									\
+	long s_ = 0;							\
+									\
+	while (n-- > 0) {						\
+		int idx_ = lock();					\
+									\
+		s_ += *(const long *)deref(pp);				\
+		unlock(idx_);						\
+	}								\
+	return s_;							\
+}
 
 /* The size of the first version-1 table: plugins may stop there. */
 #define TORTURE_OPS_V1_SIZE	offsetof(struct torture_ops, start_gp_poll_exp)

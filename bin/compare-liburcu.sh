@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+# compare-liburcu.sh - our RCU against liburcu, side by side, with the
+# perf programs (build/refscale, build/rcuscale).  See --help.
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+PROG=compare-liburcu.sh
+BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib/common.sh
+. "$BIN_DIR/lib/common.sh"
+
+usage() {
+	cat <<'EOF'
+usage: bin/compare-liburcu.sh [--repeats N] [--quick] [--workloads LIST]
+                              [--results DIR] [--datestamp NAME] [--no-plots]
+
+Runs the same refscale/rcuscale workloads on our flavors and liburcu's in
+one run each, the flavors interleaved round by round (A B A B ...: a
+change in the machine's load hits both), each measurement repeated N
+times, and writes into RESULTS/DATE/:
+  compare.json      every metric's samples per flavor (analysis/README.md)
+  compare.md        a markdown table of ratios ours/liburcu with their
+                    spread over the runs, and the targets the programs
+                    printed (met or missed)
+  WORKLOAD.jsonl    the programs' JSON lines, WORKLOAD.txt their tables
+  plots/            a bar chart per metric (bin/plot.sh), when gnuplot is
+                    there
+and prints compare.md.  Ratios only mean something between figures of one
+run: on a busy machine every figure moves, the ratios less.
+
+Workloads (--workloads read,gp,... picks some; default all):
+  read       ns per lock + dereference + unlock, 1 reader, with and
+             without a concurrent updater (rcu, sched, every liburcu flavor)
+  gp         synchronize_rcu() latency (median, p99), updater throughput and
+             CPU per call, 1 writer, 0, 1, 4 and 8 readers (rcu, sched,
+             urcu-memb, urcu-qsbr)
+  writers    the same with 2 and 8 concurrent writers, 1 reader
+  idle       latency with 16 and 1024 registered idle threads (rcu,
+             urcu-memb)
+  barrier    idle rcu_barrier() latency (rcu, sched, every liburcu flavor)
+  callbacks  call_rcu() callbacks invoked per second, 1 thread and one per
+             CPU (rcu, sched, every liburcu flavor)
+
+Options:
+  --repeats N       measurements of each figure (default 5)
+  --quick           the smallest sizes and 2 repeats: a smoke test of a few
+                    seconds, the figures mean little
+  --workloads LIST  comma-separated workloads (above)
+  --results DIR     where the results go (default results/)
+  --datestamp NAME  RESULTS/NAME instead of the date
+  --no-plots        no bin/plot.sh
+  --help            this text
+Needs jq (Debian package jq) and liburcu-dev; gnuplot-nox for the plots.
+Exit status: 0 done; 1 a program failed (what ran is kept); 2 bad usage,
+or liburcu-dev or jq missing.
+Environment: PERF_BIN_DIR=DIR uses DIR/refscale and DIR/rcuscale as they
+are instead of building them (make).
+EOF
+}
+
+REPEATS=
+QUICK=0
+WORKLOADS=read,gp,writers,idle,barrier,callbacks
+RESULTS=$TORTURE_TOP/results
+DATESTAMP=
+PLOTS=1
+
+parse() {
+	while (($#)); do
+		case $1 in
+		-h | --help) usage; exit 0 ;;
+		--repeats | --workloads | --results | --datestamp)
+			(($# >= 2)) || die 2 "$1: missing value"
+			case $1 in
+			--repeats)
+				[[ $2 =~ ^[1-9][0-9]{0,3}$ ]] || die 2 "--repeats $2: expected 1 to 9999"
+				REPEATS=$2 ;;
+			--workloads) WORKLOADS=$2 ;;
+			--results) RESULTS=$2 ;;
+			--datestamp)
+				[[ $2 =~ ^[A-Za-z0-9._-]+$ ]] || die 2 "--datestamp $2: letters, digits, . _ - only"
+				DATESTAMP=$2 ;;
+			esac
+			shift ;;
+		--quick) QUICK=1 ;;
+		--no-plots) PLOTS=0 ;;
+		*) die 2 "$1: unknown argument (see --help)" ;;
+		esac
+		shift
+	done
+	local w
+	for w in ${WORKLOADS//,/ }; do
+		case $w in
+		read | gp | writers | idle | barrier | callbacks) ;;
+		*) die 2 "--workloads: unknown workload '$w' (read gp writers idle barrier callbacks)" ;;
+		esac
+	done
+	[ -n "${WORKLOADS//,/}" ] || die 2 "--workloads: empty"
+	REPEATS=${REPEATS:-$((QUICK ? 2 : 5))}
+}
+
+# need_liburcu: liburcu-dev is the other half of every comparison.
+need_liburcu() {
+	if ! have pkg-config || ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-mb \
+		liburcu-signal liburcu-bp 2>/dev/null; then
+		die 2 "liburcu-dev is not installed: apt-get install liburcu-dev (then run this again)"
+	fi
+}
+
+# programs: REFSCALE and RCUSCALE, built with the liburcu types.
+programs() {
+	local dir=${PERF_BIN_DIR:-}
+	if [ -z "$dir" ]; then
+		dir=$TORTURE_TOP/build
+		make -C "$TORTURE_TOP" -j2 -s build/refscale build/rcuscale >&2 ||
+			die 1 "make build/refscale build/rcuscale failed"
+	fi
+	REFSCALE=$dir/refscale
+	RCUSCALE=$dir/rcuscale
+	[ -x "$REFSCALE" ] || die 2 "$dir: no refscale there"
+	[ -x "$RCUSCALE" ] || die 2 "$dir: no rcuscale there"
+	"$REFSCALE" --list-types | grep -qx urcu-memb ||
+		die 2 "$REFSCALE was built without the liburcu types (LIBURCU=0?): rebuild with liburcu-dev"
+}
+
+LIBURCU_ALL=urcu-memb,urcu-qsbr,urcu-mb,urcu-signal,urcu-bp
+NCPUS=$(nproc)
+
+# workload NAME: the program and arguments of one workload.
+workload() {
+	local q=$QUICK
+	case $1 in
+	read)
+		echo "$REFSCALE" refscale.scale_type=rcu,sched,$LIBURCU_ALL refscale.nreaders=1 \
+			refscale.updater=0,1 refscale.loops=$((q ? 5000 : 200000)) ;;
+	gp)
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=1 \
+			rcuscale.nreaders=0,1,4,8 rcuscale.gps=$((q ? 10 : 200)) ;;
+	writers)
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=2,8 \
+			rcuscale.nreaders=1 rcuscale.gps=$((q ? 10 : 100)) ;;
+	idle)
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.nwriters=1 rcuscale.nreaders=0 \
+			rcuscale.nidle=16,$((q ? 64 : 1024)) rcuscale.gps=$((q ? 10 : 200)) ;;
+	barrier)
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,sched,$LIBURCU_ALL rcuscale.gp_barrier=1 \
+			rcuscale.nwriters=1 rcuscale.nreaders=0 rcuscale.gps=$((q ? 3 : 20)) ;;
+	callbacks)
+		echo "$RCUSCALE" rcuscale.kfree_rcu_test=1 rcuscale.scale_type=rcu,sched,$LIBURCU_ALL \
+			rcuscale.kfree_nthreads=1,"$NCPUS" rcuscale.kfree_alloc_num=$((q ? 500 : 8000)) \
+			rcuscale.kfree_loops=$((q ? 2 : 10)) ;;
+	esac
+}
+
+# The metrics: NAME WORKLOAD FIGURE BETTER UNIT SELECTOR(JSON) PAIRS LABEL
+# PAIRS: ours:liburcu,...
+PAIRS_GP=rcu:urcu-memb,sched:urcu-qsbr
+PAIRS_CB=rcu:urcu-memb,rcu:urcu-qsbr,rcu:urcu-mb,rcu:urcu-signal,rcu:urcu-bp
+metrics() {
+	local n r q=$QUICK
+	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_GP read-side cost: lock + dereference + unlock, 1 reader"
+	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_GP read-side cost, 1 reader, an updater doing grace periods meanwhile"
+	for n in 0 1 4 8; do
+		r="$n readers"
+		[ "$n" != 1 ] || r="1 reader"
+		echo "gp_p50_us_r$n gp p50_us lower us {\"nreaders\":$n} $PAIRS_GP synchronize_rcu() latency, median, 1 writer, $r"
+		echo "gp_p99_us_r$n gp p99_us lower us {\"nreaders\":$n} $PAIRS_GP synchronize_rcu() latency, p99, 1 writer, $r"
+		echo "updates_per_s_r$n gp calls_per_s higher /s {\"nreaders\":$n} $PAIRS_GP updater throughput (synchronize_rcu() calls), 1 writer, $r"
+	done
+	echo "cpu_per_call_us_r1 gp cpu_per_call_us lower us {\"nreaders\":1} $PAIRS_GP update-side CPU per synchronize_rcu() (caller + RCU threads), 1 writer, 1 reader"
+	for n in 2 8; do
+		echo "gp_p50_us_w$n writers p50_us lower us {\"nwriters\":$n} $PAIRS_GP synchronize_rcu() latency, median, $n writers, 1 reader"
+		echo "updates_per_s_w$n writers calls_per_s higher /s {\"nwriters\":$n} $PAIRS_GP updater throughput, $n writers, 1 reader"
+	done
+	for n in 16 $((q ? 64 : 1024)); do
+		echo "gp_p50_us_idle$n idle p50_us lower us {\"nidle\":$n} rcu:urcu-memb synchronize_rcu() latency, median, $n registered idle threads"
+	done
+	echo "barrier_us barrier p50_us lower us {} $PAIRS_GP rcu_barrier() latency with nothing queued, median"
+	echo "cb_per_s_t1 callbacks invoked_per_s higher /s {\"kfree_nthreads\":1} $PAIRS_CB call_rcu() callbacks invoked per second, 1 thread"
+	echo "cb_per_s_t$NCPUS callbacks invoked_per_s higher /s {\"kfree_nthreads\":$NCPUS} $PAIRS_CB call_rcu() callbacks invoked per second, $NCPUS threads"
+}
+
+# metric_json NAME WORKLOAD FIGURE BETTER UNIT SELECTOR PAIRS LABEL...:
+# one metric of compare.json from RES/WORKLOAD.jsonl's run lines (a
+# flavor missing the figure in a run is left out); nothing if no flavor
+# has it.
+metric_json() {
+	local name=$1 wl=$2 fig=$3 better=$4 unit=$5 sel=$6 pairs=$7
+	shift 7
+	[ -f "$RES/$wl.jsonl" ] || return 0
+	jq -s -c --arg name "$name" --arg fig "$fig" --arg better "$better" --arg unit "$unit" \
+		--argjson sel "$sel" --arg pairs "$pairs" --arg lbl "$*" '
+		[.[] | select(.kind == "run" and (.params as $p | all($sel | to_entries[]; $p[.key] == .value)))]
+		| (map(.flavor) | reduce .[] as $f ([]; if index([$f]) then . else . + [$f] end)) as $order
+		| [$order[] as $f | [.[] | select(.flavor == $f)] | sort_by(.run) | map(.figures[$fig])
+		   | select(length > 0 and all(.[]; type == "number"))
+		   | {flavor: $f, impl: (if $f | startswith("urcu-") then "liburcu" else "ours" end), samples: .}]
+		| . as $results | [$results[].flavor] as $have
+		| select(length > 0)
+		| {name: $name, "label": $lbl, unit: $unit, better: $better, results: $results,
+		   pairs: [$pairs | split(",")[] | split(":") | {ours: .[0], liburcu: .[1]}
+			   | select((.ours as $o | $have | index([$o])) and (.liburcu as $l | $have | index([$l])))]}' \
+		"$RES/$wl.jsonl"
+}
+
+host_json() {
+	local f
+	for f in "$RES"/*.jsonl; do
+		jq -c 'select(.host) | .host | {cores, kernel, membarrier, liburcu}' "$f" | head -n 1
+		return
+	done
+	echo null
+}
+
+write_compare() {
+	local line tmp=$RES/compare.json.tmp
+	{
+		printf '{"schema":"rcu-torture-compare/1","date":"%s","host":%s,"repeats":%s,' \
+			"${RES##*/}" "$(host_json)" "$REPEATS"
+		printf '"commands":%s,' "$(printf '%s\n' "${COMMANDS[@]}" | jq -R . | jq -s -c .)"
+		printf '"targets":%s,"metrics":[' "$(cat "$RES"/*.jsonl 2>/dev/null |
+			jq -c 'select(.kind == "targets") | .targets[] | {what, value, unit, limit, at_least, met}' |
+			jq -s -c .)"
+		local first=1
+		while IFS= read -r line; do
+			# shellcheck disable=SC2086  # the label is the tail of the line
+			line=$(metric_json $line)
+			[ -n "$line" ] || continue
+			((first)) || printf ','
+			first=0
+			printf '%s' "$line"
+		done < <(metrics)
+		printf ']}\n'
+	} >"$tmp"
+	jq . "$tmp" >"$RES/compare.json"
+	rm -f "$tmp"
+}
+
+# The markdown: host facts, the ratio table (analysis/compare.jq's
+# figures), the targets.
+write_markdown() {
+	{
+		jq -r '"# Our RCU against liburcu \(.host.liburcu // "?")\n\n\(.date): \(.host.cores) cores, kernel \(.host.kernel), membarrier \(if .host.membarrier then "yes" else "no" end); every figure measured \(.repeats) times, the flavors interleaved.\nRatio = ours / liburcu of the medians; spread = best and worst case over the runs (min/max .. max/min).\n"' \
+			"$RES/compare.json"
+		echo "| metric | ours | liburcu | ours median | liburcu median | ratio | spread | better |"
+		echo "|---|---|---|---:|---:|---:|---|---|"
+		jq -r -f "$TORTURE_TOP/analysis/compare.jq" "$RES/compare.json" |
+			jq -r 'select(.metric) | . as $m | .pairs[] | . as $p
+			| ($m.results[] | select(.flavor == $p.ours)) as $o
+			| ($m.results[] | select(.flavor == $p.liburcu)) as $l
+			| def n: if . == null then "-" elif . >= 100 then (. | round | tostring)
+				else (. * 1000 | round / 1000 | tostring) end;
+			  "| \($m.label) | \($p.ours) | \($p.liburcu) | \($o.median | n) \($m.unit) | \($l.median | n) \($m.unit) | \($p.ratio | n) | \($p.ratio_low | n) .. \($p.ratio_high | n) | \(if $m.better == "lower" then "ours if < 1" else "ours if > 1" end) |"'
+		echo
+		echo "## Targets (from the programs: medians over the runs)"
+		echo
+		echo "| target | value | limit | |"
+		echo "|---|---:|---:|---|"
+		jq -r '.targets[] | def n: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
+			"| \(.what) | \(.value | n) \(.unit) | \(if .at_least then ">=" else "<=" end) \(.limit | n) | \(if .met then "met" else "**missed**" end) |"' \
+			"$RES/compare.json"
+	} >"$RES/compare.md"
+}
+
+main() {
+	parse "$@"
+	have jq || die 2 "jq not installed (Debian package jq)"
+	need_liburcu
+	programs
+	RES=${RESULTS%/}/${DATESTAMP:-$(date +%Y.%m.%d-%H.%M.%S)}
+	[ ! -e "$RES" ] || die 2 "$RES exists already (use --datestamp)"
+	mkdir -p "$RES" || die 2 "$RES: cannot create"
+	COMMANDS=()
+	local w i=0 n rc=0 cmd
+	n=$(tr ',' '\n' <<<"$WORKLOADS" | grep -c .)
+	for w in ${WORKLOADS//,/ }; do
+		i=$((i + 1))
+		read -ra cmd <<<"$(workload "$w")"
+		case ${cmd[0]} in
+		*/refscale) cmd+=(refscale.nruns="$REPEATS") ;;
+		*) cmd+=(rcuscale.nruns="$REPEATS") ;;
+		esac
+		COMMANDS+=("${cmd[*]##*/}")
+		echo "$PROG: [$i/$n] $w: ${cmd[*]##*/}" >&2
+		if ! "${cmd[@]}" --json "$RES/$w.jsonl" >"$RES/$w.txt"; then
+			echo "$PROG: $w failed: ${cmd[*]##*/} (its output: $RES/$w.txt)" >&2
+			rc=1
+		fi
+	done
+	write_compare
+	write_markdown
+	if ((PLOTS)); then
+		if have gnuplot; then
+			"$BIN_DIR/plot.sh" --format png "$RES" >&2 || rc=1
+		else
+			echo "$PROG: gnuplot not installed (Debian package gnuplot-nox): no plots" >&2
+		fi
+	fi
+	cat "$RES/compare.md"
+	echo "$PROG: $RES: compare.json compare.md" >&2
+	return "$rc"
+}
+
+main "$@"
