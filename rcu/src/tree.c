@@ -212,7 +212,7 @@ void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
 
 	if (LRCU_INJECTED(LRCU_BUG_NEVER_REQUESTED) &&
-	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 300)
+	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 50)
 		return;	/* INJECTED: the request is lost */
 	do {
 		/*
@@ -860,7 +860,7 @@ void lrcu_gp_release(struct lrcu_state *rsp)
 	if (!__atomic_load_n(&rsp->gp_wq_waiters, LRCU_MO_SC))
 		return;
 	pthread_mutex_lock(&rsp->gp_wq_lock);
-	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 100))
+	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 30))
 		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
 }
