@@ -53,8 +53,7 @@ void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
 	snap = rcu_seq_snap(rsp->gp_seq);
 	if (LRCU_INJECTED(LRCU_BUG_CB_STALE_SNAP))	/* INJECTED: a GP too early */
 		snap -= RCU_SEQ_STATE_MASK + 1;
-	lrcu_cblist_advance(&rdp->cbl, rcu_seq_current(rsp->gp_seq));
-	lrcu_cblist_accelerate(&rdp->cbl, snap);
+	lrcu_cblist_advance_accelerate(&rdp->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	rdp->n_cbs_queued++;
 	if (rdp->cbl.len > READ_ONCE(lrcu_params.qhimark) && !rdp->blimit_lifted) {
 		rdp->blimit_lifted = true;
@@ -246,8 +245,7 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	lrcu_cblist_insert(&dst->cbl, LRCU_DONE, &done);
 	lrcu_cblist_insert(&dst->cbl, LRCU_NEXT, &pend);
 	snap = rcu_seq_snap(rsp->gp_seq);
-	lrcu_cblist_advance(&dst->cbl, rcu_seq_current(rsp->gp_seq));
-	lrcu_cblist_accelerate(&dst->cbl, snap);
+	lrcu_cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	dst->n_cbs_orphaned += (unsigned long)(done.len + pend.len);
 	pthread_mutex_unlock(&dst->cblock);
 	pthread_mutex_unlock(&rsp->barrier_lock);

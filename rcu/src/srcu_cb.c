@@ -97,11 +97,12 @@ void lrcu_srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup)
 {
 	unsigned long s;
 
-	lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
 	if (!lrcu_cblist_seg_empty(&sup->cbl, LRCU_NEXT)) {
 		s = rcu_seq_snap(&sup->gp_seq);
-		lrcu_cblist_accelerate(&sup->cbl, s);
+		lrcu_cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
 		lrcu_srcu_request(sup, s, false);
+	} else {
+		lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
 	}
 	if (lrcu_cblist_ready(&sup->cbl))
 		lrcu_srcu_worker_queue(sup);
@@ -120,8 +121,7 @@ void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback
 	lrcu_cblist_enqueue(&sup->cbl, head);
 	/* Full fence inside: the caller's removals before the sample. */
 	s = rcu_seq_snap(&sup->gp_seq);
-	lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
-	lrcu_cblist_accelerate(&sup->cbl, s);	/* if it fails, the GP end will */
+	lrcu_cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
 	lrcu_srcu_request(sup, s, false);
 	__atomic_fetch_add(&sup->n_cbs_queued, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&sup->lock);
