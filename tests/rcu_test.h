@@ -114,6 +114,31 @@ static inline bool watchdog_done(void)
 	return true;
 }
 
+/*
+ * Another thread takes stderr's stdio lock and keeps it: a message written
+ * through stdio now blocks (as one from a signal handler would behind the
+ * code it interrupted), one written with write(2) gets out.  For a child
+ * (run_self()); its alarm ends a child stuck so (SIGALRM).
+ */
+static inline void *stderr_holder_main(void *arg)
+{
+	flockfile(stderr);
+	set_flag(arg);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static inline void lock_stderr_for_good(void)
+{
+	static int locked;
+	pthread_t t;
+
+	alarm(20);
+	pthread_create(&t, NULL, stderr_holder_main, &locked);
+	wait_flag(&locked, 20);
+}
+
 /* Under a sanitizer everything is several times slower: scale work down. */
 static inline int scale(int n)
 {

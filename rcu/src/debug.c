@@ -6,10 +6,12 @@
  * Every detected misuse bumps one counter (lrcu_misuse_count()), which the
  * torture harness reads.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
@@ -39,46 +41,105 @@ void lrcu_fatal(const char *fmt, ...)
 	abort();
 }
 
-static void thread_desc(char *buf, size_t len)
+/*
+ * Messages from paths that may run in a signal handler (the read-side
+ * markers are async-signal-safe, and so are their misuse reports): built
+ * on the stack and written with one write(2).  No stdio (its lock may be
+ * held by the interrupted code), no allocation.
+ */
+void lrcu_msg_str(struct lrcu_msg *m, const char *s)
+{
+	while (*s && m->len < sizeof(m->buf) - 1)
+		m->buf[m->len++] = *s++;
+	m->buf[m->len] = '\0';
+}
+
+void lrcu_msg_num(struct lrcu_msg *m, long v)
+{
+	char d[24];
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	int i = (int)sizeof(d) - 1;
+
+	d[i] = '\0';
+	do {
+		d[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--i] = '-';
+	lrcu_msg_str(m, d + i);
+}
+
+void lrcu_msg_write(const struct lrcu_msg *m)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < m->len) {
+		n = write(STDERR_FILENO, m->buf + off, m->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		off += (size_t)n;
+	}
+}
+
+void lrcu_msg_fatal(const struct lrcu_msg *m)
+{
+	lrcu_msg_write(m);
+	abort();
+}
+
+/* "name/tid (slot N, rcu nesting N, sched nesting N[, offline])" */
+static void thread_desc(struct lrcu_msg *m)
 {
 	char name[16] = "?";
 
-	pthread_getname_np(pthread_self(), name, sizeof(name));
-	snprintf(buf, len, "%s/%d (slot %d, rcu nesting %lu, sched nesting %u%s)",
-		 name, (int)syscall(SYS_gettid), lrcu_reader.slot,
-		 __atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
-		 LRCU_W_NEST_MASK, lrcu_reader.sched_nesting,
-		 (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline" : "");
+	prctl(PR_GET_NAME, name);	/* this thread's: a system call */
+	name[sizeof(name) - 1] = '\0';
+	lrcu_msg_str(m, name);
+	lrcu_msg_str(m, "/");
+	lrcu_msg_num(m, (long)syscall(SYS_gettid));
+	lrcu_msg_str(m, " (slot ");
+	lrcu_msg_num(m, lrcu_reader.slot);
+	lrcu_msg_str(m, ", rcu nesting ");
+	lrcu_msg_num(m, (long)(__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+			       LRCU_W_NEST_MASK));	/* our own word */
+	lrcu_msg_str(m, ", sched nesting ");
+	lrcu_msg_num(m, (long)lrcu_reader.sched_nesting);
+	lrcu_msg_str(m, (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline)" : ")");
 }
 
 /* The kernel's lockdep-RCU splat, once per call site unless once is NULL. */
 void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 {
-	char who[128];
+	struct lrcu_msg who = { 0 };
 
 	lrcu_misuse();
 	/* Only decides who prints; orders nothing. */
 	if (once && __atomic_exchange_n(once, true, __ATOMIC_RELAXED))
 		return;
-	thread_desc(who, sizeof(who));
+	thread_desc(&who);
 	flockfile(stderr);
 	fprintf(stderr, "\n=============================\n"
 		"WARNING: suspicious RCU usage\n"
 		"-----------------------------\n"
 		"%s:%d %s!\n\n"
 		"other info that might help us debug this:\n\n"
-		"thread %s\n\n", file, line, msg, who);
+		"thread %s\n\n", file, line, msg, who.buf);
 	funlockfile(stderr);
 }
 
 /*
  * Report a misuse at most once per distinct message (they come from fast
- * paths that would otherwise flood the log); always count it.
+ * paths that would otherwise flood the log); always count it.  Async-
+ * signal-safe: the read-side markers' misuse paths come here.
  */
 static void report_once(const char *prefix, const char *what)
 {
 	static const char *seen[32];
-	char who[128];
+	struct lrcu_msg m = { 0 };
 	unsigned int i;
 
 	lrcu_misuse();
@@ -98,8 +159,13 @@ static void report_once(const char *prefix, const char *what)
 				return;
 		}
 	}
-	thread_desc(who, sizeof(who));
-	fprintf(stderr, "rcu: WARNING: %s%s in thread %s\n", prefix, what, who);
+	lrcu_msg_str(&m, "rcu: WARNING: ");
+	lrcu_msg_str(&m, prefix);
+	lrcu_msg_str(&m, what);
+	lrcu_msg_str(&m, " in thread ");
+	thread_desc(&m);
+	lrcu_msg_str(&m, "\n");
+	lrcu_msg_write(&m);
 }
 
 void lrcu_read_misuse(const char *what)
@@ -199,17 +265,17 @@ static void dobj_remove(unsigned int b, struct rcu_head *h)
 
 static void odebug_splat(const char *op, struct rcu_head *h)
 {
-	char who[128];
+	struct lrcu_msg who = { 0 };
 
 	lrcu_misuse();
-	thread_desc(who, sizeof(who));
+	thread_desc(&who);
 	fprintf(stderr, "------------[ cut here ]------------\n"
 		"ODEBUG: %s active (active state 0) object type: rcu_head hint: %p\n"
 		"WARNING: rcu_head %p: %s\n"
 		"thread %s\n"
 		"---[ end trace ]---\n", op, (void *)h->func, (void *)h,
 		!strcmp(op, "activate") ? "double call_rcu() (the head is already queued)" :
-		"freed or re-initialised while queued for a callback", who);
+		"freed or re-initialised while queued for a callback", who.buf);
 }
 
 bool lrcu_debug_head_queue(struct rcu_head *head)

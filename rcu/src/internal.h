@@ -363,5 +363,14 @@ void lrcu_debug_head_unqueue(struct rcu_head *head);
 void lrcu_misuse(void);
 void lrcu_check_blocking(enum lrcu_flavor f, const char *caller);
 __attribute__((noreturn, format(printf, 1, 2))) void lrcu_fatal(const char *fmt, ...);
+/* Messages from async-signal-safe paths: no stdio, one write(2). */
+struct lrcu_msg {
+	size_t len;
+	char buf[480];
+};
+void lrcu_msg_str(struct lrcu_msg *m, const char *s);
+void lrcu_msg_num(struct lrcu_msg *m, long v);
+void lrcu_msg_write(const struct lrcu_msg *m);			/* to stderr */
+__attribute__((noreturn)) void lrcu_msg_fatal(const struct lrcu_msg *m);	/* + abort() */
 
 #endif /* LRCU_INTERNAL_H */

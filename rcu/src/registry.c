@@ -306,16 +306,23 @@ static void registry_thread_exit(void *arg)
  * A read-side section on an unregistered thread (the readers' slow path).
  * After a failed registration that is a program error with a remedy, not
  * a section to let through unprotected: stop here.  A thread that never
- * tried to register gets the misuse warning.
+ * tried to register gets the misuse warning.  Async-signal-safe, as the
+ * read-side markers are: no stdio.
  */
 void lrcu_reader_unprotected(const char *what)
 {
-	if (registration_failed)
-		lrcu_fatal("%s in a thread whose rcu_register_thread() failed: all %ld "
-			   "thread slots were in use, so grace periods would not wait "
-			   "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
-			   "or stop reading when rcu_register_thread() returns -1",
-			   what, lrcu_params.nr_cpus);
+	struct lrcu_msg m = { 0 };
+
+	if (!registration_failed)
+		return;
+	lrcu_msg_str(&m, "rcu: BUG: ");
+	lrcu_msg_str(&m, what);
+	lrcu_msg_str(&m, " in a thread whose rcu_register_thread() failed: all ");
+	lrcu_msg_num(&m, lrcu_params.nr_cpus);
+	lrcu_msg_str(&m, " thread slots were in use, so grace periods would not wait "
+		     "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
+		     "or stop reading when rcu_register_thread() returns -1\n");
+	lrcu_msg_fatal(&m);
 }
 
 int lrcu_thread_slot(void)
