@@ -20,6 +20,12 @@ struct holder {
 
 static struct foo static_foo = { .a = 5 };
 static struct holder h = { RCU_POINTER_INITIALIZER(p, &static_foo), .idx = 2 };
+static struct rcu_head sched_head;
+
+static void nop_cb(struct rcu_head *rh)
+{
+	(void)rh;
+}
 
 int main(void)
 {
@@ -72,6 +78,9 @@ int main(void)
 	   strstr(buf, "RCU_GP_"), "lrcu_print_tree() and lrcu_dump_gp_state() print");
 	ok(!strcmp(lrcu_flavor_name(LRCU_SCHED), "rcu_sched") &&
 	   !strcmp(lrcu_gp_state_name(LRCU_GPS_WAIT_FQS), "RCU_GP_WAIT_FQS"), "names");
+	/* Both callback threads have registered once each has run a callback. */
+	call_rcu_sched(&sched_head, nop_cb);
+	rcu_barrier_sched();
 	lrcu_get_stats(LRCU_PREEMPT, &st);
 	ok(st.nr_registered == 3, "stats count registered threads (this one + 2 callback threads): %d",
 	   st.nr_registered);
