@@ -199,20 +199,23 @@ static bool invoke_pass(struct lrcu_state *rsp)
 static void *cb_kthread(void *arg)
 {
 	struct lrcu_state *rsp = arg;
+	bool was, stop;
 	uint32_t w;
-	bool was;
 
 	if (lrcu_register_internal(rsp->cb_thread_name))
 		lrcu_fatal("%s: cannot register", rsp->cb_thread_name);
-	for (;;) {
+	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->cb_wake, __ATOMIC_ACQUIRE);
 		if (invoke_pass(rsp))
 			continue;
 		lrcu_sched_block_begin(&was);
-		lrcu_futex_wait(&rsp->cb_wake, w, -1);
+		stop = lrcu_kthread_idle(&rsp->cb_wake, w, -1);
 		lrcu_sched_block_end(was);
+		if (stop)
+			break;
 	}
+	lrcu_unregister_thread();	/* rcu_shutdown(): nothing left to move */
 	return NULL;
 }
 

@@ -215,6 +215,7 @@ static struct {
 	struct dobj *chain;
 } dobj_table[DOBJ_BUCKETS];
 static pthread_once_t dobj_once = PTHREAD_ONCE_INIT;
+static bool dobj_ready;		/* the table's locks exist (set once) */
 
 static void dobj_init(void)
 {
@@ -222,6 +223,36 @@ static void dobj_init(void)
 
 	for (i = 0; i < DOBJ_BUCKETS; i++)
 		pthread_mutex_init(&dobj_table[i].lock, NULL);
+	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with the fork's load */
+}
+
+void lrcu_debug_fork(enum lrcu_fork_phase ph)
+{
+	int i;
+
+	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
+		return;
+	for (i = 0; i < DOBJ_BUCKETS; i++)
+		lrcu_fork_mutex(&dobj_table[i].lock, ph);
+}
+
+/* rcu_shutdown(): every callback has run; forget the objects left
+ * (initialised heads never destroyed). */
+void lrcu_debug_shutdown(void)
+{
+	struct dobj *o;
+	int i;
+
+	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
+		return;
+	for (i = 0; i < DOBJ_BUCKETS; i++) {
+		pthread_mutex_lock(&dobj_table[i].lock);
+		while ((o = dobj_table[i].chain)) {
+			dobj_table[i].chain = o->next;
+			free(o);
+		}
+		pthread_mutex_unlock(&dobj_table[i].lock);
+	}
 }
 
 static unsigned int dobj_hash(const struct rcu_head *h)

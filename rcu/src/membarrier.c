@@ -47,6 +47,22 @@ void lrcu_membarrier_init(void)
 	__atomic_store_n(&lrcu_has_membarrier, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * In a fork() child: if membarrier() no longer works (the registration is
+ * per process), register again, or fall back to fences.  Safe to switch
+ * here: the forking thread is the only reader, and fork() itself made its
+ * reader-word stores visible.
+ */
+void lrcu_membarrier_fork_child(void)
+{
+	if (!__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED))	/* see init */
+		return;
+	if (!sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+	    !sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		return;
+	__atomic_store_n(&lrcu_has_membarrier, 0, __ATOMIC_RELAXED);	/* see init */
+}
+
 void lrcu_heavy_fence(void)
 {
 	if (__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)) {	/* see above */

@@ -42,6 +42,13 @@ void lrcu_registry_init(void)
 	pthread_key_create(&exit_key, registry_thread_exit);
 }
 
+/* rcu_shutdown(): every slot is free; the slots go with the tree. */
+void lrcu_registry_stop(void)
+{
+	pthread_key_delete(exit_key);
+	__atomic_store_n(&lrcu_slots_hwm, 0, __ATOMIC_RELAXED);	/* nothing walks now */
+}
+
 /* ------------------------------------------------------------------ */
 /* The sched flavor's reader word: 0 = extended quiescent state. */
 
@@ -275,6 +282,43 @@ static int unregister_slot(const char *what)
 	r->slot = -1;
 	(void)what;
 	return 0;
+}
+
+/* User threads registered, the caller apart (rcu_shutdown()). */
+int lrcu_registry_others(void)
+{
+	int i, n = 0;
+
+	pthread_mutex_lock(&lrcu_slots_lock);
+	for (i = LRCU_NR_INTERNAL; i < lrcu_nr_slots; i++)
+		n += lrcu_slots[i].reader && lrcu_slots[i].reader != &lrcu_reader;
+	pthread_mutex_unlock(&lrcu_slots_lock);
+	return n;
+}
+
+/*
+ * In a fork() child only the forking thread exists: give up every other
+ * slot (the library's threads' too: they are restarted and register
+ * again) as if its thread had unregistered, so no grace period waits for
+ * a thread that is not there and its callbacks still run.  The forking
+ * thread keeps its slot, under its new thread id.
+ */
+void lrcu_registry_fork_child(void)
+{
+	int i;
+
+	pthread_mutex_lock(&lrcu_slots_lock);
+	for (i = 0; i < lrcu_nr_slots; i++) {
+		if (!lrcu_slots[i].reader)
+			continue;
+		if (lrcu_slots[i].reader == &lrcu_reader) {
+			lrcu_slots[i].tid = (int)syscall(SYS_gettid);
+			continue;
+		}
+		slot_detach(i);
+		lrcu_slots[i].reader = NULL;
+	}
+	pthread_mutex_unlock(&lrcu_slots_lock);
 }
 
 int lrcu_unregister_thread(void)

@@ -287,6 +287,39 @@ static void record_exit(void *arg)
 	__atomic_store_n(&r->owner, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * In a fork() child only the forking thread exists: end the other threads'
+ * sections (they never will) and put their records back in the pool, as
+ * if those threads had exited.  Not reported: nothing went wrong.  The
+ * shared counters (srcu_down_read(), srcu_read_lock_nmisafe()) belong to
+ * no thread and stay as they are.
+ */
+void lrcu_srcu_readers_fork_child(void)
+{
+	struct lrcu_srcu_rec *self = __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED);
+	struct srcu_record *r;
+	unsigned long p, i;
+
+	/* One thread here: relaxed, the library threads start afterwards
+	 * (pthread_create() orders these stores before them). */
+	for (r = __atomic_load_n(&records, __ATOMIC_RELAXED); r; r = r->next) {
+		if (&r->pub == self || !__atomic_load_n(&r->owner, __ATOMIC_RELAXED))
+			continue;
+		for (p = 0; p < LRCU_SRCU_DIR; p++) {
+			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_RELAXED);
+
+			for (i = 0; pg && i < LRCU_SRCU_PER_PAGE; i++) {
+				__atomic_store_n(&pg->ctr[i][0], 0, __ATOMIC_RELAXED);
+				__atomic_store_n(&pg->ctr[i][1], 0, __ATOMIC_RELAXED);
+			}
+		}
+		r->key_set = false;
+		__atomic_store_n(&r->owner, 0, __ATOMIC_RELAXED);
+	}
+	if (__atomic_load_n(&exit_key_state, __ATOMIC_RELAXED) == 1)
+		__atomic_store_n(&exit_key_state, 0, __ATOMIC_RELAXED);	/* its creator is gone */
+}
+
 /* ------------------------------------------------------------------ */
 /* Read-side slow paths */
 

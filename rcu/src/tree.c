@@ -73,7 +73,6 @@
  * gp_end after the sequence ends.  Callback offloading will replace the
  * lrcu_cb_gp_ended() at cleanup.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -665,6 +664,16 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		 * pairs with that bump: it follows the holdout's unlock.
 		 */
 		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		/*
+		 * A fork() is being prepared: park here, where the tree is
+		 * consistent and we hold gp_mutex only (the child's next
+		 * driver finishes this GP).  After the sample: the forking
+		 * thread requests, then bumps gp_wake (lrcu_tree_kick()).
+		 */
+		if (unlikely(lrcu_fork_pending())) {
+			lrcu_fork_park(&rsp->gp_driver_parked);
+			continue;
+		}
 		gp_force_qs(rsp, gstart);
 		if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_reader))
 			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
@@ -719,6 +728,21 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 /* ------------------------------------------------------------------ */
 /* Driving one grace period (the kthread, or an expedited caller) */
 
+/*
+ * In a fork() child: the driver of the grace period in flight was parked
+ * in gp_wait_qs() (after gp_init() confirmed the start) and is gone; its
+ * tree state is whole (lifecycle.c).  The next driver finishes it.
+ */
+static unsigned long gp_resume(struct lrcu_state *rsp)
+{
+	unsigned long gstart = *rsp->gp_seq;
+
+	if (rcu_seq_state(gstart) != 2)
+		lrcu_fatal("%s: grace period %ld left in flight unconfirmed", rsp->name,
+			   (long)gstart);
+	return gstart;
+}
+
 /* One grace period, start to end.  The caller holds ->gp_mutex. */
 void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
 {
@@ -727,7 +751,10 @@ void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
 	in_gp_driver = true;
 	/* Read by diagnostics (stall warnings) without the mutex. */
 	WRITE_ONCE(rsp->gp_expedited, expedited);
-	gstart = gp_init(rsp);
+	if (unlikely(rcu_seq_state(*rsp->gp_seq)))
+		gstart = gp_resume(rsp);
+	else
+		gstart = gp_init(rsp);
 	gp_wait_qs(rsp, gstart, expedited);
 	gp_cleanup(rsp, expedited);
 	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
@@ -741,9 +768,8 @@ void lrcu_gp_run(struct lrcu_state *rsp, bool expedited)
  * both those waiting for a grace period's end and those waiting to drive
  * the next one (->gp_releases tells them it is free again).
  */
-void lrcu_gp_release(struct lrcu_state *rsp)
+static void gp_mutex_release(struct lrcu_state *rsp)
 {
-	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
 	pthread_mutex_unlock(&rsp->gp_mutex);
 	pthread_mutex_lock(&rsp->gp_wq_lock);
 	/* Read under gp_wq_lock, or as a sample before a trylock (the
@@ -752,6 +778,14 @@ void lrcu_gp_release(struct lrcu_state *rsp)
 	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 100))
 		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 	pthread_mutex_unlock(&rsp->gp_wq_lock);
+	if (unlikely(lrcu_fork_pending()))
+		lrcu_fork_notify();	/* the forking thread may take it now */
+}
+
+void lrcu_gp_release(struct lrcu_state *rsp)
+{
+	gp_set_state(rsp, LRCU_GPS_WAIT_GPS);
+	gp_mutex_release(rsp);
 }
 
 /* Make sure gp_seq_needed covers snap without waking the GP kthread
@@ -796,19 +830,55 @@ static bool gp_needed_cond(void *rsp)
 	return gp_needed(rsp);
 }
 
-static void gp_wait_request(struct lrcu_state *rsp)
+/* Wait for a request; true if the thread must stop instead. */
+static bool gp_wait_request(struct lrcu_state *rsp)
 {
 	uint32_t w;
 
 	/* Back-to-back requests are common: poll briefly before sleeping. */
 	if (lrcu_spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
-		return;
+		return false;
 	for (;;) {
 		/* Sample before checking: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
 		if (gp_needed(rsp))
-			return;
-		lrcu_futex_wait(&rsp->gp_wake, w, -1);
+			return false;
+		if (lrcu_kthread_idle(&rsp->gp_wake, w, -1))
+			return true;
+	}
+}
+
+struct gp_lock_arg {
+	struct lrcu_state *rsp;
+	unsigned long releases;	/* ->gp_releases when the trylock failed */
+};
+
+static bool gp_lock_cond(void *p)
+{
+	struct gp_lock_arg *a = p;
+
+	/* Acquire pairs with the release in gp_mutex_release(). */
+	return __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases ||
+	       lrcu_kthread_requested();
+}
+
+/*
+ * Take gp_mutex to drive the next grace period, waiting while an
+ * expedited caller drives one (or the forking thread holds it: the wait
+ * parks); false if the thread must stop instead.
+ */
+static bool gp_kthread_lock(struct lrcu_state *rsp)
+{
+	struct gp_lock_arg a = { .rsp = rsp };
+
+	for (;;) {
+		/* Sample before the trylock: a release after it changes it. */
+		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
+		if (!pthread_mutex_trylock(&rsp->gp_mutex))
+			return true;
+		lrcu_gp_wq_wait(rsp, gp_lock_cond, &a);
+		if (lrcu_kthread_check())
+			return false;
 	}
 }
 
@@ -842,10 +912,10 @@ static void *gp_kthread(void *arg)
 
 	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
 	WRITE_ONCE(rsp->gp_tid, (int)syscall(SYS_gettid));	/* diagnostics */
-	for (;;) {
-		gp_wait_request(rsp);
+	while (!lrcu_kthread_check() && !gp_wait_request(rsp)) {
 		gp_start_delay(rsp);
-		pthread_mutex_lock(&rsp->gp_mutex);
+		if (!gp_kthread_lock(rsp))
+			break;
 		/* An expedited caller may have run it meanwhile. */
 		if (gp_needed(rsp))
 			lrcu_gp_run(rsp, gp_exp_wanted(rsp));
@@ -854,28 +924,66 @@ static void *gp_kthread(void *arg)
 	return NULL;
 }
 
-/* Start a library thread with every signal blocked (user handlers never
- * run on it), detached. */
-int lrcu_spawn(void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t t;
-	int rc;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	rc = pthread_create(&t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 int lrcu_tree_start(struct lrcu_state *rsp)
 {
 	return lrcu_spawn(gp_kthread, rsp);
+}
+
+/* ------------------------------------------------------------------ */
+/* fork() (lifecycle.c) */
+
+/* The forking thread asked everyone to park: wake the GP drivers (in
+ * gp_wait_qs()) and kthreads waiting for gp_mutex (gp_kthread_lock()). */
+void lrcu_tree_kick(void)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		lrcu_wake(&rsp->gp_wake);
+		pthread_mutex_lock(&rsp->gp_wq_lock);	/* the waiters check under it */
+		pthread_cond_broadcast(&rsp->gp_wq);
+		pthread_mutex_unlock(&rsp->gp_wq_lock);
+	}
+}
+
+/* Every flavor's grace periods held still: its driver parked mid-GP, or
+ * gp_mutex ours (own[]).  Called under lifecycle.c's lock, which guards
+ * ->gp_driver_parked. */
+bool lrcu_tree_fork_hold(bool own[LRCU_NR_FLAVORS])
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		if (own[f] || rsp->gp_driver_parked)
+			continue;
+		if (pthread_mutex_trylock(&rsp->gp_mutex))
+			return false;	/* a driver is busy: it parks or lets go */
+		own[f] = true;
+	}
+	return true;
+}
+
+void lrcu_tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		if (child && !own[f])	/* a parked driver's, gone here */
+			pthread_mutex_init(&rsp->gp_mutex, NULL);
+		else if (child)
+			pthread_mutex_unlock(&rsp->gp_mutex);
+		else if (own[f])
+			gp_mutex_release(rsp);	/* wakes those who waited for it */
+		if (child)
+			rsp->gp_driver_parked = false;
+		own[f] = false;
+	}
 }
 
 void lrcu_force_qs(enum lrcu_flavor f)

@@ -33,6 +33,15 @@
  *   handler) is protected all the same, as an interrupt taken from the
  *   kernel's idle loop is.  Update-side calls work from any thread.
  *
+ * Processes
+ *   fork() is handled (pthread_atfork()): the child gets the library's
+ *   threads again, keeps the calling thread's registration (and its open
+ *   read-side section, if any), loses every other thread's (as if each
+ *   had unregistered), and its pending callbacks, grace periods and
+ *   barriers complete.  fork() waits for no grace period.  It must not be
+ *   called from an RCU or SRCU callback.  rcu_shutdown() stops the
+ *   library's threads and frees everything (<rcu/rcutree.h>).
+ *
  * Callbacks
  *   call_rcu() queues on the caller's thread slot (unregistered callers
  *   share one extra slot).  Callbacks are invoked, in the order they were
@@ -65,6 +74,7 @@ extern "C" {
 /* are inline wrappers around these.                                    */
 
 int lrcu_init(void);
+int lrcu_shutdown(void);
 int lrcu_register_thread(void);
 int lrcu_register_thread_cpu(int cpu);
 int lrcu_unregister_thread(void);
@@ -115,6 +125,9 @@ static inline int rcu_register_thread(void) { return lrcu_register_thread(); }
 static inline int rcu_register_thread_cpu(int cpu) { return lrcu_register_thread_cpu(cpu); }
 /* Give the slot back; queued callbacks move to another slot. */
 static inline int rcu_unregister_thread(void) { return lrcu_unregister_thread(); }
+/* Stop the library's threads and free everything (see lrcu_shutdown() in
+ * <rcu/rcutree.h>): for a clean exit under valgrind or LeakSanitizer. */
+static inline int rcu_shutdown(void) { return lrcu_shutdown(); }
 static inline void rcu_thread_offline(void) { lrcu_thread_offline(); }
 static inline void rcu_thread_online(void) { lrcu_thread_online(); }
 

@@ -39,6 +39,19 @@ void lrcu_params_print(FILE *out);
  * Returns 0, or -1 after printing why (e.g. a bad RCU_BOOTARGS). */
 int lrcu_init(void);
 
+/*
+ * Stop the library and free everything it holds (rcu_shutdown()): run
+ * every pending callback (call_rcu(), kfree_rcu(), call_srcu(); also the
+ * callbacks those queue), unregister the calling thread, stop and join
+ * the library's threads, free its memory.  Call it once no other thread
+ * uses RCU or SRCU (they have unregistered and left their SRCU sections),
+ * e.g. just before exit, for a clean valgrind or LeakSanitizer report.
+ * Returns 0, or -1 with errno EBUSY (and a message) if another thread is
+ * still registered; then nothing was stopped.  The library starts again
+ * on its next use, reading RCU_BOOTARGS again.
+ */
+int lrcu_shutdown(void);
+
 /* Print the rcu_node tree: levels, nodes, which slots each leaf covers. */
 void lrcu_print_tree(FILE *out);
 

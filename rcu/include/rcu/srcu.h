@@ -45,8 +45,9 @@
  *
  *   A thread that exits inside a section is reported; its sections end
  *   with it.  After fork(), only the calling thread exists in the child:
- *   sections other threads had open stay open there (do not fork while
- *   other threads may be inside SRCU sections, or exec at once).
+ *   the sections other threads had open end there (not reported), except
+ *   srcu_down_read() and srcu_read_lock_nmisafe() sections, which belong
+ *   to no thread and stay open in the child.
  *
  * Update side
  *   synchronize_srcu(ssp) waits until every section of the domain that
