@@ -3,18 +3,12 @@
 # exports, `make install` + pkg-config, the README's example, and linking
 # into one program together with liburcu.
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD_DIR=${BUILD_DIR:-$TOP/build}
-n=0
-fails=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. "$TOP/tests/rcu_tap.sh"
 
 if [ -n "$SAN" ]; then
 	echo "1..0 # SKIP install and link checks run in the plain build (SAN=$SAN)"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 bad=$(nm -D --defined-only "$BUILD_DIR/librcu.so" | awk '$3 !~ /^lrcu_/ { print $3 }')
 [ -z "$bad" ]; ok $? "librcu.so exports only lrcu_* symbols${bad:+ (found: $bad)}"
@@ -79,5 +73,4 @@ C
 else
 	skip "liburcu-dev not installed (Debian package liburcu-dev)"
 fi
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

@@ -5,13 +5,8 @@
 # debug objects, and report leaks for the same program without the
 # shutdown (so the check can fail).
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD_DIR=${BUILD_DIR:-$TOP/build}
+. "$TOP/tests/rcu_tap.sh"
 prog=$BUILD_DIR/tests/test_rcu_shutdown
-n=0
-fails=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export RCU_BOOTARGS=debug_objects=1
 
 case "$SAN" in
@@ -45,5 +40,4 @@ address)
 	echo "1..0 # SKIP no leak checker under SAN=$SAN"
 	exit 0 ;;
 esac
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <rcu/kernel.h>	/* the tests use the kernel's spellings */
 #include <rcu/rcupdate.h>
 #include "tap.h"
 

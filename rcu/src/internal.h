@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <rcu/kernel.h>
 #include <rcu/rcupdate.h>
 #include "rcu_seq.h"
 #include "segcblist.h"

@@ -62,10 +62,10 @@ static void sched_go_offline(struct lrcu_reader *r, bool may_lock)
 {
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
-	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, LRCU_MO_SC);
+	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);	/* between fences */
 	smp_mb();	/* word before the need_qs load; pairs with the GP
 			 * thread's need_qs store + smp_mb() + word load */
-	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC))
+	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))	/* after it */
 		return;
 	if (may_lock)
 		lrcu_qs_special();
@@ -80,7 +80,7 @@ static void sched_go_online(struct lrcu_reader *r)
 	unsigned long s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
 
 	__atomic_store_n(&r->ctr[LRCU_SCHED],
-			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, LRCU_MO_SC);
+			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, __ATOMIC_RELAXED);	/* fence after */
 	smp_mb();	/* word before later sections' loads; pairs with the
 			 * GP thread's smp_mb() before its word loads */
 }

@@ -336,7 +336,7 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 	smp_mb();
 	/* Relaxed: readers sample it without ordering; D orders it. */
 	__atomic_store_n(&ssp->srcu_idx, __atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) + 1,
-			 LRCU_MO_SC);
+			 __ATOMIC_RELAXED);
 	/* D: the new index before every reader thread's later samples (at
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */

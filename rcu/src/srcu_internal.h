@@ -18,14 +18,6 @@
 #define SRCU_STATE_SCAN1	1	/* waiting for the inactive index */
 #define SRCU_STATE_SCAN2	2	/* flipped; waiting for the old index */
 
-/* Scan-load order: acquire (pairs with the readers' release C); seq_cst
- * under TSan, which sees ordering only through accesses (compiler.h). */
-#ifdef LRCU_TSAN
-#define LRCU_MO_SCAN		__ATOMIC_SEQ_CST
-#else
-#define LRCU_MO_SCAN		__ATOMIC_ACQUIRE
-#endif
-
 /* Who held the last busy scan up (for stall warnings and dumps). */
 #define SRCU_HOLDOUTS_MAX	4
 struct srcu_holdouts {

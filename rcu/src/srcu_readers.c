@@ -387,7 +387,7 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 	if (h)
 		memset(h, 0, sizeof(*h));
 	/* Acquire pairs with the release (C) of srcu_read_unlock(). */
-	unlocks = __atomic_load_n(&ssp->srcu_shared[idx].unlock, LRCU_MO_SCAN);
+	unlocks = __atomic_load_n(&ssp->srcu_shared[idx].unlock, __ATOMIC_ACQUIRE);
 	/*
 	 * A: unlock counts before lock counts.  A section's lock increment
 	 * precedes its unlock increment, so every unlock counted here has its
@@ -402,12 +402,12 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 		/* Acquire: pairs with the release CAS that pushed each record. */
 		for (r = __atomic_load_n(&records, __ATOMIC_ACQUIRE); r; r = r->next) {
 			/* Acquire pairs with page_get()'s release CAS. */
-			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], LRCU_MO_SCAN);
+			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_ACQUIRE);
 
 			if (!pg)
 				continue;
 			/* Acquire pairs with srcu_read_unlock()'s release (C). */
-			v = __atomic_load_n(&pg->ctr[i][idx], LRCU_MO_SCAN);
+			v = __atomic_load_n(&pg->ctr[i][idx], __ATOMIC_ACQUIRE);
 			if (!v)
 				continue;
 			busy = true;
@@ -416,7 +416,7 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 			holdout_note(h, r, v);
 		}
 	}
-	locks = __atomic_load_n(&ssp->srcu_shared[idx].lock, LRCU_MO_SCAN);	/* after A */
+	locks = __atomic_load_n(&ssp->srcu_shared[idx].lock, __ATOMIC_ACQUIRE);	/* after A */
 	if (locks != unlocks) {
 		busy = true;
 		if (h)

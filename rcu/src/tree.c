@@ -420,7 +420,7 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
-	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
+	gen = __atomic_load_n(&rsp->qsmaskinit_gen, __ATOMIC_RELAXED);	/* after the fence */
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
 	rsp->qsmaskinit_seen = gen;
@@ -507,13 +507,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		 * rcu_read_unlock() (and the sched word stores): the section
 		 * is over before we end the grace period.
 		 */
-		w = __atomic_load_n(rdp->word,
-#ifdef LRCU_TSAN
-				    __ATOMIC_SEQ_CST
-#else
-				    __ATOMIC_ACQUIRE
-#endif
-				    );
+		w = __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE);
 		if (lrcu_word_qs(w, gstart) ||
 		    (LRCU_INJECTED(LRCU_BUG_NOTICED_QS) &&
 		     __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED))) {
@@ -521,7 +515,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		} else if (mark && !__atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED)) {
 			/* (Relaxed peek: marking twice is harmless.) */
 			/* Read by the owner after its word store + fence. */
-			__atomic_store_n(rdp->need_qs, 1, LRCU_MO_SC);
+			__atomic_store_n(rdp->need_qs, 1, __ATOMIC_RELAXED);
 			marked = true;
 		}
 	}

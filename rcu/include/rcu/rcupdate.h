@@ -111,6 +111,11 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 /* ------------------------------------------------------------------ */
 /* Threads ("CPUs")                                                     */
 
+/* Start the library now (otherwise it starts on first use): the name
+ * liburcu and perfbook programs call.  Returns 0, or -1 after printing why
+ * (see lrcu_init() in <rcu/rcutree.h>). */
+static inline int rcu_init(void) { return lrcu_init(); }
+
 /*
  * Take a thread slot.  Returns 0, or -1 with errno ENOSPC when all nr_cpus
  * slots are taken (a message naming the limit is printed) or EBUSY if the
@@ -337,7 +342,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define RCU_LOCKDEP_WARN(c, msg) do {					\
 	static bool __rcu_splat_once;					\
 	(void)__rcu_splat_once;						\
-	if (unlikely(c))						\
+	if (LRCU_UNLIKELY(c))						\
 		lrcu_lockdep_splat(__FILE__, __LINE__, (msg),		\
 				   __RCU_SPLAT_ONCE_PTR);		\
 } while (0)
@@ -355,58 +360,74 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define RCU_POINTER_INITIALIZER(p, v)	.p = RCU_INITIALIZER(v)
 
 /*
- * rcu_assign_pointer(p, v): publish v in p.  Release store: everything
+ * The library's own spellings (LRCU_*), which its list headers use, then
+ * the kernel's names for them.  liburcu's <urcu/pointer.h> (and so
+ * perfbook's api.h) defines rcu_dereference() and rcu_assign_pointer()
+ * too: included before this file, its two are replaced here quietly;
+ * included after, they replace these (the same meaning: a consume load, a
+ * release store).  The library's headers never use the kernel names.
+ *
+ * LRCU_ASSIGN_POINTER(p, v): publish v in p.  Release store: everything
  * written to *v before is visible to a reader that loads p with
  * rcu_dereference() (consume/acquire load).
  */
 #ifndef __CHECKER__
 /* The typed temporary makes the compiler check v against p's type. */
-#define __rcu_store_pointer(p, v, mo) do {				\
+#define LRCU_STORE_POINTER(p, v, mo) do {				\
 	__typeof__(p) __rsp_v = RCU_INITIALIZER(v);			\
 	__atomic_store_n(&(p), __rsp_v, (mo));				\
 } while (0)
 #else
 /* sparse: typeof() drops the __rcu address space; cast instead. */
-#define __rcu_store_pointer(p, v, mo) do {				\
+#define LRCU_STORE_POINTER(p, v, mo) do {				\
 	__typeof__(p) __rsp_v = (__typeof__(p))(v);			\
 	__atomic_store_n(&(p), __rsp_v, (mo));				\
 } while (0)
 #endif
-#define rcu_assign_pointer(p, v)	__rcu_store_pointer(p, v, __ATOMIC_RELEASE)
-
-/* Store without ordering: NULL, or a structure readers cannot yet reach
- * or whose reader-visible contents did not change since publication. */
-#define RCU_INIT_POINTER(p, v)		__rcu_store_pointer(p, v, __ATOMIC_RELAXED)
+#define LRCU_ASSIGN_POINTER(p, v)	LRCU_STORE_POINTER(p, v, __ATOMIC_RELEASE)
 
 /*
  * The dereference load.  Consume ordering pairs with the release store in
- * rcu_assign_pointer(): the pointed-to object is seen initialised.  (GCC
+ * LRCU_ASSIGN_POINTER(): the pointed-to object is seen initialised.  (GCC
  * implements consume as acquire: free on x86, ldar on arm64.)
  */
-#define __rcu_dereference_load(p) \
+#define LRCU_DEREFERENCE_LOAD(p) \
 	((__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_CONSUME))
 
-#define rcu_dereference_raw(p)		__rcu_dereference_load(p)
-#define rcu_dereference_raw_notrace(p)	__rcu_dereference_load(p)
-
-#define rcu_dereference_check(p, c) ({					\
+#define LRCU_DEREFERENCE_CHECK(p, c) ({					\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
 			 "suspicious rcu_dereference_check() usage");	\
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
-#define rcu_dereference_bh_check(p, c) ({				\
+#define LRCU_DEREFERENCE_BH_CHECK(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_bh_held()),		\
 			 "suspicious rcu_dereference_bh_check() usage"); \
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
-#define rcu_dereference_sched_check(p, c) ({				\
+#define LRCU_DEREFERENCE_SCHED_CHECK(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_sched_held()),		\
 			 "suspicious rcu_dereference_sched_check() usage"); \
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
-#define rcu_dereference(p)		rcu_dereference_check(p, 0)
-#define rcu_dereference_bh(p)		rcu_dereference_bh_check(p, 0)
-#define rcu_dereference_sched(p)	rcu_dereference_sched_check(p, 0)
+#define LRCU_DEREFERENCE(p)		LRCU_DEREFERENCE_CHECK(p, 0)
+#define LRCU_DEREFERENCE_BH(p)		LRCU_DEREFERENCE_BH_CHECK(p, 0)
+#define LRCU_DEREFERENCE_RAW(p)		LRCU_DEREFERENCE_LOAD(p)
+
+#undef rcu_assign_pointer
+#define rcu_assign_pointer(p, v)	LRCU_ASSIGN_POINTER(p, v)
+/* Store without ordering: NULL, or a structure readers cannot yet reach
+ * or whose reader-visible contents did not change since publication. */
+#define RCU_INIT_POINTER(p, v)		LRCU_STORE_POINTER(p, v, __ATOMIC_RELAXED)
+
+#undef rcu_dereference
+#define rcu_dereference(p)		LRCU_DEREFERENCE(p)
+#define rcu_dereference_bh(p)		LRCU_DEREFERENCE_BH(p)
+#define rcu_dereference_sched(p)	LRCU_DEREFERENCE_SCHED_CHECK(p, 0)
+#define rcu_dereference_check(p, c)	LRCU_DEREFERENCE_CHECK(p, c)
+#define rcu_dereference_bh_check(p, c)	LRCU_DEREFERENCE_BH_CHECK(p, c)
+#define rcu_dereference_sched_check(p, c) LRCU_DEREFERENCE_SCHED_CHECK(p, c)
+#define rcu_dereference_raw(p)		LRCU_DEREFERENCE_RAW(p)
+#define rcu_dereference_raw_notrace(p)	LRCU_DEREFERENCE_RAW(p)
 
 /* Update side, protected by something else (c says what): no ordering. */
 #define rcu_dereference_protected(p, c) ({				\

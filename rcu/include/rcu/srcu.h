@@ -112,7 +112,7 @@
  *   srcu_read_lock() orders the section after it and srcu_read_unlock()
  *   orders the section before it (release), which is all a reader needs;
  *   srcu_read_unlock() is not a full barrier: smp_mb__after_srcu_read_unlock()
- *   makes the unlock plus what follows one (it is smp_mb() here).
+ *   makes the unlock plus what follows one (it is LRCU_SMP_MB() here).
  *   synchronize_srcu() (and a poll that returns true) is a full barrier
  *   on both sides of the grace period, as in the kernel.
  */
@@ -208,7 +208,7 @@ static inline int srcu_read_lock_held(struct srcu_struct *ssp)
 
 /* srcu_read_unlock() is a release store, not a full barrier: this makes
  * the unlock and what follows one. */
-#define smp_mb__after_srcu_read_unlock()	smp_mb()
+#define smp_mb__after_srcu_read_unlock()	LRCU_SMP_MB()
 
 /*
  * srcu_dereference_check(p, ssp, c): rcu_dereference() for an SRCU
@@ -219,7 +219,7 @@ static inline int srcu_read_lock_held(struct srcu_struct *ssp)
 #define srcu_dereference_check(p, ssp, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || srcu_read_lock_held(ssp)),		\
 			 "suspicious srcu_dereference_check() usage");	\
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
 #define srcu_dereference(p, ssp)	srcu_dereference_check((p), (ssp), 0)
 #define srcu_dereference_notrace(p, ssp) srcu_dereference_check((p), (ssp), 1)
