@@ -19,13 +19,16 @@ build/torture-inject) and, for each bug of configs/mutation.bugs, runs the
 scenario set with bin/torture.sh (rcutree.inject=BUG, stop_on_error: a
 run ends at its first failure), --repeat times; then the same scenarios
 with the unmodified build (false alarms).  Writes RESULTS/kill.json (one
-object a bug x scenario), RESULTS/kill.md (the table) and prints it:
+object a bug x scenario), RESULTS/kill.md (the table, also printed) and
+RESULTS/kill.html (the same, with the bar chart kill.png/.svg of the
+share of runs that caught each bug when gnuplot is installed):
 
   bug              class     scenario  caught  median_s  reason
   word_off_by_one  safety    MUT-GAP   3/3     0.1       too-short grace period ...
 
 A liveness bug counts as caught when the run reported a grace-period hang
-(or a stall warning) before it ended.  Exit status 0 if every bug marked
+(or a stall warning) before it ended; the table also says whether that
+report named a holdout (a "P<tid>" line, as stall warnings print them).  Exit status 0 if every bug marked
 MUST in configs/mutation.bugs was caught in every repetition (by at least
 one scenario) and the unmodified build had no failure; 1 otherwise; 2 for
 bad input.
@@ -37,7 +40,8 @@ Options:
   --scenarios "L"  scenarios (default: the list scenarios/MUTATION)
   --results DIR    where to write (default results/mutation-DATE)
   --short          CI: --duration 10s --repeat 1, scenarios TREE02 TREE03,
-                   hang timeout 5 s
+                   hang timeout 5 s, only the must-catch bugs (unless
+                   --bugs names others)
   --help           this text
 EOF
 }
@@ -48,6 +52,7 @@ OPT_BUGS=
 OPT_SCENARIOS=MUTATION
 OPT_RESULTS=
 OPT_EXTRA=
+OPT_MUST_ONLY=0
 BUGFILE=${MUTATION_BUGS:-$TORTURE_TOP/configs/mutation.bugs}
 
 declare -A GIVEN=()
@@ -80,6 +85,7 @@ parse_options() {
 		[ -n "${GIVEN[REPEAT]:-}" ] || OPT_REPEAT=1
 		[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS="TREE02 TREE03"
 		OPT_EXTRA="rcutorture.gp_hang_timeout=5"
+		OPT_MUST_ONLY=1
 	fi
 	parse_duration "$OPT_DURATION" >/dev/null ||
 		die 2 "--duration $OPT_DURATION: expected minutes or a number with s, m, h or d"
@@ -100,7 +106,8 @@ bug_rows() {
 		[[ $must == yes || $must == no ]] ||
 			die 2 "${BUGFILE#"$TORTURE_TOP"/}:$n: must '$must' (expected yes or no)"
 		have[$name]="$class $must $rest"
-		[ -n "$OPT_BUGS" ] || echo "$name $class $must $rest"
+		[ -n "$OPT_BUGS" ] && continue
+		{ ((OPT_MUST_ONLY)) && [ "$must" != yes ]; } || echo "$name $class $must $rest"
 	done <"$BUGFILE"
 	for want in $OPT_BUGS; do
 		found=${have[$want]:-}
@@ -120,25 +127,28 @@ summaries() {
 		if grep -qE '\?\?\? Grace-period (hang|waiter stuck)|detected (expedited )?stalls on' \
 			"$dir/console.log" 2>/dev/null; then
 			hang=yes
+			# A holdout line, as the hang report and stall warnings print them.
+			! grep -qE -- '-\.\.\.\.: \([0-9]+ GPs behind\) P[0-9]+ ' "$dir/console.log" || hang=named
 		fi
 		jq -r --arg scen "$(instance_scenario "$dir")" --arg hang "$hang" \
 			'[$scen, .result, (.first_error_s // "null" | tostring), $hang, .reason] | join("\t")' "$s"
 	done
 }
 
-# run_set TAG BIN BOOTARGS: one torture.sh pass over the scenarios.
+# run_set TAG BIN BOOTARGS [SCENARIOS]: one torture.sh pass over the
+# scenarios (default: the chosen set).
 run_set() {
-	local tag=$1 bin=$2 args=$3 out
+	local tag=$1 bin=$2 args=$3 scens=${4:-$OPT_SCENARIOS} out
 	out=$RES/runs/$tag
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
-	TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
-		--bootargs "$args" $OPT_SCENARIOS >"$out.log" 2>&1 || true
+	TORTURE_NO_REPORT=1 TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
+		--bootargs "$args" $scens >"$out.log" 2>&1 || true
 	summaries "$out" | sed "s/^/$tag\t/" >>"$RES/runs.tsv"
 }
 
 main() {
-	local rep name class must rest rows
+	local rep name class must rest rows scens
 	parse_options "$@"
 	have jq || die 2 "jq not found (Debian package jq): the kill table is made from summary.json"
 	rows=$(bug_rows) || exit 2
@@ -154,14 +164,40 @@ main() {
 		die 1 "make failed (see $RES/build-plain.log)"
 	for ((rep = 1; rep <= OPT_REPEAT; rep++)); do
 		while read -r name class must rest; do
+			scens=
+			if [[ $rest == @* ]]; then	# @SCEN,SCEN: where this bug's mechanism is
+				scens=${rest%% *} rest=${rest#"$scens"}
+				scens=${scens#@} scens=${scens//,/ }
+			fi
 			echo "$PROG: $name ($class), round $rep of $OPT_REPEAT"
 			run_set "$name.$rep" "$TORTURE_TOP/build/torture-inject/rcutorture" \
-				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest"
+				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest" "$scens"
 		done <<<"$rows"
 		echo "$PROG: unmodified build, round $rep of $OPT_REPEAT"
 		run_set "none.$rep" "$TORTURE_TOP/build/torture-plain/rcutorture" "$OPT_EXTRA"
 	done
 	table "$rows"
+}
+
+# kill_page: RES/kill.html (plain HTML) and, with gnuplot, the bar chart
+# RES/kill.png + kill.svg (share of runs that caught each bug).
+kill_page() {
+	local plot=''
+	if have gnuplot; then
+		jq -s -r -f "$TORTURE_TOP/analysis/kill.jq" "$RES/kill.json" |
+			jq -r '[.bug, .pct, (if .bug == "none" then 2 elif .must == "yes" then 0 else 1 end)] | @tsv' \
+			>"$RES/kill.dat"
+		if gnuplot -c "$TORTURE_TOP/analysis/kill.gp" "$RES/kill.dat" "$RES/kill.png $RES/kill.svg" \
+			>/dev/null 2>"$RES/kill.gp.err"; then
+			plot=kill.png
+		else
+			echo "$PROG: the kill-table plot failed: $(head -n1 "$RES/kill.gp.err")" >&2
+		fi
+	else
+		echo "$PROG: gnuplot not found (Debian package gnuplot-nox): kill.html without its chart"
+	fi
+	jq -s -r -f "$TORTURE_TOP/analysis/kill-html.jq" --arg title "Kill table ${RES##*/}" \
+		--arg plot "$plot" "$RES/kill.json" >"$RES/kill.html"
 }
 
 # table ROWS: kill.json, kill.md, the verdict.
@@ -183,14 +219,15 @@ table() {
 		key = bug SUBSEP scen
 		if (!(key in runs)) { scens[bug] = scens[bug] " " scen }
 		runs[key]++
-		caught = ($3 != "SUCCESS") && (class[bug] != "liveness" || $5 == "yes")
+		caught = ($3 != "SUCCESS") && (class[bug] != "liveness" || $5 != "no")
 		if (bug == "none") caught = ($3 != "SUCCESS")
 		if (caught) {
 			kills[key]++; repcaught[bug SUBSEP rep] = 1
 			if ($4 != "null") secs[key] = secs[key] " " $4
 			if (!(key in reason)) reason[key] = $6
 		}
-		if ($5 == "yes") hangs[key]++
+		if ($5 != "no") hangs[key]++
+		if ($5 == "named") named[key]++
 		reps[bug SUBSEP rep] = 1
 	}
 	END {
@@ -199,8 +236,9 @@ table() {
 			bug = order[i]; n = split(scens[bug], sl, " ")
 			for (j = 1; j <= n; j++) {
 				key = bug SUBSEP sl[j]
-				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\n", bug, class[bug], must[bug], \
-					sl[j], runs[key], kills[key] + 0, median(secs[key]), hangs[key] + 0, reason[key]
+				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", bug, class[bug], must[bug], \
+					sl[j], runs[key], kills[key] + 0, median(secs[key]), hangs[key] + 0, \
+					named[key] + 0, reason[key]
 			}
 			for (r = 1; r <= repeat; r++) {
 				if (bug == "none") { if ((bug SUBSEP r) in repcaught) bad = 1; continue }
@@ -212,13 +250,15 @@ table() {
 	jq -R -c 'split("\t") | {bug: .[0], class: .[1], must: .[2], scenario: .[3],
 		runs: (.[4] | tonumber), caught: (.[5] | tonumber),
 		median_s: (if .[6] == "-" then null else (.[6] | tonumber) end),
-		hang_reported: (.[7] | tonumber), reason: .[8]}' "$RES/kill.tsv" >"$RES/kill.json"
+		hang_reported: (.[7] | tonumber), holdout_named: (.[8] | tonumber),
+		reason: .[9]}' "$RES/kill.tsv" >"$RES/kill.json"
 	{
-		echo "| bug | class | must | scenario | caught | median s | hang reported | reason |"
+		echo "| bug | class | must | scenario | caught | median s | hang reported (holdout named) | reason |"
 		echo "|---|---|---|---|---|---|---|---|"
-		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then .hang_reported|tostring else "-" end) | \(.reason) |"' "$RES/kill.json"
+		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then "\(.hang_reported) (\(.holdout_named))" else "-" end) | \(.reason) |"' "$RES/kill.json"
 	} >"$RES/kill.md"
 	cat "$RES/kill.md"
+	kill_page
 	echo "Results: $RES"
 	if ((verdict)); then
 		echo "$PROG: a must-catch bug survived a round, or the unmodified build failed"

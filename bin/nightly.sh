@@ -5,6 +5,10 @@
 # See --help.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
+# GNU parallel quotes the command it sends to a host for the login shell
+# that $SHELL names; without it (cron, CI, env -i) remote jobs fail to
+# start.  The hosts run bash (see --help).
+export SHELL=${SHELL:-/bin/bash}
 PROG=nightly.sh
 BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib/analysis.sh
@@ -57,11 +61,16 @@ Options:
   --retries N      times a lost run is queued again (default 2)
   --history N      dates in the roll-up and trend lines (default 30)
   --no-report      no roll-up, plots or report (TAP and JUnit still)
+  --mutation "ARGS"  after the runs, on this machine: bin/mutation.sh ARGS
+                   (e.g. "" for the full table, "--short"), results in
+                   RESULTS/DATE/mutation/ (kill.html linked from the
+                   report); its verdict is one more TAP test
   --dryrun         print the source, hosts and runs; run nothing
   --help           this text
 TORTURE_OPTIONs (after --) go to every bin/torture.sh, e.g. -- --kasan.
 
 Environment: NIGHTLY_LOCAL_ROOT=DIR replaces build/nightly (tests);
+NIGHTLY_MUTATION=PATH runs PATH instead of bin/mutation.sh (tests);
 TORTURE_BIN=PATH runs PATH instead of building, on every host (tests).
 
 Hosts need bash, tar, flock, make and gcc (and perl and rsync, for
@@ -85,6 +94,7 @@ OPT_REPORT=1
 OPT_DRYRUN=0
 OPT_NAMES=()
 OPT_TORTURE=()
+OPT_MUTATION=	# unset: no mutation table; else bin/mutation.sh's arguments
 
 # count_option OPTION VALUE MIN: VALUE is a whole number >= MIN.
 count_option() {
@@ -96,7 +106,7 @@ parse_options() {
 	while (($#)); do
 		o=$1
 		case $o in
-		--duration | --jobs | --hosts | --sshlogin | --ssh | --remote-dir | --results | --retries | --history)
+		--duration | --jobs | --hosts | --sshlogin | --ssh | --remote-dir | --results | --retries | --history | --mutation)
 			(($# >= 2)) || die 2 "$o: needs a value (see --help)" ;;
 		esac
 		case $o in
@@ -125,6 +135,7 @@ parse_options() {
 		--retries) count_option "$o" "$2" 0; OPT_RETRIES=$((10#$2)); shift ;;
 		--history) count_option "$o" "$2" 1; OPT_HISTORY=$((10#$2)); shift ;;
 		--no-report) OPT_REPORT=0 ;;
+		--mutation) OPT_MUTATION=" $2"; shift ;;
 		--dryrun) OPT_DRYRUN=1 ;;
 		--) shift; OPT_TORTURE=("$@"); break ;;
 		-*) die 2 "$o: unknown option (see --help)" ;;
@@ -462,12 +473,30 @@ write_hosts() {
 
 # summarize: runs.jsonl, TAP and JUnit, the roll-up and report; prints
 # the TAP summary last; returns 1 if a run did not succeed.
+# mutation_table: bin/mutation.sh OPT_MUTATION into RESDIR/mutation (this
+# machine); prints its TAP test as a JSON array for tap.jq (the log lines
+# go to stderr).
+mutation_table() {
+	local mst=0
+	[ -n "$OPT_MUTATION" ] || { echo '[]'; return 0; }
+	log "Mutation: bin/mutation.sh${OPT_MUTATION} (log: mutation.log)" >&2
+	# shellcheck disable=SC2086  # the arguments are split on purpose
+	"${NIGHTLY_MUTATION:-$BIN_DIR/mutation.sh}" --results "$RESDIR/mutation" $OPT_MUTATION \
+		>"$RESDIR/mutation.log" 2>&1 ||
+		mst=$?
+	log "Mutation: $(tail -n1 "$RESDIR/mutation.log")" >&2
+	jq -n -c --argjson ok "$((mst == 0))" --arg why "$(tail -n1 "$RESDIR/mutation.log")" \
+		'[{ok: ($ok == 1), name: "mutation kill table (mutation/kill.html)", why: $why}]'
+}
+
 summarize() {
-	local st=0 notes
+	local st=0 notes extra
 	analysis_collect "$RESDIR" || st=$?
 	((st != 2)) || die 1 "$RESDIR: the runs could not be read"
+	extra=$(mutation_table)
 	notes=$(jq -c '[.[] | .note]' "$RESDIR/hosts.json")
-	analysis_jq -s -r -f "$ANALYSIS_DIR/tap.jq" "$RESDIR/runs.jsonl" --argjson notes "$notes" >"$RESDIR/nightly.tap"
+	analysis_jq -s -r -f "$ANALYSIS_DIR/tap.jq" "$RESDIR/runs.jsonl" --argjson notes "$notes" \
+		--argjson extra "$extra" >"$RESDIR/nightly.tap"
 	analysis_jq -s -r -f "$ANALYSIS_DIR/junit.jq" "$RESDIR/runs.jsonl" --arg name "rcutorture nightly ${RESDIR##*/}" \
 		>"$RESDIR/junit.xml"
 	if ((OPT_REPORT)); then
@@ -478,7 +507,8 @@ summarize() {
 		log "Report: $RESDIR/index.html"
 	fi
 	cat "$RESDIR/nightly.tap"
-	[ -z "$(analysis_jq -r 'include "lib"; select(is_failed) | .run' "$RESDIR/runs.jsonl")" ]
+	[ -z "$(analysis_jq -r 'include "lib"; select(is_failed) | .run' "$RESDIR/runs.jsonl")" ] &&
+		[ "$(jq '[.[] | select(.ok | not)] | length' <<<"$extra")" = 0 ]
 }
 
 dryrun() {
@@ -489,6 +519,7 @@ dryrun() {
 		echo "Host ${HOST_NAME[i]}: ${HOST_JOBS[i]:-one per 4 processors} at a time, in $OPT_REMOTE_DIR"
 	done
 	echo "Job: $(job_template 1 "$(host_jobs_map)")"
+	[ -z "$OPT_MUTATION" ] || echo "Then, here: bin/mutation.sh${OPT_MUTATION}"
 }
 
 main() {

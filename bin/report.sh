@@ -69,7 +69,8 @@ report_plots() {
 # report_links RESDIR: links to the folder's other files (log, TAP, JUnit).
 report_links() {
 	local res=$1 f t
-	for f in log:"session log" nightly.tap:"TAP summary" junit.xml:"JUnit XML" rollup.txt:"roll-up across dates"; do
+	for f in log:"session log" nightly.tap:"TAP summary" junit.xml:"JUnit XML" rollup.txt:"roll-up across dates" \
+		mutation/kill.html:"mutation kill table (bin/mutation.sh)"; do
 		t=${f#*:} f=${f%%:*}
 		[ ! -f "$res/$f" ] || jq -n -c --arg href "$f" --arg text "$t" '{href: $href, text: $text}'
 	done | jq -s -c .

@@ -98,6 +98,8 @@ run_hosts() {
 
 @test "several hosts over ssh: runs spread, results returned, one folder" {
 	need rsync rsync
+	# As under cron or CI, where no login shell is named.
+	unset SHELL
 	nightly --ssh "$FAKE_SSH" --sshlogin h1,h2 --jobs 1 --no-report TREE01 BUSTED TRIVIAL
 	[ "$status" -eq 1 ]
 	[ "$(run_hosts | awk '{print $2}' | sort -u | tr '\n' ' ')" = "h1 h2 " ]
@@ -166,4 +168,30 @@ run_hosts() {
 	nightly TREE01
 	[ "$status" -eq 3 ]
 	[ "$stderr" = "nightly.sh: parallel not found (Debian package parallel): nothing run" ]
+}
+
+@test "--mutation: the kill table after the runs, one more TAP test, its verdict in the exit status" {
+	# A stand-in for bin/mutation.sh: writes a kill page, exits as told.
+	cat >"$BATS_TEST_TMPDIR/mutation" <<'STUB'
+#!/bin/sh
+[ "$1" = --results ] || exit 9
+mkdir -p "$2" && echo "<html>kill table: $3 $4</html>" >"$2/kill.html"
+echo "mutation.sh: $MUT_SAY"
+exit "$MUT_EXIT"
+STUB
+	chmod +x "$BATS_TEST_TMPDIR/mutation"
+	export NIGHTLY_MUTATION=$BATS_TEST_TMPDIR/mutation
+	MUT_EXIT=1 MUT_SAY="a must-catch bug survived a round" nightly --no-report --mutation "--short --repeat 2" TREE01
+	[ "$status" -eq 1 ]
+	grep -q "kill table: --short --repeat" "$RESDIR/mutation/kill.html"
+	mapfile -t t <"$RESDIR/nightly.tap"
+	[ "${t[0]}" = "1..2" ]
+	[[ ${t[1]} == "ok 1 - TREE01 (local): "* ]]
+	[ "${t[2]}" = "not ok 2 - mutation kill table (mutation/kill.html): mutation.sh: a must-catch bug survived a round" ]
+	rm -rf "$OUT"
+	MUT_EXIT=0 MUT_SAY="every must-catch bug was caught" nightly --no-report --mutation "" TREE01
+	[ "$status" -eq 0 ]
+	grep -q "^ok 2 - mutation kill table" "$RESDIR/nightly.tap"
+	nightly --dryrun --mutation "--short" TREE01
+	[[ $output == *"Then, here: bin/mutation.sh --short"* ]]
 }

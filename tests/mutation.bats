@@ -47,10 +47,17 @@ MUTATION=$TOP/bin/mutation.sh
 	[ "$(jq -s length "$K")" -eq 3 ]
 	jq -e -s 'all(has("bug") and has("class") and has("must") and has("scenario") and
 		(.runs|type) == "number" and (.caught|type) == "number" and has("median_s") and
-		(.hang_reported|type) == "number" and (.reason|type) == "string")' "$K"
+		(.hang_reported|type) == "number" and (.holdout_named|type) == "number" and
+		(.reason|type) == "string")' "$K"
 	jq -e -s '.[] | select(.bug == "poll_early") | .caught == 1 and .runs == 1 and .median_s < 8' "$K"
 	jq -e -s '.[] | select(.bug == "qs_never_recorded") | .caught == 1 and .hang_reported == 1
-		and (.reason | test("grace-period hang"))' "$K"
+		and .holdout_named == 1 and (.reason | test("grace-period hang"))' "$K"
 	jq -e -s '.[] | select(.bug == "none") | .caught == 0 and .runs == 1' "$K"
 	grep -q '^| poll_early | safety | yes | TREE02 | 1/1 |' "$BATS_TEST_TMPDIR/m/kill.md"
+	# The page: one row per bug and scenario; the chart when gnuplot is there.
+	[ "$(grep -c '^<tr class=' "$BATS_TEST_TMPDIR/m/kill.html")" -eq 3 ]
+	grep -q '<tr class="ok"><td>poll_early</td>' "$BATS_TEST_TMPDIR/m/kill.html"
+	if command -v gnuplot >/dev/null; then
+		[ -s "$BATS_TEST_TMPDIR/m/kill.png" ] && grep -q '<img src="kill.png"' "$BATS_TEST_TMPDIR/m/kill.html"
+	fi
 }

@@ -7,7 +7,8 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/tests/rcu_tap.sh"
 prog=$BUILD_DIR/tests/test_rcu_shutdown
-export RCU_BOOTARGS=debug_objects=1
+# CPU 0 (the program's main thread) offloaded: rcuo threads are stopped too.
+export RCU_BOOTARGS='debug_objects=1 rcu_nocbs=0'
 
 case "$SAN" in
 "")

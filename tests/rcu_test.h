@@ -11,6 +11,7 @@
 #ifndef TESTS_RCU_TEST_H
 #define TESTS_RCU_TEST_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -264,6 +265,49 @@ static inline void reg_thread_start(struct reg_thread *t, void (*fn)(void *), vo
 static inline void reg_thread_join(struct reg_thread *t)
 {
 	pthread_join(t->tid, NULL);
+}
+
+/*
+ * Context switches so far (voluntary + not) of this process's threads
+ * whose name (comm) match() accepts, from /proc/self/task; *nthreads: how
+ * many matched.  The library's threads sleep when nothing is to be done:
+ * an idle process shows none over a window.
+ */
+static inline long thread_switches(bool (*match)(const char *comm), int *nthreads)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	long sum = 0;
+
+	*nthreads = 0;
+	while (d && (de = readdir(d))) {
+		char path[300], comm[32] = "", line[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		if (!match(comm))
+			continue;
+		(*nthreads)++;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			long v;
+
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+				sum += v;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return sum;
 }
 
 #endif /* TESTS_RCU_TEST_H */

@@ -417,6 +417,8 @@ int main(int argc, char **argv)
 		{ "exp", scenario_exp, NULL },
 		{ "srcu", scenario_srcu, NULL },
 		{ "storm", scenario_storm, "debug_objects=1" },
+		/* Offloaded callbacks: the rcuo threads restart in the child. */
+		{ "nocb", scenario_gp, "rcu_nocbs=all" },
 	};
 	size_t i;
 	int st;

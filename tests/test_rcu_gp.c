@@ -132,50 +132,21 @@ static void test_wrap(void)
 /* ------------------------------------------------------------------ */
 /* An idle process: the library's threads sleep (no polling). */
 
-#include <dirent.h>
-
-/* Sum of context switches of the library threads; -1 if none found. */
-static long lib_thread_switches(int *nthreads)
+static bool lib_thread(const char *comm)
 {
 	static const char *const names[] = { "rcu_preempt", "rcu_sched",
 					     "rcu_cb_preempt", "rcu_cb_sched" };
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
-	long sum = 0;
+	size_t i;
 
-	*nthreads = 0;
-	while (d && (de = readdir(d))) {
-		char path[300], comm[32] = "", line[128];
-		FILE *f;
-		size_t i;
-		bool lib = false;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(comm, names[i]))
+			return true;
+	return false;
+}
 
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			lib |= !strcmp(comm, names[i]);
-		if (!lib)
-			continue;
-		(*nthreads)++;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		while (fgets(line, sizeof(line), f)) {
-			long v;
-
-			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
-				sum += v;
-		}
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return sum;
+static long lib_thread_switches(int *nthreads)
+{
+	return thread_switches(lib_thread, nthreads);
 }
 
 static void free_cb(struct rcu_head *rh)

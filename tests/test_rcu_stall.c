@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <rcu/rcu_notifier.h>
 #include <rcu/rcutree.h>
+#include <rcu/srcu.h>
 #include "rcu_test.h"
 
 /* ------------------------------------------------------------------ */
@@ -84,6 +85,47 @@ static void *sync_fn(void *arg)
 	((void (*)(void))arg)();
 	return NULL;
 }
+
+/* SRCU: a domain whose reader (an unregistered thread) sleeps in its
+ * section; the warning must name the domain and the thread. */
+DEFINE_STATIC_SRCU(stall_domain);
+
+static void *srcu_staller_fn(void *arg)
+{
+	struct staller *s = arg;
+	double end = now_s() + s->max_s;
+	int idx;
+
+	pthread_setname_np(pthread_self(), "srcureader");
+	s->tid = (int)syscall(SYS_gettid);
+	idx = srcu_read_lock(&stall_domain);
+	set_flag(&s->in);
+	while (count() < s->want && now_s() < end)
+		sleep_ms(5);	/* asleep in the section */
+	srcu_read_unlock(&stall_domain, idx);
+	return NULL;
+}
+
+static void sync_srcu(void) { synchronize_srcu(&stall_domain); }
+
+static int child_srcu_stall(void)
+{
+	struct staller s = { .want = 1, .max_s = 30 };
+	pthread_t r, t;
+
+	rcu_stall_chain_notifier_register(&nb);
+	pthread_create(&r, NULL, srcu_staller_fn, &s);
+	wait_flag(&s.in, 60);
+	pthread_create(&t, NULL, sync_fn, (void *)sync_srcu);
+	pthread_join(t, NULL);
+	pthread_join(r, NULL);
+	printf("result n=%d action=%lu tid=%d holdout_tid=%d holdout_ms=%lu nh=%d dur=%lu "
+	       "last=%lu starved=%d\n", count(), nf_action, s.tid, nf_holdout.tid, nf_holdout.ms,
+	       nf_first.nr_holdouts, nf_first.duration_ms, nf_last_ms, nf_starved);
+	printf("flavor=%s\n", nf_first.flavor ? nf_first.flavor : "?");
+	return 0;
+}
+
 
 static void sync_rcu(void) { synchronize_rcu(); }
 static void sync_exp(void) { synchronize_rcu_expedited(); }
@@ -199,6 +241,8 @@ static int child(const char *mode)
 		return child_starved();
 	if (!strcmp(mode, "healthy"))
 		return child_healthy();
+	if (!strcmp(mode, "srcu"))
+		return child_srcu_stall();
 	return child_stall(mode);
 }
 
@@ -265,6 +309,21 @@ static void test_rcu(void)
 	   "not before the timeout: grace period %lu ms old, reader in %lu ms", r.dur, r.holdout_ms);
 	if (!good || r.dur < 300)
 		diag_output(out);
+}
+
+static void test_srcu(void)
+{
+	struct result r;
+	char ptid[32];
+	bool good = run("srcu", "rcupdate.rcu_cpu_stall_timeout=0.3", &r);
+
+	snprintf(ptid, sizeof(ptid), "P%d ", r.tid);
+	ok(good && line_has("rcu: INFO: stall_domain detected stalls on CPUs/tasks:", "", NULL) &&
+	   line_has("flavor=stall_domain", "", NULL),
+	   "srcu: a reader past the timeout gets a stall warning naming its domain");
+	ok(good && line_has("rcu: \t", ptid, "srcureader: 1 SRCU read-side section(s) open") &&
+	   r.holdout_tid == r.tid && r.nh == 1,
+	   "... and the unregistered thread inside it (%s, its name)", ptid);
 }
 
 static void test_sched(void)
@@ -369,6 +428,7 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		return child(argv[1]);
 	test_rcu();
+	test_srcu();
 	test_sched();
 	test_exp();
 	test_repeat();

@@ -50,7 +50,7 @@ bad rcutorture.torture_type=lib:/bin/true -- 3 "torture_type=lib:/bin/true" "lib
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
 error 1: unknown parameter 'rcutorture.nosuch'
-ignored 2: nohz_full=1-3: ignored: no scheduling-clock ticks in userspace
+ignored 2: nohz_full=1-3: ignored: no scheduling-clock ticks in userspace (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)
 foreign 3: unknown parameter 'frobnicate'
 error 4: rcutree.rcu_fanout: value 1 out of range (2 to 64)
 ignored 5: rcutorture.test_boost=0: ignored: no priority boosting in userspace

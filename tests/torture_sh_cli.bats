@@ -164,7 +164,9 @@ rcutorture.stutter=3'
 	grep -q 'rcutorture.seed=42' "$RES/TREE04/cmdline"
 	grep -q '^CONFIG_NR_CPUS=8$' "$RES/TREE04/ConfigFragment"
 	grep -q '^nohz_full=1-7$' "$RES/TREE04/ConfigFragment"
-	grep -q '^# CONFIG_NO_HZ_FULL=y: no userspace meaning: ignored' "$RES/TREE04/ConfigFragment"
+	grep -q '^# CONFIG_RCU_TRACE=y: no userspace meaning: ignored' "$RES/TREE04/ConfigFragment"
+	# NO_HZ_FULL selects RCU_NOCB_CPU: the nohz_full= CPUs are offloaded.
+	grep -q ' rcu_nocbs=1-7 ' "$RES/TREE04/cmdline"
 	# The kernel's count (the last ver:) first, the total named apart.
 	[[ $output == *$'\n'"TREE04 ------- 100 GPs (12.5/s) [rcu_sched: g160 f0x0] total-gps=40 SUCCESS"* ]]
 	[[ $output == *"All 1 runs succeeded."* ]]

@@ -212,6 +212,43 @@ CONFIG_PREEMPT=y'
 	[[ $output == *"ncpus 1"* && $output == *"check nr_cpus=1"* ]]
 }
 
+@test "callback offloading as the kernel sets it up: CONFIG_RCU_NOCB_CPU (or NO_HZ_FULL) needed, one rcu_nocbs= with nohz_full= and the Kconfig defaults" {
+	scenario_file N1 'CONFIG_SMP=y
+CONFIG_NR_CPUS=8'
+	scenario_file N1.boot 'rcu_nocbs=1-2 rcu_nocb_poll nohz_full=3'
+	run plan_of N1
+	[ "$status" -eq 0 ]
+	# Without CONFIG_RCU_NOCB_CPU the kernel has no such parameters.
+	[[ $output == *"note rcu_nocbs=1-2: needs CONFIG_RCU_NOCB_CPU=y"*"ignored ("*"/N1.boot:1)"* ]]
+	[[ $output == *"note rcu_nocb_poll: needs CONFIG_RCU_NOCB_CPU=y"* ]]
+	! grep -q '^check rcu_nocb' <<<"$output"
+	# With it: the list given, plus the nohz_full= CPUs, as one argument.
+	run plan_of N1 CONFIG_RCU_NOCB_CPU=y
+	[[ $output == *"check rcu_nocb_poll"$'\t'* ]]
+	[[ $output == *"check rcu_nocbs=1-2,3"$'\t'*"/N1.boot:1; nohz_full=3: the kernel offloads its CPUs"* ]]
+	[ "$(grep -c '^check rcu_nocbs' <<<"$output")" -eq 1 ]
+	# NO_HZ_FULL selects it; the last rcu_nocbs= wins; ZERO adds CPU 0.
+	run plan_of N1 "CONFIG_NO_HZ_FULL=y CONFIG_RCU_NOCB_CPU_ZERO=y rcu_nocbs=5"
+	[[ $output == *"check rcu_nocbs=5,3,0"$'\t'* ]]
+	# ALL wins; DEFAULT_ALL only without rcu_nocbs and nohz_full; bare
+	# rcu_nocbs: none offloaded, every CPU switchable.
+	run plan_of N1 "CONFIG_RCU_NOCB_CPU=y CONFIG_RCU_NOCB_CPU_ALL=y"
+	[[ $output == *"check rcu_nocbs=all"$'\t'*"CONFIG_RCU_NOCB_CPU_ALL=y"* ]]
+	scenario_file N2 'CONFIG_SMP=y
+CONFIG_RCU_NOCB_CPU=y
+CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y'
+	run plan_of N2
+	[[ $output == *"check rcu_nocbs=all"$'\t'*"CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y"* ]]
+	run plan_of N2 rcu_nocbs
+	[[ $output == *"check rcu_nocbs="$'\t'* ]]
+	# No rcu_nocbs at all: nothing passed (nothing can be offloaded).
+	run plan_of N2 "CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=n"
+	! grep -q '^check rcu_nocbs' <<<"$output"
+	# CONFIG_RCU_LAZY stands for rcutree.enable_rcu_lazy.
+	run plan_of N2 CONFIG_RCU_LAZY=y
+	[[ $output == *"check rcutree.enable_rcu_lazy=1"$'\t'* ]]
+}
+
 @test "the torture type: the boot arguments' (later wins), rcu without PREEMPT_RCU is sched, Tiny RCU is SKIPPED" {
 	scenario_file T1 'CONFIG_PREEMPT=y'
 	scenario_file T1.boot 'rcutorture.torture_type=trivial
@@ -256,6 +293,17 @@ CONFIG_HOTPLUG_CPU=n'
 	[[ $output == *"check rcutorture.stat_interval=13"* ]]
 	run scen_resolve D1 10 --bootargs rcutorture.stutter=0
 	[[ $output == *"check rcutorture.stat_interval=2"* ]]
+}
+
+@test "stall-warning Kconfig options become the library's parameters (no model rule needed)" {
+	scenario_file STALLCFG 'CONFIG_NR_CPUS=2
+CONFIG_RCU_CPU_STALL_TIMEOUT=5
+CONFIG_RCU_CPU_STALL_INFO=y'
+	scenario_file STALLCFG.boot 'rcutorture.stall_cpu=3'
+	run scen_resolve STALLCFG 60
+	[ "$status" -eq 0 ]
+	[[ $output == *"check rcupdate.rcu_cpu_stall_timeout=5"$'\t'*"STALLCFG:2 (CONFIG_RCU_CPU_STALL_TIMEOUT=5)"* ]]
+	[[ $output == *"check rcupdate.rcu_cpu_stall_info=1"* ]]
 }
 
 @test "debug objects, PROVE_LOCKING and sanitizers choose parameters and build folders" {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kparams.c - the Linux kernel's boot parameters that rcutorture scenario
- * files use but that mean nothing here (priority boosting, callback
- * offloading, adaptive ticks, the kernel's self-tests ...).  They are
+ * files use but that mean nothing here (priority boosting, adaptive
+ * ticks, the kernel's self-tests ...).  They are
  * accepted, with a note saying why they are ignored, so the kernel's own
  * scenario files run unmodified.  A parameter that gets implemented (in
  * params.c's table, or as one of the RCU's own) wins over its entry here:
@@ -21,12 +21,12 @@ struct kparam {
 };
 
 #define BOOST	"no priority boosting in userspace"
-#define NOCB	"callback offloading (nocb) is not implemented"
+#define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
+		"which its rcuo thread shares"
 #define NOHZ	"no scheduling-clock ticks in userspace"
-#define EXP	"this kind of grace period is not implemented"
-#define NORMAL	"expedited grace periods are not implemented: every one is normal here"
+#define FULL	"the _full polled forms are not implemented (our cookies are one word)"
 #define TASKS	"RCU Tasks is not implemented"
-#define SRCU	"SRCU is not implemented"
+#define SRCUF	"SRCU reader flavors other than srcu_read_lock() are not selectable"
 #define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
 #define STALL	"this stall-warning knob is not implemented"
 #define KERNEL	"no userspace meaning"
@@ -35,27 +35,24 @@ static const struct kparam kparams[] = {
 	/* rcutorture's own */
 	{ "rcutorture.test_boost", BOOST }, { "rcutorture.test_boost_interval", BOOST },
 	{ "rcutorture.test_boost_duration", BOOST }, { "rcutorture.test_boost_holdoff", BOOST },
-	{ "rcutorture.nocbs_nthreads", NOCB }, { "rcutorture.nocbs_toggle", NOCB },
 	{ "rcutorture.preempt_duration", "threads cannot preempt one another at will here" },
 	{ "rcutorture.preempt_interval", "threads cannot preempt one another at will here" },
 	{ "rcutorture.test_nmis", "no NMIs in userspace" },
 	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
-	{ "rcutorture.reader_flavor", SRCU }, { "rcutorture.test_srcu_lockdep", SRCU },
-	{ "rcutorture.gp_cond_exp", EXP }, { "rcutorture.gp_cond_full", EXP },
-	{ "rcutorture.gp_cond_exp_full", EXP }, { "rcutorture.gp_poll_exp", EXP },
-	{ "rcutorture.gp_poll_full", EXP }, { "rcutorture.gp_poll_exp_full", EXP },
-	{ "rcutorture.gp_cond_wi_exp", EXP }, { "rcutorture.gp_poll_wi_exp", EXP },
-	{ "rcutorture.stall_cpu_irqsoff", STALL }, { "rcutorture.stall_cpu_repeat", STALL },
+	{ "rcutorture.reader_flavor", SRCUF },
+	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
+	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
+	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
 	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
 	{ "rcutorture.gpwrap_lag*", "the kernel's grace-period wrap test" },
-	{ "rcutorture.nreaders_exp", EXP },
+	{ "rcutorture.nreaders_exp", "the kernel's expedited-reader test (NMI-context readers)" },
 	/* torture.c's */
 	{ "torture.*", "the kernel's torture.c knobs (boot-time onoff, ftrace dumps)" },
 	/* Tree RCU's */
 	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
-	{ "rcutree.rcu_nocb_gp_stride", NOCB }, { "rcutree.nocb_nobypass_lim_per_jiffy", NOCB },
-	{ "rcutree.rcu_nocb_poll", NOCB }, { "rcutree.enable_rcu_lazy", NOCB },
+	{ "rcutree.nocb_nobypass_lim_per_jiffy", BYPASS },
+	{ "rcutree.rcu_nocb_poll", "not a kernel parameter: the kernel's is rcu_nocb_poll" },
 	{ "rcutree.rcu_normal_wake_from_gp", "a kernel wake-up optimisation of synchronize_rcu()" },
 	{ "rcutree.rcu_kick_kthreads", STALL },
 	{ "rcutree.rcu_resched_ns", KERNEL }, { "rcutree.rcu_divisor", KERNEL },
@@ -64,17 +61,15 @@ static const struct kparam kparams[] = {
 	{ "rcutree.rcu_delay_page_cache_fill_msec", KERNEL }, { "rcutree.sysrq_rcu", KERNEL },
 	{ "rcutree.csd_lock_suppress_rcu_stall", KERNEL }, { "rcutree.rcu_unlock_delay", KERNEL },
 	/* rcupdate's */
-	{ "rcupdate.rcu_self_test*", SELF }, { "rcupdate.rcu_normal", NORMAL },
-	{ "rcupdate.rcu_expedited", EXP }, { "rcupdate.rcu_normal_after_boot", NORMAL },
-	{ "rcupdate.rcu_cpu_stall_suppress", STALL },
+	{ "rcupdate.rcu_self_test*", SELF },
 	{ "rcupdate.rcu_cpu_stall_suppress_at_boot", STALL },
-	{ "rcupdate.rcu_cpu_stall_timeout", STALL }, { "rcupdate.rcu_exp_cpu_stall_timeout", STALL },
 	{ "rcupdate.rcu_cpu_stall_ftrace_dump", STALL }, { "rcupdate.rcu_cpu_stall_cputime", STALL },
 	{ "rcupdate.rcu_task*", TASKS }, { "rcupdate.rcu_tasks*", TASKS },
 	/* Tree SRCU's */
-	{ "srcutree.*", SRCU },
+	{ "srcutree.*", "Tree SRCU's tuning: SRCU here has no srcu_node tree" },
 	/* the kernel's own */
-	{ "nohz_full", NOHZ }, { "nohz", NOHZ }, { "rcu_nocbs", NOCB }, { "rcu_nocb_poll", NOCB },
+	{ "nohz_full", NOHZ " (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)" },
+	{ "nohz", NOHZ },
 	{ "threadirqs", "no interrupt threads in userspace" }, { "isolcpus", KERNEL },
 	{ "irqaffinity", KERNEL }, { "preempt", "the preemption model comes from the "
 	  "scenario's CONFIG_PREEMPT* options" }, { "nokaslr", KERNEL }, { "panic", KERNEL },

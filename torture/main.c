@@ -166,6 +166,11 @@ static void params_adjust(void)
 		param_finding(PF_NOTE, 0, "fwd_progress disabled: stall_cpu>0");
 		tp.fwd_progress = 0;
 	}
+	if (tp.nocbs_nthreads && !cur_ops->nocb_toggle) {
+		param_finding(PF_NOTE, 0, "nocbs_nthreads ignored: %s cannot switch callback "
+			      "offloading", cur_ops->name);
+		tp.nocbs_nthreads = 0;
+	}
 	if (tp.fwd_progress > 1) {
 		param_finding(PF_NOTE, 0, "fwd_progress=%ld: one forward-progress thread is run",
 			      tp.fwd_progress);
@@ -217,7 +222,7 @@ static int start_threads(void)
 	int (*const starters[])(void) = {
 		readers_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
-		read_exit_start, gpwd_start,
+		read_exit_start, nocb_toggle_start, gpwd_start,
 	};
 	size_t i;
 

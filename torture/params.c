@@ -27,6 +27,7 @@ struct torture_params tp = {
 	.fwd_progress = 1, .fwd_progress_holdoff = 60, .fwd_progress_div = 4,
 	.gp_cond_wi = 16000, .gp_poll_wi = 16000, .gp_cond_wi_exp = 128, .gp_poll_wi_exp = 128,
 	.read_exit_delay = 13, .read_exit_burst = 16, .gp_hang_timeout = 10,
+	.nocbs_toggle = 1000,
 	.span_reads = 1,
 };
 
@@ -52,6 +53,7 @@ static const struct pdesc ptab[] = {
 	I(gp_cond_wi, 0, 10000000), I(gp_poll_wi, 0, 10000000),
 	I(gp_cond_wi_exp, 0, 10000000), I(gp_poll_wi_exp, 0, 10000000),
 	I(read_exit_delay, 1, 3600), I(read_exit_burst, 0, 1024),
+	I(nocbs_nthreads, 0, 64), I(nocbs_toggle, 1, 3600000),
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */

@@ -50,7 +50,7 @@ static void print_block(bool bang)
 	torout(" rtc: 0x%016lx ver: %lu tfle: %d rta: %lu rtaf: %lu rtf: %lu rtmbe: %lu "
 	       "rtmbkf: %lu/%lu rtbe: %lu rtbke: 0 rtbf: 0 rtb: 0 nt: %lu "
 	       "onoff: %lu/%lu:%lu/%lu %lu,%lu:%lu,%lu %lu:%lu (HZ=%d) barrier: %lu/%lu:%lu "
-	       "read-exits: %lu nocb-toggles: 0:0",
+	       "read-exits: %lu nocb-toggles: %lu:%lu",
 	       /* the address only, never dereferenced */
 	       (unsigned long)__atomic_load_n(&rcu_torture_current, __ATOMIC_RELAXED),
 	       STAT_READ(tc.ver), pool_freelist_empty(), STAT_READ(tc.rta), STAT_READ(tc.rtaf),
@@ -60,7 +60,8 @@ static void print_block(bool bang)
 	       STAT_READ(tc.off_try), minon == ULONG_MAX ? 0 : minon, STAT_READ(tc.max_on),
 	       minoff == ULONG_MAX ? 0 : minoff, STAT_READ(tc.max_off), STAT_READ(tc.sum_on),
 	       STAT_READ(tc.sum_off), TORTURE_HZ, STAT_READ(tc.barrier_ok),
-	       STAT_READ(tc.barrier_attempts), STAT_READ(tc.rtbe), STAT_READ(tc.read_exits));
+	       STAT_READ(tc.barrier_attempts), STAT_READ(tc.rtbe), STAT_READ(tc.read_exits),
+	       STAT_READ(tc.nocb_offload), STAT_READ(tc.nocb_deoffload));
 	failures_console();	/* before Reader Pipe: the judges read the last "!!!" line */
 	print_hist("Reader Pipe", tc.pipe, bang);
 	print_hist("Reader Batch", tc.batch, false);
@@ -142,6 +143,8 @@ static void json_line(bool final, unsigned long errors)
 		STAT_READ(tc.off_try), minon == ULONG_MAX ? 0 : minon, STAT_READ(tc.max_on),
 		minoff == ULONG_MAX ? 0 : minoff, STAT_READ(tc.max_off), STAT_READ(tc.sum_on),
 		STAT_READ(tc.sum_off), STAT_READ(tc.onoff_fail));
+	fprintf(f, "\"read_exits\":%lu,\"nocb_toggles\":{\"offload\":%lu,\"deoffload\":%lu},",
+		STAT_READ(tc.read_exits), STAT_READ(tc.nocb_offload), STAT_READ(tc.nocb_deoffload));
 	fprintf(f, "\"fwd\":{\"floods\":%lu,\"n_max_cbs\":%lu,\"launders\":%lu,\"errors\":%lu},",
 		STAT_READ(tc.fwd_floods), STAT_READ(tc.fwd_max_cbs), STAT_READ(tc.fwd_launders),
 		STAT_READ(tc.fwd_errors));

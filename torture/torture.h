@@ -42,6 +42,7 @@ struct torture_params {
 	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_exp, gp_poll_exp;
 	long gp_cond_wi, gp_poll_wi, gp_cond_wi_exp, gp_poll_wi_exp;
 	long read_exit_delay, read_exit_burst, stop_on_error;
+	long nocbs_nthreads, nocbs_toggle;
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
 	long weak_mem;			/* ours: widen store-buffer windows */
@@ -130,6 +131,7 @@ int torture_reader_cpu_plan(int reader);	/* the CPU that spreads readers
 						 * over groups; -1: not numbered */
 int torture_cpu_group(int cpu);		/* cpu's group, -1 if unknown */
 int torture_thread_cpu(void);		/* this thread's CPU, -1 if none */
+int torture_random_online_cpu(struct torture_random *r);	/* one in use */
 /* Register in a shared slot; -1 (after a note naming who and what it
  * does without) if none is free. */
 int torture_aux_register(const char *who, const char *what, bool prio);
@@ -178,6 +180,7 @@ struct torture_counters {
 	unsigned long deliberate_stalls;/* ... of which during stall_cpu */
 	unsigned long barrier_ok, barrier_attempts;
 	unsigned long read_exits;
+	unsigned long nocb_offload, nocb_deoffload;	/* switches done (nocb.c) */
 	unsigned long fwd_floods, fwd_launders, fwd_max_cbs, fwd_errors;
 	unsigned long on_ok, on_try, off_ok, off_try;
 	unsigned long min_on, max_on, min_off, max_off, sum_on, sum_off;
@@ -286,6 +289,7 @@ void stall_warning_seen(const struct torture_stall *s);	/* the RCU's report */
 void stall_final_check(void);	/* at the end, before the verdict */
 int fwd_prog_start(void);
 int read_exit_start(void);
+int nocb_toggle_start(void);
 int object_debug_test(void);		/* 0 ok, -1 failed */
 
 /* Stats (stats.c) */

@@ -384,6 +384,28 @@ static void cpu_release(int c)
 	pthread_mutex_unlock(&cpus_lock);
 }
 
+/*
+ * A random "CPU" in use by a torture thread (the kernel's toggles pick
+ * among the online CPUs), or a random one of the first torture_ncpus if
+ * the RCU does not number them or none is in use.
+ */
+int torture_random_online_cpu(struct torture_random *r)
+{
+	int c, n = 0, pick = -1;
+
+	pthread_mutex_lock(&cpus_lock);
+	for (c = 0; c < ncpu_nums; c++)
+		n += cpu_taken[c];
+	if (n) {
+		n = (int)(torture_random(r) % (unsigned long)n);
+		for (c = 0; c < ncpu_nums && pick < 0; c++)
+			if (cpu_taken[c] && !n--)
+				pick = c;
+	}
+	pthread_mutex_unlock(&cpus_lock);
+	return pick >= 0 ? pick : (int)(torture_random(r) % (unsigned long)torture_ncpus);
+}
+
 /* Register as CPU `want' (or another free one); 0 or -1. */
 static int register_numbered(int want)
 {

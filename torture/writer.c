@@ -244,7 +244,11 @@ static void *rcu_torture_writer(void *arg)
 
 	(void)arg;
 	torture_random_init(&rng, 0x3000);
-	torture_updater_start(UPD_NO_SLOT, "rcu_torture_writer", "");
+	/* Where the RCU keeps callbacks per CPU and can offload them, the
+	 * writer's callbacks are some CPU's (a slot, if one is free), as
+	 * the kernel's always are: the toggle threads switch them. */
+	torture_updater_start(cur_ops->nocb_toggle ? UPD_SHARED_SLOT : UPD_NO_SLOT,
+			      "rcu_torture_writer", "its callbacks are no CPU's");
 	torverbose(" rcu_torture_writer task started");
 	while (!torture_must_stop()) {
 		set_state(RTWS_FIXED_DELAY);

@@ -84,17 +84,18 @@ EXPERT                      bool      ignored
 KPROBES                     bool      ignored
 FTRACE                      bool      ignored
 NO_HZ_IDLE                  bool      ignored
-NO_HZ_FULL                  bool      ignored
+NO_HZ_FULL                  bool      model
 NO_HZ_FULL_ALL              bool      ignored
 NO_HZ_FULL_SYSIDLE          bool      ignored
 HZ_PERIODIC                 bool      ignored
 HZ                          int       ignored
 RCU_FAST_NO_HZ              bool      ignored
-RCU_NOCB_CPU                bool      ignored
-RCU_NOCB_CPU_ZERO           bool      ignored
-RCU_NOCB_CPU_ALL            bool      ignored
-RCU_NOCB_CPU_DEFAULT_ALL    bool      ignored
-RCU_LAZY                    bool      ignored
+RCU_NOCB_CPU                bool      model
+RCU_NOCB_CPU_NONE           bool      model
+RCU_NOCB_CPU_ZERO           bool      model
+RCU_NOCB_CPU_ALL            bool      model
+RCU_NOCB_CPU_DEFAULT_ALL    bool      model
+RCU_LAZY                    bool      param:rcutree.enable_rcu_lazy
 RCU_TRACE                   bool      ignored
 RCU_BOOST                   bool      ignored
 RCU_BOOST_DELAY             int       ignored
@@ -323,7 +324,7 @@ scen_derive() {
 	local k m models=''
 	for k in RCU_EXPERT MAXSMP PREEMPT_RT PREEMPT_DYNAMIC PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 		FORCE_TASKS_RCU FORCE_TASKS_RUDE_RCU FORCE_TASKS_TRACE_RCU KASAN KCSAN \
-		RCU_FANOUT_EXACT DEBUG_OBJECTS_RCU_HEAD RCU_TORTURE_TEST; do
+		RCU_FANOUT_EXACT DEBUG_OBJECTS_RCU_HEAD RCU_TORTURE_TEST RCU_LAZY; do
 		scen_visible "$k" n
 	done
 	scen_visible SMP y
@@ -368,6 +369,13 @@ scen_derive() {
 	for k in TASKS_RCU TASKS_RUDE_RCU TASKS_TRACE_RCU; do
 		scen_derived "$k" "scen_y FORCE_$k" "FORCE_$k (its other users are not modelled)"
 	done
+	# Callback offloading: as set, or selected by NO_HZ_FULL; the CPUs
+	# offloaded by default (scen_nocb).
+	for k in NO_HZ_FULL RCU_NOCB_CPU RCU_NOCB_CPU_NONE RCU_NOCB_CPU_ZERO RCU_NOCB_CPU_ALL \
+		RCU_NOCB_CPU_DEFAULT_ALL; do
+		scen_visible "$k" n
+	done
+	! scen_y NO_HZ_FULL || SP_EFF[RCU_NOCB_CPU]=y
 	# Selected by PROVE_LOCKING, else as set.
 	scen_visible DEBUG_LOCK_ALLOC n
 	! scen_y PROVE_LOCKING || SP_EFF[DEBUG_LOCK_ALLOC]=y
@@ -528,6 +536,59 @@ scen_arg() {
 	SP_ARGFROM+=("$2")
 }
 
+# scen_nocb: callback offloading as the kernel sets it up.  Without
+# CONFIG_RCU_NOCB_CPU the kernel has no rcu_nocbs=, rcu_nocb_poll or
+# rcutree.rcu_nocb_*: noted and left out (SP_NOCB_DROP marks them by
+# index in SP_BOOT).  With it, one rcu_nocbs= argument (SP[nocbs], origin
+# SP[nocbs_from]) replaces the given ones: their list (the last wins), plus
+# the nohz_full= CPUs (the kernel offloads them), plus CPU 0 for
+# CONFIG_RCU_NOCB_CPU_ZERO, or all CPUs for CONFIG_RCU_NOCB_CPU_ALL, or for
+# CONFIG_RCU_NOCB_CPU_DEFAULT_ALL when neither rcu_nocbs nor nohz_full is
+# given.  No rcu_nocbs at all: nothing can be offloaded, not even at run
+# time (rcutorture.nocbs_nthreads toggles are then refused).
+declare -gA SP_NOCB_DROP=()
+scen_nocb() {
+	local i tok name list='' from='' part
+	local -a parts=() froms=()
+	SP_NOCB_DROP=()
+	for ((i = 0; i < ${#SP_BOOT[@]}; i++)); do
+		tok=${SP_BOOT[i]} name=${SP_BOOT[i]%%=*}
+		case $name in
+		rcu_nocbs | rcu_nocb_poll | rcutree.rcu_nocb_gp_stride | rcutree.rcu_nocb_leader_stride) ;;
+		*) continue ;;
+		esac
+		if ! scen_y RCU_NOCB_CPU; then
+			SP_NOTES+=("$tok: needs CONFIG_RCU_NOCB_CPU=y (the kernel has no such parameter without it): ignored (${SP_BOOTFROM[i]})")
+			SP_NOCB_DROP[$i]=1
+		elif [ "$name" = rcu_nocbs ]; then
+			SP_NOCB_DROP[$i]=1
+			parts=("${SP_BV[rcu_nocbs]}") froms=("${SP_BOOTFROM[i]}")
+		fi
+	done
+	scen_y RCU_NOCB_CPU || return 0
+	if scen_given nohz_full; then
+		parts+=("${SP_BV[nohz_full]}")
+		froms+=("nohz_full=${SP_BV[nohz_full]}: the kernel offloads its CPUs")
+	fi
+	if scen_y RCU_NOCB_CPU_ZERO; then
+		parts+=(0) froms+=("CONFIG_RCU_NOCB_CPU_ZERO=y")
+	fi
+	if scen_y RCU_NOCB_CPU_ALL; then
+		parts+=(all) froms+=("CONFIG_RCU_NOCB_CPU_ALL=y")
+	elif scen_y RCU_NOCB_CPU_DEFAULT_ALL && ! scen_given rcu_nocbs && ! scen_given nohz_full; then
+		parts+=(all) froms+=("CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y")
+	fi
+	((${#froms[@]})) || return 0
+	for part in ${parts[@]+"${parts[@]}"}; do
+		[ -n "$part" ] || continue
+		[ "$part" != all ] || { list=all; break; }
+		list=${list:+$list,}$part
+	done
+	for part in "${froms[@]}"; do from=${from:+$from; }$part; done
+	SP[nocbs]=rcu_nocbs=$list
+	SP[nocbs_from]=$from
+}
+
 # scen_boot_args DURATION: the arguments to check and run: the kernel
 # scripts' defaults (ver_functions.sh) for what is not given, the Kconfig
 # options that stand for boot parameters, the boot arguments as given,
@@ -547,13 +608,16 @@ scen_boot_args() {
 		[[ $name == param:* ]] || continue
 		name=${name#param:}
 		scen_given "$name" && continue
-		# Only what the kernel would take (RCU_FANOUT needs RCU_EXPERT).
-		[ "${SP_EFF[${key#CONFIG_}]}" = "${SP_VAL[$key]}" ] || continue
+		# Only what the kernel would take (RCU_FANOUT needs RCU_EXPERT);
+		# an option the model does not touch is taken as given.
+		[ "${SP_EFF[${key#CONFIG_}]-${SP_VAL[$key]}}" = "${SP_VAL[$key]}" ] || continue
 		scen_arg "$name=$(scen_param_value "${SP_VAL[$key]}")" "${SP_FROM[$key]} ($key=${SP_VAL[$key]})"
 	done
+	scen_nocb
 	for ((i = 0; i < ${#SP_BOOT[@]}; i++)); do
-		scen_arg "${SP_BOOT[i]}" "${SP_BOOTFROM[i]}"
+		[ -n "${SP_NOCB_DROP[$i]:-}" ] || scen_arg "${SP_BOOT[i]}" "${SP_BOOTFROM[i]}"
 	done
+	[ -z "${SP[nocbs]:-}" ] || scen_arg "${SP[nocbs]}" "${SP[nocbs_from]}"
 	[ "${SP_BV[rcutorture.torture_type]:-}" = "${SP[type]}" ] ||
 		scen_arg "rcutorture.torture_type=${SP[type]}" "(the torture type)"
 	[ "${SP_BV[nr_cpus]:-}" = "${SP[possible]}" ] ||

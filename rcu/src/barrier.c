@@ -10,8 +10,12 @@
  * starts at 1 (a guard) so that it cannot reach zero while still being
  * entrained.  barrier_lock keeps callback migration (unregistration) out
  * while entraining, so no callback is in neither list when its slot is
- * looked at (and keeps fork() from seeing half a pass).  Concurrent callers share passes through ->barrier_seq: one
- * that finds a full pass has started and ended since it arrived returns.
+ * looked at (and keeps fork() from seeing half a pass).  Concurrent
+ * callers share passes through ->barrier_seq: one that finds a full pass
+ * has started and ended since it arrived returns.
+ * Lazy callbacks are flushed (their grace periods requested at once), and
+ * every invoker woken: the flavor's callback thread and, for offloaded
+ * slots, their rcuo threads.
  */
 #include "internal.h"
 
@@ -117,7 +121,9 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 		return;
 	}
 	barrier_entrain_all(rsp);
+	lrcu_lazy_flush_all(rsp);	/* no waiting for lazy timers */
 	lrcu_cb_wake(rsp);	/* some may have landed in DONE */
+	lrcu_nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
 	barrier_wait(rsp);
 	rcu_seq_end(&rsp->barrier_seq);
 	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */

@@ -8,15 +8,22 @@
  * now) and asks for that grace period.  Unregistered callers share the
  * unbound rdp (index nr_slots, in no leaf).
  *
- * Each flavor's callback thread ("rcu_cb_preempt", "rcu_cb_sched") is the
- * only invoker (so callbacks of one slot run one at a time, in order).  It
- * is woken at the end of every grace period, walks the slots with
+ * Lazy callbacks (kfree_rcu(), and call_rcu() with rcutree.enable_rcu_lazy;
+ * never call_rcu_hurry()) are queued the same way but their grace period
+ * is requested later (lazy.c).
+ *
+ * Each slot has one invoker at a time (rdp->cb_owner): the flavor's
+ * callback thread ("rcu_cb_preempt", "rcu_cb_sched"), or for an offloaded
+ * slot its rcuo thread (tree_nocb.c).  Either runs the slot's callbacks
+ * one batch at a time (rdp->cb_busy), so they run in the order queued,
+ * even across a switch.  The callback thread is woken at the end of every
+ * grace period (its GP hook), walks the slots it serves that have
  * callbacks, advances each list and runs at most rcutree.blimit ready
  * callbacks per slot per pass, so one slot's flood does not starve the
- * others.  A slot holding more than rcutree.qhimark callbacks has its
- * limit lifted until it drops below rcutree.qlowmark.  The thread is
- * registered (callbacks may use rcu_read_lock()) and is offline for
- * rcu_sched while it sleeps.
+ * others; it also keeps the timers of their lazy callbacks.  A slot
+ * holding more than rcutree.qhimark callbacks has its limit lifted until
+ * it drops below rcutree.qlowmark.  The invokers are registered (callbacks
+ * may use rcu_read_lock()) and offline for rcu_sched while they sleep.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,12 +41,25 @@ static void cblist_set_len_locked(struct lrcu_data *rdp, long len)
 	WRITE_ONCE(rdp->cbl.len, len);	/* read unlocked by the invoker */
 }
 
-void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
+/* The flavor's callback thread keeps the timer of a non-offloaded slot's
+ * lazy callbacks: wake it if it may not know of one (see cb_kthread()). */
+static void lazy_arm_thread(struct lrcu_state *rsp)
+{
+	/* Seq_cst: our deferral (under cblock) before the exchange; pairs
+	 * with the thread's store of 0 + smp_mb() before its pass. */
+	if (!__atomic_exchange_n(&rsp->lazy_armed, 1, __ATOMIC_SEQ_CST))
+		lrcu_cb_wake(rsp);
+}
+
+static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func,
+			bool lazy)
 {
 	struct lrcu_state *rsp = &lrcu_states[f];
+	enum lrcu_lazy lz = LRCU_LAZY_NOW;
 	struct lrcu_data *rdp;
 	unsigned long snap;
 	bool flood = false;
+	int owner;
 
 	lrcu_init_once();
 	/* Parameters may change at run time (WRITE_ONCE() in params.c). */
@@ -55,21 +75,41 @@ void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
 		snap -= RCU_SEQ_STATE_MASK + 1;
 	lrcu_cblist_advance_accelerate(&rdp->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	rdp->n_cbs_queued++;
+	if (lazy)
+		lz = lrcu_lazy_defer(rsp, rdp, snap, lrcu_now_us());
+	if (lz == LRCU_LAZY_NOW)
+		lrcu_lazy_covered(rdp, snap);
 	if (rdp->cbl.len > READ_ONCE(lrcu_params.qhimark) && !rdp->blimit_lifted) {
 		rdp->blimit_lifted = true;
 		flood = true;
 	}
+	owner = rdp->cb_owner;
 	pthread_mutex_unlock(&rdp->cblock);
-	lrcu_gp_request(rsp, snap);
+	if (lz == LRCU_LAZY_NOW)
+		lrcu_gp_request(rsp, snap);
+	if (owner == LRCU_CBO_NOCB)
+		lrcu_nocb_queued(rsp, rdp, lz);
+	else if (lz == LRCU_LAZY_ARMED)
+		lazy_arm_thread(rsp);
 	if (flood)
 		lrcu_force_qs(f);	/* a flood: push the grace period along */
+}
+
+void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
+{
+	call_common(f, head, func, READ_ONCE(lrcu_params.enable_lazy));	/* run-time parameter */
+}
+
+void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
+{
+	call_common(f, head, func, false);
 }
 
 void lrcu_kfree_call(struct rcu_head *head, size_t offset)
 {
 	if (offset >= 4096)
 		lrcu_fatal("kfree_rcu(): rcu_head at offset %zu, must be below 4096", offset);
-	lrcu_call(LRCU_PREEMPT, head, (rcu_callback_t)(uintptr_t)offset);
+	call_common(LRCU_PREEMPT, head, (rcu_callback_t)(uintptr_t)offset, true);
 }
 
 void lrcu_cb_wake(struct lrcu_state *rsp)
@@ -78,21 +118,32 @@ void lrcu_cb_wake(struct lrcu_state *rsp)
 }
 
 /*
- * End of a grace period: wake the callback thread if any slot holds
- * callbacks.  ->len is read without the lock; a callback queued after we
- * looked was tagged for a later grace period, whose end will look again.
+ * End of a grace period (a GP hook): wake the callback thread if any slot
+ * it serves holds callbacks.  ->len is read without the lock; a callback
+ * queued after we looked was tagged for a later grace period, whose end
+ * will look again.  Offloaded slots are their rcuog threads' business.
  */
-void lrcu_cb_gp_ended(struct lrcu_state *rsp)
+static void cb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
 {
 	struct lrcu_data *rdp;
 	int hwm;
 
+	(void)gend;
+	(void)now;
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
-		if (READ_ONCE(rdp->cbl.len)) {	/* WRITE_ONCE under cblock */
+		/* Both WRITE_ONCE() under cblock. */
+		if (READ_ONCE(rdp->cbl.len) && READ_ONCE(rdp->cb_owner) == LRCU_CBO_THREAD) {
 			lrcu_cb_wake(rsp);
 			return;
 		}
 	}
+}
+
+static const struct lrcu_gp_hooks cb_hooks = { .gp_end = cb_gp_end };
+
+void lrcu_cb_init(struct lrcu_state *rsp)
+{
+	lrcu_gp_hook_add(rsp, &cb_hooks);
 }
 
 /* ------------------------------------------------------------------ */
@@ -110,7 +161,7 @@ static void invoke_one(struct rcu_head *h)
 		fn(h);
 }
 
-/* Statistics: relaxed, single writer (this thread), no ordering needed. */
+/* Statistics: relaxed; the max is approximate with several invokers. */
 static void stat_max(unsigned long *p, unsigned long v)
 {
 	if (v > __atomic_load_n(p, __ATOMIC_RELAXED))
@@ -120,24 +171,45 @@ static void stat_max(unsigned long *p, unsigned long v)
 /*
  * Account for callbacks that have run: they stop counting in ->len (which
  * rcu_barrier() uses to decide whether a slot has anything in flight).
- * Returns true if the slot still has ready callbacks.
+ * At the end of a batch (`last'), the slot is free for the next one;
+ * returns true if that is ours to run (ready callbacks, still our slot).
+ * If the slot changed hands meanwhile (offloading toggled), the new owner
+ * may have skipped it while our batch was out: wake it.
  */
-static bool cbs_account(struct lrcu_data *rdp, long ran, long invoked)
+static bool cbs_account(struct lrcu_state *rsp, struct lrcu_data *rdp, long ran,
+			long invoked, int invoker, bool last)
 {
-	bool more;
+	bool more, handoff;
+	int owner;
 
 	pthread_mutex_lock(&rdp->cblock);
 	cblist_set_len_locked(rdp, rdp->cbl.len - ran);
 	rdp->n_cbs_invoked += (unsigned long)invoked;
 	if (rdp->blimit_lifted && rdp->cbl.len < READ_ONCE(lrcu_params.qlowmark))
 		rdp->blimit_lifted = false;
-	more = lrcu_cblist_ready(&rdp->cbl);
+	if (last)
+		rdp->cb_busy = false;
+	owner = rdp->cb_owner;
+	more = owner == invoker && lrcu_cblist_ready(&rdp->cbl);
+	handoff = last && owner != invoker && rdp->cbl.len;
 	pthread_mutex_unlock(&rdp->cblock);
+	if (handoff && owner == LRCU_CBO_NOCB)
+		lrcu_nocb_wake_invoker(rsp, rdp);
+	else if (handoff)
+		lrcu_cb_wake(rsp);
 	return more;
 }
 
-/* One batch from one slot.  Returns true if it still has ready callbacks. */
-static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur)
+/*
+ * One batch from one slot (the flavor's callback thread for the slots it
+ * serves, an rcuo thread for its offloaded slot): at most rcutree.blimit
+ * callbacks, unless the slot is flooded.  Only the slot's owner invokes,
+ * one batch at a time (->cb_busy), so each slot's callbacks run in order
+ * even while offloading is switched.  Returns true if it still has ready
+ * callbacks for us.
+ */
+bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
+		    int invoker)
 {
 	struct lrcu_cbs cbs;
 	struct rcu_head *h, *next;
@@ -145,9 +217,14 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 	bool more;
 
 	pthread_mutex_lock(&rdp->cblock);
+	if (rdp->cb_owner != invoker || rdp->cb_busy) {
+		pthread_mutex_unlock(&rdp->cblock);
+		return false;
+	}
 	lrcu_cblist_advance(&rdp->cbl, cur);
 	limit = rdp->blimit_lifted ? LONG_MAX : READ_ONCE(lrcu_params.blimit);
 	lrcu_cblist_extract_done(&rdp->cbl, limit, &cbs);
+	rdp->cb_busy = cbs.len != 0;
 	pthread_mutex_unlock(&rdp->cblock);
 	if (!cbs.len)
 		return false;
@@ -165,7 +242,7 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 			 * so its caller sees exact statistics; the barrier
 			 * callback itself is not a user callback.
 			 */
-			cbs_account(rdp, pending + 1, pending);
+			cbs_account(rsp, rdp, pending + 1, pending, invoker, false);
 			pending = 0;
 			invoke_one(h);
 			continue;
@@ -174,14 +251,34 @@ static bool invoke_batch(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned
 		pending++;
 	}
 	lrcu_reader.flags &= ~LRCU_R_IN_CALLBACK;
-	more = cbs_account(rdp, pending, pending);
+	more = cbs_account(rsp, rdp, pending, pending, invoker, true);
 	/* A callback may have used rcu_read_lock_sched(): announce a QS. */
 	if (lrcu_reader.flags & LRCU_R_SCHED_JOINED)
 		rcu_quiescent_state();
 	return more;
 }
 
-static bool invoke_pass(struct lrcu_state *rsp)
+/*
+ * The lazy callbacks of a slot we serve: request their grace period if it
+ * is due; *sleep_us: the earliest other deadline.
+ */
+static void lazy_check(struct lrcu_state *rsp, struct lrcu_data *rdp, long *sleep_us)
+{
+	unsigned long snap;
+	long w;
+	bool due;
+
+	pthread_mutex_lock(&rdp->cblock);
+	due = rdp->cb_owner == LRCU_CBO_THREAD &&
+	      lrcu_lazy_due(rdp, lrcu_now_us(), false, &snap, &w);
+	pthread_mutex_unlock(&rdp->cblock);
+	if (due)
+		lrcu_gp_request(rsp, snap);
+	else if (w >= 0 && (*sleep_us < 0 || w < *sleep_us))
+		*sleep_us = w;
+}
+
+static bool invoke_pass(struct lrcu_state *rsp, long *sleep_us)
 {
 	unsigned long cur = rcu_seq_current(rsp->gp_seq);
 	struct lrcu_data *rdp;
@@ -189,17 +286,30 @@ static bool invoke_pass(struct lrcu_state *rsp)
 	int hwm;
 
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
-		if (!READ_ONCE(rdp->cbl.len))	/* WRITE_ONCE() under cblock */
+		/* Peeks (WRITE_ONCE() under cblock), rechecked under it. */
+		if (!READ_ONCE(rdp->cbl.len) || READ_ONCE(rdp->cb_owner) != LRCU_CBO_THREAD)
 			continue;
-		more |= invoke_batch(rsp, rdp, cur);
+		if (READ_ONCE(rdp->lazy_since_us))
+			lazy_check(rsp, rdp, sleep_us);
+		more |= lrcu_cb_invoke(rsp, rdp, cur, LRCU_CBO_THREAD);
 	}
 	return more;
+}
+
+bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us)
+{
+	bool was, stop;
+
+	lrcu_sched_block_begin(&was);
+	stop = lrcu_kthread_idle(wake, w, timeout_us);
+	lrcu_sched_block_end(was);
+	return stop;
 }
 
 static void *cb_kthread(void *arg)
 {
 	struct lrcu_state *rsp = arg;
-	bool was, stop;
+	long sleep_us;
 	uint32_t w;
 
 	if (lrcu_register_internal(rsp->cb_thread_name))
@@ -207,12 +317,20 @@ static void *cb_kthread(void *arg)
 	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->cb_wake, __ATOMIC_ACQUIRE);
-		if (invoke_pass(rsp))
+		/*
+		 * Lazy timers: from now on a slot's first deferral wakes us
+		 * (lazy_arm_thread()), unless we say below that we time one
+		 * already, which then expires no later than the new one.
+		 */
+		__atomic_store_n(&rsp->lazy_armed, 0, __ATOMIC_SEQ_CST);
+		smp_mb();	/* the store before the peeks at ->len; pairs
+				 * with lazy_arm_thread()'s exchange */
+		sleep_us = -1;
+		if (invoke_pass(rsp, &sleep_us))
 			continue;
-		lrcu_sched_block_begin(&was);
-		stop = lrcu_kthread_idle(&rsp->cb_wake, w, -1);
-		lrcu_sched_block_end(was);
-		if (stop)
+		if (sleep_us >= 0)
+			__atomic_store_n(&rsp->lazy_armed, 1, __ATOMIC_RELAXED);	/* a hint */
+		if (lrcu_cb_sleep(&rsp->cb_wake, w, sleep_us))
 			break;
 	}
 	lrcu_unregister_thread();	/* rcu_shutdown(): nothing left to move */
@@ -237,8 +355,17 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	 * neither list (lock order: barrier_lock, then one cblock). */
 	pthread_mutex_lock(&rsp->barrier_lock);
 	pthread_mutex_lock(&rdp->cblock);
+	if (rdp->cb_owner == LRCU_CBO_NOCB) {
+		/* Offloaded: its rcuo threads outlive the thread, as the
+		 * kernel's outlive an offline CPU, and keep the order. */
+		pthread_mutex_unlock(&rdp->cblock);
+		pthread_mutex_unlock(&rsp->barrier_lock);
+		return;
+	}
 	lrcu_cblist_extract_all(&rdp->cbl, &done, &pend);
 	rdp->blimit_lifted = false;
+	snap = rcu_seq_snap(rsp->gp_seq);
+	lrcu_lazy_covered(rdp, snap);	/* requested below, for dst */
 	pthread_mutex_unlock(&rdp->cblock);
 	if (!done.len && !pend.len) {
 		pthread_mutex_unlock(&rsp->barrier_lock);
@@ -248,6 +375,7 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	lrcu_cblist_insert(&dst->cbl, LRCU_DONE, &done);
 	lrcu_cblist_insert(&dst->cbl, LRCU_NEXT, &pend);
 	snap = rcu_seq_snap(rsp->gp_seq);
+	lrcu_lazy_covered(dst, snap);
 	lrcu_cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	dst->n_cbs_orphaned += (unsigned long)(done.len + pend.len);
 	pthread_mutex_unlock(&dst->cblock);

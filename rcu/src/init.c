@@ -50,7 +50,8 @@ int lrcu_start(void)
 		return -1;
 	}
 	lrcu_params_freeze();
-	lrcu_nr_slots = (int)lrcu_params.nr_cpus + LRCU_NR_INTERNAL;
+	lrcu_nr_internal = LRCU_NR_CB_THREADS + lrcu_nocb_nr_slots();
+	lrcu_nr_slots = (int)lrcu_params.nr_cpus + lrcu_nr_internal;
 	lrcu_slots = calloc((size_t)lrcu_nr_slots, sizeof(*lrcu_slots));
 	if (!lrcu_slots) {
 		fprintf(stderr, "rcu: out of memory for %d thread slots\n", lrcu_nr_slots);
@@ -70,8 +71,13 @@ int lrcu_start(void)
 	}
 	lrcu_registry_init();
 	lrcu_membarrier_init();
-	for (f = 0; f < LRCU_NR_FLAVORS; f++)
+	/* The GP hooks, before any thread can run a grace period. */
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
 		lrcu_stall_init(&lrcu_states[f]);
+		lrcu_cb_init(&lrcu_states[f]);
+		if (lrcu_nocb_init(&lrcu_states[f]))
+			return -1;
+	}
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
 		if (lrcu_tree_start(&lrcu_states[f]) ||
 		    lrcu_cb_thread_start(&lrcu_states[f])) {
@@ -102,6 +108,7 @@ void lrcu_stop(void)
 		rsp->nr_nodes = 0;
 		rsp->nr_hooks = 0;	/* lrcu_stall_init() adds them again */
 	}
+	lrcu_nocb_stop();
 	free(lrcu_slots);
 	lrcu_slots = NULL;
 	lrcu_nr_slots = 0;

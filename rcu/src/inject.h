@@ -27,6 +27,12 @@ enum lrcu_bug {
 	LRCU_BUG_BARRIER_EARLY,		/* rcu_barrier() skips the last busy slot */
 	LRCU_BUG_GP_FENCE,		/* the GP's heavy fence before the scan removed */
 	LRCU_BUG_READER_FENCE,		/* the reader's fence removed (no membarrier) */
+	LRCU_BUG_EXP_SKIP_READER,	/* an expedited GP ignores readers inside */
+	LRCU_BUG_SRCU_ONE_PHASE,	/* SRCU flips without draining the other index */
+	LRCU_BUG_NOCB_EARLY,		/* offloaded callbacks run as the GP in
+					 * progress ends, not after */
+	LRCU_BUG_NOCB_TOGGLE_DROP,	/* (de-)offloading forgets the callbacks
+					 * waiting for a grace period */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported */

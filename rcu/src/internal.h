@@ -64,6 +64,17 @@ struct lrcu_params {
 					 * 0: rcu_cpu_stall_timeout) */
 	long cpu_stall_info;		/* per-thread detail in warnings */
 	long cpu_stall_verbose;		/* rcu_node tree dump in warnings */
+	/* Callback offloading (tree_nocb.c) and lazy callbacks (lazy.c). */
+	char rcu_nocbs[256];		/* rcu_nocbs=: "1-3,7", "all" or "" */
+	long nocbs_given;		/* rcu_nocbs appeared (even empty): every
+					 * CPU may be offloaded at run time */
+	long nocb_poll;			/* rcu_nocb_poll: enqueuers never wake the
+					 * rcuog threads, which poll */
+	long nocb_gp_stride;		/* rcutree.rcu_nocb_gp_stride: CPUs per
+					 * rcuog group; -1: nr_cpus / sqrt(nr_cpus) */
+	long lazy_gp_delay;		/* rcutree.rcu_idle_lazy_gp_delay (ms) a
+					 * lazy callback may wait for a GP request */
+	long enable_lazy;		/* rcutree.enable_rcu_lazy: call_rcu() is lazy */
 };
 extern struct lrcu_params lrcu_params;
 
@@ -106,13 +117,26 @@ struct lrcu_data {
 	/* Callbacks: cblock protects cbl and the fields after it. */
 	pthread_mutex_t cblock __attribute__((aligned(LRCU_CACHELINE)));
 	struct lrcu_cblist cbl;		/* segmented callback list */
+	int cb_owner;			/* LRCU_CBO_*: who invokes them (cblock;
+					 * WRITE_ONCE() for unlocked peeks) */
+	bool cb_busy;			/* a batch is out being invoked (cblock):
+					 * nobody else may start one */
+	long lazy_len;			/* lazy callbacks whose GP is not yet
+					 * requested (cblock; lazy.c) */
+	unsigned long lazy_since_us;	/* when the first of them came; 0: none */
+	unsigned long lazy_snap;	/* the GP they need */
 	bool blimit_lifted;		/* above qhimark: no batch limit until
 					 * below qlowmark (cblock) */
 	struct rcu_head barrier_head;	/* entrained by rcu_barrier() (cblock) */
 	unsigned long n_cbs_queued;	/* stats (cblock) */
 	unsigned long n_cbs_invoked;	/* stats (cblock) */
 	unsigned long n_cbs_orphaned;	/* stats (cblock) */
+	unsigned long n_lazy_flushes;	/* stats: lazy GP requests (cblock) */
 } __attribute__((aligned(LRCU_CACHELINE)));
+
+/* rdp->cb_owner: the flavor's callback thread, or (offloaded) the slot's
+ * rcuo thread. */
+enum { LRCU_CBO_THREAD, LRCU_CBO_NOCB };
 
 /* ------------------------------------------------------------------ */
 /* Slot registry (registry.c): which thread holds which slot. */
@@ -221,6 +245,11 @@ struct lrcu_state {
 
 	/* Callback invocation thread (callbacks.c). */
 	uint32_t cb_wake;		/* futex word bumped by every waker */
+	unsigned long lazy_armed;	/* a non-offloaded slot holds lazy
+					 * callbacks the thread must time (atomic) */
+
+	/* Callback offloading (tree_nocb.c); NULL without rcu_nocbs. */
+	struct lrcu_nocb *nocb;
 
 	/* rcu_barrier() (barrier.c). */
 	pthread_mutex_t barrier_mutex;	/* one rcu_barrier() at a time */
@@ -243,8 +272,10 @@ struct lrcu_state {
 };
 
 extern struct lrcu_state lrcu_states[LRCU_NR_FLAVORS];
-#define LRCU_NR_INTERNAL	2	/* library threads with slots (callbacks) */
-extern int lrcu_nr_slots;		/* nr_cpus + LRCU_NR_INTERNAL (const) */
+#define LRCU_NR_CB_THREADS	2	/* the flavors' callback threads */
+extern int lrcu_nr_internal;		/* slots of library threads: those two,
+					 * then the rcuo threads (const) */
+extern int lrcu_nr_slots;		/* lrcu_nr_internal + nr_cpus (const) */
 extern int lrcu_slots_hwm;		/* 1 + highest slot ever used (atomic) */
 extern struct lrcu_slot *lrcu_slots;
 extern pthread_mutex_t lrcu_slots_lock;
@@ -403,11 +434,47 @@ void lrcu_stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char 
 			unsigned long ms, unsigned long gps_behind);
 
 /* callbacks.c */
+void lrcu_cb_init(struct lrcu_state *rsp);	/* its GP hook; before threads */
 int lrcu_cb_thread_start(struct lrcu_state *rsp);
 void lrcu_cb_wake(struct lrcu_state *rsp);
-void lrcu_cb_gp_ended(struct lrcu_state *rsp);
 void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp);
 struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp);
+/* Invoke one batch of rdp's ready callbacks (advanced to `cur') if
+ * `invoker' owns the slot and no batch is out; true if more are ready. */
+bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
+		    int invoker);
+/* Sleep until *wake moves from w, offline for rcu_sched (callback threads). */
+bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us);	/* true: stop */
+
+/* lazy.c: lazy callbacks (kfree_rcu(), call_rcu() with enable_rcu_lazy)
+ * wait up to rcutree.rcu_idle_lazy_gp_delay before their GP is requested.
+ * All with rdp->cblock held. */
+enum lrcu_lazy { LRCU_LAZY_NOW, LRCU_LAZY_DEFERRED, LRCU_LAZY_ARMED };
+enum lrcu_lazy lrcu_lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
+			       unsigned long snap, unsigned long now);
+void lrcu_lazy_covered(struct lrcu_data *rdp, unsigned long snap);
+/* Due (or `flush'): returns true with *snap the GP to request now; else
+ * *wait_us: how long until it is due (-1: nothing deferred). */
+bool lrcu_lazy_due(struct lrcu_data *rdp, unsigned long now, bool flush,
+		   unsigned long *snap, long *wait_us);
+/* Request the GP of every slot's deferred lazy callbacks (rcu_barrier()). */
+void lrcu_lazy_flush_all(struct lrcu_state *rsp);
+
+/* tree_nocb.c: callback offloading */
+int lrcu_nocb_nr_slots(void);			/* internal slots it needs */
+int lrcu_nocb_init(struct lrcu_state *rsp);	/* before threads; 0 or -1 */
+void lrcu_nocb_cpu_online(int slot);		/* a slot was registered */
+/* call_rcu() queued on an offloaded slot (after dropping cblock). */
+void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz);
+/* Wake every rcuo thread of the flavor (rcu_barrier(), lazy flushes). */
+void lrcu_nocb_kick_all(struct lrcu_state *rsp);
+/* A batch of an offloaded slot ended with another owner: wake it. */
+void lrcu_nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp);
+int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp);	/* statistics */
+void lrcu_nocb_fork(enum lrcu_fork_phase ph);	/* toggle_lock: before the tree's */
+void lrcu_nocb_stop(void);			/* rcu_shutdown(): free, forget */
+/* params.c: is s an rcu_nocbs= CPU list?  0, or -1 with the reason. */
+int lrcu_nocb_cpulist_check(const char *s, char *err, size_t errlen);
 
 /* debug.c */
 void lrcu_debug_fork(enum lrcu_fork_phase ph);		/* the object table */

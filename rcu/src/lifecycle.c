@@ -305,6 +305,7 @@ static void tree_fork(enum lrcu_fork_phase ph)
 
 static void fork_locks(enum lrcu_fork_phase ph)
 {
+	lrcu_nocb_fork(ph);
 	if (fork_tree)
 		tree_fork(ph);
 	lrcu_debug_fork(ph);

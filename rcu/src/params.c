@@ -3,8 +3,8 @@
  * params.c - the library's parameters, by their kernel boot-parameter
  * names.  One table: name, storage, range, whether it is fixed at start,
  * and the unit: most are integers; a few are seconds with up to three
- * decimals (rcupdate.rcu_cpu_stall_timeout=0.5), stored as milliseconds.
- * Later mechanisms (nocb, SRCU) add rows here.
+ * decimals (rcupdate.rcu_cpu_stall_timeout=0.5), stored as milliseconds;
+ * and text ones (rcu_nocbs=1-3,7), checked by their mechanism.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -48,6 +48,12 @@ struct lrcu_params lrcu_params = {
 	.cpu_stall_verbose = 0,
 	.fault_exp_skip_reader = 0,
 	.fault_exp_skip_fence = 0,
+	.rcu_nocbs = "",
+	.nocbs_given = 0,		/* no rcu_nocbs: no offloading */
+	.nocb_poll = 0,
+	.nocb_gp_stride = -1,
+	.lazy_gp_delay = 6000,		/* 6 * HZ */
+	.enable_lazy = 0,		/* CONFIG_RCU_LAZY=n */
 };
 
 struct param_desc {
@@ -57,10 +63,16 @@ struct param_desc {
 	bool fixed;		/* shapes the tree: only before start */
 	const char *what;
 	long scale;		/* 0: an integer; 1000: seconds, stored in ms */
+	/* Text parameters (val: set to 1 once given; NULL for integers): */
+	char *str;		/* the value, at most strsize - 1 characters */
+	size_t strsize;
+	int (*check)(const char *v, char *err, size_t errlen);
 };
 
-#define P(n, field, lo, hi, fx, w) { n, &lrcu_params.field, lo, hi, fx, w, 0 }
-#define SECS(n, field, lo, hi, w) { n, &lrcu_params.field, lo, hi, false, w, 1000 }
+#define P(n, field, lo, hi, fx, w) { n, &lrcu_params.field, lo, hi, fx, w, 0, NULL, 0, NULL }
+#define SECS(n, field, lo, hi, w) { n, &lrcu_params.field, lo, hi, false, w, 1000, NULL, 0, NULL }
+#define TEXT(n, field, given, fx, chk, w) { n, &lrcu_params.given, 0, 1, fx, w, 0, \
+	lrcu_params.field, sizeof(lrcu_params.field), chk }
 static const struct param_desc param_table[] = {
 	P("nr_cpus", nr_cpus, 1, 1L << 20, true, "thread-slot capacity (CONFIG_NR_CPUS)"),
 	P("rcutree.rcu_fanout", fanout, 2, LRCU_FANOUT_MAX, true, "children per inner rcu_node"),
@@ -106,9 +118,23 @@ static const struct param_desc param_table[] = {
 	  "FAULT INJECTION: expedited grace periods ignore readers already inside"),
 	P("rcutree.fault_exp_skip_fence", fault_exp_skip_fence, 0, 1, false,
 	  "FAULT INJECTION: expedited grace periods skip the heavy fence (and see stale reader words)"),
+	TEXT("rcu_nocbs", rcu_nocbs, nocbs_given, true, lrcu_nocb_cpulist_check,
+	     "CPUs whose callbacks rcuo threads invoke (\"1-3,7\", \"all\"); given at all: "
+	     "every CPU can be switched at run time"),
+	P("rcu_nocb_poll", nocb_poll, 0, 1, false,
+	  "offloaded CPUs never wake the rcuog threads: those poll"),
+	P("rcutree.rcu_nocb_gp_stride", nocb_gp_stride, -1, 1L << 20, true,
+	  "CPUs per rcuog group (-1: nr_cpus / sqrt(nr_cpus))"),
+	P("rcutree.rcu_nocb_leader_stride", nocb_gp_stride, -1, 1L << 20, true,
+	  "the older name of rcutree.rcu_nocb_gp_stride"),
+	P("rcutree.rcu_idle_lazy_gp_delay", lazy_gp_delay, 0, 3600000, false,
+	  "ms lazy callbacks (kfree_rcu()) may wait before their grace period is requested"),
+	P("rcutree.enable_rcu_lazy", enable_lazy, 0, 1, false,
+	  "call_rcu() queues lazy callbacks (CONFIG_RCU_LAZY; call_rcu_hurry() never)"),
 };
 #undef P
 #undef SECS
+#undef TEXT
 
 static bool started;	/* set by lrcu_params_freeze() at init */
 
@@ -268,7 +294,44 @@ static int param_parse_value(const struct param_desc *d, const char *v, size_t v
 	return 0;
 }
 
-struct pending { const struct param_desc *d; long v; };
+struct pending {
+	const struct param_desc *d;
+	long v;
+	const char *text;	/* text parameters: the value (not terminated) */
+	size_t tlen;
+};
+
+/* A text parameter's value; `text' points into the token. */
+static int param_parse_text(const struct param_desc *d, const char *v, size_t vlen,
+			    struct pending *p, char *err, size_t errlen)
+{
+	char buf[512];
+
+	if (vlen >= d->strsize || vlen >= sizeof(buf)) {
+		errf(err, errlen, "%s: value too long (at most %zu characters)", d->name,
+		     d->strsize - 1);
+		return -1;
+	}
+	memcpy(buf, v, vlen);
+	buf[vlen] = '\0';
+	if (d->check && d->check(buf, err, errlen))
+		return -1;
+	p->v = 1;
+	p->text = v;
+	p->tlen = vlen;
+	return 0;
+}
+
+/* Store a checked value (read with READ_ONCE(); text ones only before
+ * start, as they are all fixed). */
+static void param_apply(const struct pending *p)
+{
+	if (p->d->str) {
+		memcpy(p->d->str, p->text, p->tlen);
+		p->d->str[p->tlen] = '\0';
+	}
+	WRITE_ONCE(*p->d->val, p->v);
+}
 
 /* Check one "name=value" token; fills *p. */
 static int param_check_token(const char *tok, size_t len, struct pending *p,
@@ -286,6 +349,15 @@ static int param_check_token(const char *tok, size_t len, struct pending *p,
 		errf(err, errlen, "unknown parameter '%.*s'", (int)nlen, tok);
 		return -1;
 	}
+	p->d = d;
+	p->text = NULL;
+	if (d->fixed && __atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
+		return -1;
+	}
+	if (d->str)	/* bare: the empty text (rcu_nocbs alone) */
+		return param_parse_text(d, eq ? eq + 1 : "", eq ? len - nlen - 1 : 0, p,
+					err, errlen);
 	if (!eq) {
 		if (d->min == 0 && d->max == 1) {	/* bare boolean: on */
 			p->d = d;
@@ -295,11 +367,6 @@ static int param_check_token(const char *tok, size_t len, struct pending *p,
 		errf(err, errlen, "%s: missing value (expected %s=N)", d->name, d->name);
 		return -1;
 	}
-	if (d->fixed && __atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
-		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
-		return -1;
-	}
-	p->d = d;
 	return param_parse_value(d, eq + 1, len - nlen - 1, &p->v, err, errlen);
 }
 
@@ -343,7 +410,7 @@ int lrcu_params_parse(const char *args, char *err, size_t errlen)
 	}
 	for (i = 0; i < n; i++)
 		if (pend[i].d)	/* not rcutree.inject */
-			WRITE_ONCE(*pend[i].d->val, pend[i].v);	/* read with READ_ONCE() */
+			param_apply(&pend[i]);
 	free(pend);
 	return 0;
 }
@@ -351,7 +418,7 @@ int lrcu_params_parse(const char *args, char *err, size_t errlen)
 int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen)
 {
 	const struct param_desc *d = param_find(name, strlen(name));
-	long v;
+	struct pending p = { .d = d };
 
 	if (!d) {
 		errf(err, errlen, "unknown parameter '%s'", name);
@@ -361,9 +428,10 @@ int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen
 		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
 		return -1;
 	}
-	if (param_parse_value(d, value, strlen(value), &v, err, errlen))
+	if (d->str ? param_parse_text(d, value, strlen(value), &p, err, errlen) :
+		     param_parse_value(d, value, strlen(value), &p.v, err, errlen))
 		return -1;
-	WRITE_ONCE(*d->val, v);		/* read with READ_ONCE() */
+	param_apply(&p);
 	return 0;
 }
 
@@ -373,7 +441,10 @@ int lrcu_param_get(const char *name, char *buf, size_t len)
 
 	if (!d)
 		return -1;
-	param_format(d, READ_ONCE(*d->val), buf, len);
+	if (d->str)
+		snprintf(buf, len, "%s", d->str);	/* fixed: no race */
+	else
+		param_format(d, READ_ONCE(*d->val), buf, len);
 	return 0;
 }
 
@@ -383,8 +454,16 @@ void lrcu_params_print(FILE *out)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(param_table); i++) {
-		param_format(&param_table[i], READ_ONCE(*param_table[i].val), v, sizeof(v));
-		fprintf(out, "%s%s=%s", i ? " " : "", param_table[i].name, v);
+		const struct param_desc *d = &param_table[i];
+
+		if (d->str && !*d->val)
+			continue;	/* never given (rcu_nocbs alone means something) */
+		if (d->str)
+			fprintf(out, "%s%s=%s", i ? " " : "", d->name, d->str);
+		else {
+			param_format(d, READ_ONCE(*d->val), v, sizeof(v));
+			fprintf(out, "%s%s=%s", i ? " " : "", d->name, v);
+		}
 	}
 	fputc('\n', out);
 }

@@ -3,8 +3,9 @@
  * registry.c - threads as CPUs: slots, registration (CPU online/offline)
  * and extended quiescent states (rcu_thread_offline()/online()).
  *
- * Slots 0..LRCU_NR_INTERNAL-1 belong to the library's callback threads;
- * user threads get slots LRCU_NR_INTERNAL..nr_slots-1, nr_cpus of them.
+ * Slots 0..lrcu_nr_internal-1 belong to the library's callback threads
+ * (the flavors' two, then the rcuo threads of callback offloading); user
+ * threads get slots lrcu_nr_internal..nr_slots-1, nr_cpus of them.
  * Registering edits only the leaf's ->qsmaskinitnext, under the leaf lock,
  * as CPU hotplug does in the kernel: the next grace period folds it in,
  * the current one never waits for a newcomer.  Unregistering reports the
@@ -29,6 +30,7 @@ __thread struct lrcu_reader lrcu_reader = { .slot = -1 };
  */
 static __thread bool registration_failed;
 
+int lrcu_nr_internal;
 int lrcu_nr_slots;
 int lrcu_slots_hwm;
 struct lrcu_slot *lrcu_slots;
@@ -92,8 +94,8 @@ static void sched_go_online(struct lrcu_reader *r)
  * -1 if none is free. */
 static int slot_find_free(bool internal)
 {
-	int lo = internal ? 0 : LRCU_NR_INTERNAL;
-	int hi = internal ? LRCU_NR_INTERNAL : lrcu_nr_slots;
+	int lo = internal ? 0 : lrcu_nr_internal;
+	int hi = internal ? lrcu_nr_internal : lrcu_nr_slots;
 	int i;
 
 	for (i = lo; i < hi; i++)
@@ -110,7 +112,7 @@ static int slot_pick(bool internal, int want)
 
 	if (want < 0)
 		return slot_find_free(internal);
-	slot = want + LRCU_NR_INTERNAL;
+	slot = want + lrcu_nr_internal;
 	if (slot >= lrcu_nr_slots) {
 		errno = EINVAL;
 		return -1;
@@ -192,6 +194,8 @@ static int register_slot(bool internal, int want, const char *what)
 		__atomic_store_n(&lrcu_slots_hwm, slot + 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&lrcu_slots_lock);
 	pthread_setspecific(exit_key, r);	/* unregister if the thread exits */
+	if (!internal)
+		lrcu_nocb_cpu_online(slot);	/* its rcuo threads, if offloaded */
 	return 0;
 }
 
@@ -214,7 +218,7 @@ int lrcu_register_thread_cpu(int cpu)
 int lrcu_cpu_leaf(int cpu)
 {
 	const struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
-	int slot = cpu + LRCU_NR_INTERNAL;
+	int slot = cpu + lrcu_nr_internal;
 
 	lrcu_init_once();
 	if (cpu < 0 || slot >= lrcu_nr_slots)
@@ -290,7 +294,7 @@ int lrcu_registry_others(void)
 	int i, n = 0;
 
 	pthread_mutex_lock(&lrcu_slots_lock);
-	for (i = LRCU_NR_INTERNAL; i < lrcu_nr_slots; i++)
+	for (i = lrcu_nr_internal; i < lrcu_nr_slots; i++)
 		n += lrcu_slots[i].reader && lrcu_slots[i].reader != &lrcu_reader;
 	pthread_mutex_unlock(&lrcu_slots_lock);
 	return n;

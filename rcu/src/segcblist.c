@@ -118,6 +118,19 @@ void lrcu_cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
 			   l->gp_seq[LRCU_WAIT], l->gp_seq[LRCU_NEXT_READY]);
 }
 
+bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp)
+{
+	int i;
+
+	for (i = LRCU_WAIT; i < LRCU_NEXT; i++) {
+		if (!lrcu_cblist_seg_empty(l, i)) {
+			*gp = l->gp_seq[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Detach the run [head, *tp) where tp was reached by walking from head. */
 static void cblist_cut_front(struct lrcu_cblist *l, struct rcu_head **tp,
 			     struct rcu_head *last, long n, struct lrcu_cbs *out)

@@ -56,6 +56,9 @@ void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur);
  * library stops with a BUG if it is not. */
 void lrcu_cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
 				    unsigned long snap);
+/* The grace period the earliest pending callbacks wait for, in *gp;
+ * false if none waits (NEXT, unassigned, counts as none). */
+bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp);
 /* Detach up to `max' callbacks from the front of DONE into *out. */
 void lrcu_cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *out);
 /* Detach everything: DONE callbacks into *done, the rest into *pend. */

@@ -289,17 +289,59 @@ void lrcu_srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp)
 }
 
 /*
- * STALL HOOK (stall warnings, rcu/src/tree_stall.c, from another branch):
- * called after every scan that found readers.  Available here:
- * sup->gp_start_us (when this grace period started, lrcu_now_us()),
- * rcu_seq_state(sup->gp_seq) (which scan: SRCU_STATE_SCAN1/SCAN2),
- * sup->holdouts (threads still inside: count, first few tids, names and
- * open-section counts; open shared-counter sections) and sup->ssp->srcu_name.
- * Wire the stall checker in here once both have landed.
+ * Stall warnings (tree_stall.c): each grace period arms its domain's
+ * watch at start and disarms it at the end; whoever scans and still finds
+ * readers checks whether a warning is due.  The report names the domain
+ * and the threads still inside (from the scan that just found them), or
+ * says that only shared-counter (nmisafe) sections are open.
  */
+static int srcu_print_holdouts(void *arg, struct lrcu_stall_out *o, unsigned long now)
+{
+	struct lrcu_srcu_sup *sup = arg;
+	const struct srcu_holdouts *h = &sup->holdouts;	/* lock held by the caller */
+	unsigned long ms = (now - sup->gp_start_us) / 1000;
+	int i, n = h->nr_threads < SRCU_HOLDOUTS_MAX ? h->nr_threads : SRCU_HOLDOUTS_MAX;
+
+	for (i = 0; i < n; i++) {
+		lrcu_stall_holdout(o, -1, h->tid[i], h->name[i], ms, 0);
+		lrcu_stall_printf(o, "rcu: \t-1-....: (0 GPs behind) P%d %s: %lu SRCU read-side "
+				  "section(s) open for at least %lu ms (%s)\n", h->tid[i], h->name[i],
+				  h->count[i], ms,
+				  rcu_seq_state(sup->gp_seq) == SRCU_STATE_SCAN1 ? "first scan" :
+				  "after the flip");
+	}
+	if (h->nr_threads > n)
+		lrcu_stall_printf(o, "rcu: \t... and %d more threads\n", h->nr_threads - n);
+	if (h->shared)
+		lrcu_stall_printf(o, "rcu: \t%lu shared-counter (nmisafe/down_read) sections open\n",
+				  h->shared);
+	return h->nr_threads;
+}
+
+static unsigned long srcu_stall_gp_seq(void *arg)
+{
+	return __atomic_load_n(&((struct lrcu_srcu_sup *)arg)->gp_seq, __ATOMIC_RELAXED);
+}
+
+static unsigned long srcu_stall_cbs(void *arg)
+{
+	return READ_ONCE(((struct lrcu_srcu_sup *)arg)->cbl.len);	/* a sample */
+}
+
 static void srcu_stall_check(struct lrcu_srcu_sup *sup)
 {
-	(void)sup;
+	struct lrcu_stall_source src = {
+		.name = sup->ssp->srcu_name ? sup->ssp->srcu_name : "srcu",
+		.print_holdouts = srcu_print_holdouts,
+		.gp_seq = srcu_stall_gp_seq,
+		.cbs_queued = srcu_stall_cbs,
+		.arg = sup,
+	};
+	unsigned long now = lrcu_now_us();
+	long next;
+
+	if (lrcu_stall_due(&sup->stall, now, &next))
+		lrcu_stall_report(&sup->stall, &src, now);
 }
 
 /* Is the index readers are not using drained?  (Both scans ask this.) */
@@ -319,6 +361,8 @@ static void srcu_gp_start(struct lrcu_srcu_sup *sup)
 {
 	sup->gp_start_us = lrcu_now_us();
 	rcu_seq_start(&sup->gp_seq);		/* SCAN1 */
+	lrcu_stall_arm(&sup->stall, sup->gp_seq, sup->gp_start_us,
+		       ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed_exp));
 	/*
 	 * S: the requesters' removals (ordered before their requests by
 	 * rcu_seq_snap()'s fence, and before us by sup->lock) before every
@@ -351,6 +395,7 @@ static void srcu_gp_end(struct lrcu_srcu_sup *sup)
 
 	/* F: fence + release store; pairs with rcu_seq_done()'s acquire. */
 	rcu_seq_end(&sup->gp_seq);
+	lrcu_stall_disarm(&sup->stall);
 	/* Statistics: relaxed, written under the lock. */
 	__atomic_fetch_add(&sup->n_gps, 1, __ATOMIC_RELAXED);
 	if (ULONG_CMP_GE(sup->gp_seq_needed_exp, end))
@@ -375,7 +420,8 @@ bool lrcu_srcu_advance(struct lrcu_srcu_sup *sup)
 			srcu_gp_start(sup);
 			/* fall through */
 		case SRCU_STATE_SCAN1:
-			if (!srcu_scan(sup))
+			/* (INJECTED: no first scan: stale readers are missed) */
+			if (!LRCU_INJECTED(LRCU_BUG_SRCU_ONE_PHASE) && !srcu_scan(sup))
 				return true;
 			srcu_flip(sup);
 			/* fall through */

@@ -58,6 +58,8 @@ struct lrcu_srcu_sup {
 					 * state machine; the worker keeps off */
 	int nr_waiters;			/* callers inside synchronize_srcu() */
 	unsigned long gp_start_us;	/* start of the current GP (stall hook) */
+	struct lrcu_stall stall;	/* stall warnings for this domain
+					 * (tree_stall.c; armed while a GP runs) */
 	struct srcu_holdouts holdouts;	/* of the last busy scan */
 
 	/* Callbacks (srcu_cb.c) */

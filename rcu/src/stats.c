@@ -59,8 +59,11 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 		st->cbs_invoked += rdp->n_cbs_invoked;
 		st->cbs_orphaned += rdp->n_cbs_orphaned;
 		st->cbs_pending += (unsigned long)rdp->cbl.len;
+		st->lazy_pending += (unsigned long)rdp->lazy_len;
+		st->lazy_flushes += rdp->n_lazy_flushes;
 		pthread_mutex_unlock(&rdp->cblock);
 	}
+	st->nocb_offloaded = lrcu_nocb_nr_offloaded(rsp);
 	pthread_mutex_lock(&lrcu_slots_lock);
 	for (i = 0; i < lrcu_nr_slots; i++)
 		st->nr_registered += lrcu_slots[i].reader != NULL;

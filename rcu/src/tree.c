@@ -31,8 +31,10 @@
  *     when asked (lrcu_report_qs_slot()).
  *
  *  3. cleanup: stamp the end value into every node, rcu_seq_end(gp_seq),
- *     wake synchronize_*() waiters and the callback thread, and go again
- *     if more grace periods were requested.
+ *     let the gp_end hooks wake the callback invokers (the flavor's
+ *     callback thread, callbacks.c; offloaded slots' rcuog threads,
+ *     tree_nocb.c), wake synchronize_*() waiters, and go again if more
+ *     grace periods were requested.
  *
  * Why one scan per slot suffices (no two-phase flip as in liburcu): the
  * reader stores its word, fences, then loads pointers; the GP thread has
@@ -70,8 +72,8 @@
  * struct lrcu_gp_hooks (lrcu_gp_hook_add(), at init): gp_start after the
  * sequence starts, gp_check whenever a driver or a waiter wakes while the
  * grace period waits for quiescent states (stall warnings, tree_stall.c),
- * gp_end after the sequence ends.  Callback offloading will replace the
- * lrcu_cb_gp_ended() at cleanup.
+ * gp_end after the sequence ends (callback invocation: callbacks.c and
+ * tree_nocb.c wake their threads there).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -520,8 +522,8 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		}
 	}
 	if (LRCU_INJECTED(LRCU_BUG_QS_NEVER_RECORDED) &&
-	    rnp == rsp->rda[LRCU_NR_INTERNAL + lrcu_inject_arg].mynode)
-		qs &= ~rsp->rda[LRCU_NR_INTERNAL + lrcu_inject_arg].grpmask;	/* INJECTED */
+	    rnp == rsp->rda[lrcu_nr_internal + lrcu_inject_arg].mynode)
+		qs &= ~rsp->rda[lrcu_nr_internal + lrcu_inject_arg].grpmask;	/* INJECTED */
 	if (qs)
 		lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
 	else
@@ -669,7 +671,8 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 			continue;
 		}
 		gp_force_qs(rsp, gstart);
-		if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_reader))
+		if (expedited && (READ_ONCE(lrcu_params.fault_exp_skip_reader) ||
+				  LRCU_INJECTED(LRCU_BUG_EXP_SKIP_READER)))
 			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
 		if (!root_qsmask(rsp))
 			break;
@@ -706,7 +709,6 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	rcu_seq_end(rsp->gp_seq);
 
 	now = lrcu_now_us();
-	gp_hooks_end(rsp, end, now);
 	dur = now - rsp->gp_start_us;
 	/* Statistics: relaxed, the driver is the only writer (gp_mutex). */
 	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
@@ -715,7 +717,9 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	__atomic_fetch_add(&rsp->n_gps, 1, __ATOMIC_RELAXED);
 	if (expedited)
 		__atomic_fetch_add(&rsp->n_exp_gps, 1, __ATOMIC_RELAXED);
-	lrcu_cb_gp_ended(rsp);
+	/* After the statistics: a hook may wake a callback invoker, and a
+	 * callback's waiter read them. */
+	gp_hooks_end(rsp, end, now);
 	gp_set_state(rsp, LRCU_GPS_CLEANED);
 }
 

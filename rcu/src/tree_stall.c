@@ -535,6 +535,50 @@ static const struct lrcu_stall_source tree_sources[LRCU_NR_FLAVORS] = {
 			 tree_print_starved, &lrcu_states[LRCU_SCHED] },
 };
 
+/*
+ * Holdouts on demand (lrcu_dump_holdouts(), for hang reports: a torture
+ * run that saw no grace period end for seconds names the culprits before
+ * the stall timeout): the stall report's holdout lines, plus the rcu_node
+ * masks still set, for the grace period in progress.
+ */
+void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *o)
+{
+	struct lrcu_state *rsp;
+	struct lrcu_node *rnp;
+	unsigned long g, now;
+	int n;
+
+	if (f >= LRCU_NR_FLAVORS)
+		return;
+	lrcu_init_once();
+	rsp = &lrcu_states[f];
+	g = __atomic_load_n(&rsp->stall.gp_seq, __ATOMIC_RELAXED);	/* while armed */
+	if (!__atomic_load_n(&rsp->stall.deadline_us, __ATOMIC_ACQUIRE) ||	/* see arm */
+	    !rcu_seq_state(rcu_seq_current(rsp->gp_seq))) {
+		fprintf(o, "%s: no grace period in progress\n", rsp->name);
+		return;
+	}
+	now = lrcu_now_us();
+	pthread_mutex_lock(&report_lock);
+	out.blen = 0;
+	out.body[0] = '\0';
+	out.nr_holdouts = 0;
+	n = tree_print_holdouts(rsp, &out, now);
+	fprintf(o, "%s: grace period g%ld, %lu ms old: %d holdout(s)\n%s", rsp->name, (long)g,
+		(now - __atomic_load_n(&rsp->stall.start_us, __ATOMIC_RELAXED)) / 1000, n, out.body);
+	pthread_mutex_unlock(&report_lock);
+	lrcu_for_each_node(rsp, rnp) {
+		/* Diagnostics: unlocked peeks (WRITE_ONCE() in tree.c). */
+		unsigned long qm = READ_ONCE(rnp->qsmask);
+
+		if (qm)
+			fprintf(o, "%s: \trcu_node %d:%d-%d level %d ->gp_seq %ld ->qsmask 0x%lx%s\n",
+				rsp->name, (int)(rnp - rsp->node), rnp->grplo, rnp->grphi,
+				rnp->level, (long)READ_ONCE(rnp->gp_seq), qm,
+				lrcu_node_is_leaf(rsp, rnp) ? "" : " (children still owing)");
+	}
+}
+
 /* The hooks (the GP's driver calls start/end, with gp_mutex held). */
 
 static void stall_gp_start(struct lrcu_state *rsp, unsigned long gstart, unsigned long now)

@@ -13,8 +13,9 @@
  *
  * Update-side threads stay unregistered: the library's update side works
  * from any thread.  Expedited grace periods (exp_sync, the expedited
- * polled calls) and stall warnings (the library's stall notifier chain,
- * translated for the core) are there for every type built on the library.
+ * polled calls), stall warnings (the library's stall notifier chain,
+ * translated for the core) and switching callback offloading are there
+ * for every type built on the library.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -116,10 +117,14 @@ static unsigned long rcut_comp_state(void) { return get_completed_synchronize_rc
 unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
 void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
 
+/* For hang reports: each flavor's state, and the holdouts of a grace
+ * period in progress (named as a stall warning names them). */
 void rcut_gp_state(FILE *out)
 {
 	lrcu_dump_gp_state(LRCU_PREEMPT, out);
+	lrcu_dump_holdouts(LRCU_PREEMPT, out);
 	lrcu_dump_gp_state(LRCU_SCHED, out);
+	lrcu_dump_holdouts(LRCU_SCHED, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -168,6 +173,11 @@ long rcut_capacity(void)
 	char v[32];
 
 	return lrcu_param_get("nr_cpus", v, sizeof(v)) ? 0 : strtol(v, NULL, 0);
+}
+
+int rcut_nocb_toggle(int cpu, int offload)
+{
+	return offload ? rcu_nocb_cpu_offload(cpu) : rcu_nocb_cpu_deoffload(cpu);
 }
 
 int rcut_debug_objects(void)

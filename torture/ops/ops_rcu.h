@@ -42,6 +42,7 @@ void rcut_gp_state(FILE *out);
 long rcut_capacity(void);
 int rcut_register_cpu(int cpu);
 int rcut_cpu_group(int cpu);
+int rcut_nocb_toggle(int cpu, int offload);
 
 extern const struct torture_read_flavor rcut_nested_flavors[2];
 
@@ -66,7 +67,8 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.thread_register_cpu = rcut_register_cpu,			\
 	.cpu_group = rcut_cpu_group,					\
 	.stall_notifier = rcut_stall_notifier,				\
-	.stall_timeout_ms = rcut_stall_timeout_ms
+	.stall_timeout_ms = rcut_stall_timeout_ms,			\
+	.nocb_toggle = rcut_nocb_toggle
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\

@@ -46,9 +46,11 @@
  *   call_rcu() queues on the caller's thread slot (unregistered callers
  *   share one extra slot).  Callbacks are invoked, in the order they were
  *   queued on a slot, by the flavor's callback thread ("rcu_cb_preempt" /
- *   "rcu_cb_sched"), never by the thread that queued them.  That thread is
- *   registered, so callbacks may use rcu_read_lock(); they must not block
- *   for long and must not call synchronize_*() or rcu_barrier*().
+ *   "rcu_cb_sched") or, for an offloaded slot (rcu_nocbs=), by the slot's
+ *   own "rcuop/N" / "rcuos/N" thread; never by the thread that queued
+ *   them.  Those threads are registered, so callbacks may use
+ *   rcu_read_lock(); they must not block for long and must not call
+ *   synchronize_*() or rcu_barrier*().
  *
  * Errors
  *   Calling synchronize_*() or rcu_barrier*() inside a read-side section
@@ -83,6 +85,7 @@ void lrcu_thread_online(void);
 
 void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
 void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
 void lrcu_kfree_call(struct rcu_head *head, size_t offset);
 void lrcu_barrier(enum lrcu_flavor f, const char *caller);
 unsigned long lrcu_get_state(enum lrcu_flavor f);
@@ -98,6 +101,8 @@ void lrcu_unexpedite_gp(void);
 bool lrcu_gp_is_expedited(void);
 bool lrcu_gp_is_normal(void);
 void lrcu_end_inkernel_boot(void);
+int lrcu_nocb_cpu_offload(int cpu);
+int lrcu_nocb_cpu_deoffload(int cpu);
 
 enum lrcu_head_op {
 	LRCU_HEAD_INIT,
@@ -209,6 +214,19 @@ static inline void call_rcu_sched(struct rcu_head *head, rcu_callback_t func)
 {
 	lrcu_call(LRCU_SCHED, head, func);
 }
+/*
+ * call_rcu() for a callback somebody waits for: never lazy.  With
+ * rcutree.enable_rcu_lazy=1 (CONFIG_RCU_LAZY) call_rcu() and
+ * call_rcu_sched() queue lazy callbacks, as kfree_rcu() always does: their
+ * grace period is requested only rcutree.rcu_idle_lazy_gp_delay (6 s)
+ * later, or when many wait, or at rcu_barrier(), so that an otherwise
+ * idle program is not woken for each one.  A grace period that happens
+ * anyway takes them along.
+ */
+static inline void call_rcu_hurry(struct rcu_head *head, rcu_callback_t func)
+{
+	lrcu_call_hurry(LRCU_PREEMPT, head, func);
+}
 
 /*
  * Expedited grace periods: the same guarantee as synchronize_*(), with
@@ -245,6 +263,20 @@ static inline bool rcu_gp_is_normal(void) { return lrcu_gp_is_normal(); }
  * expedited calls act normal from now on. */
 static inline void rcu_end_inkernel_boot(void) { lrcu_end_inkernel_boot(); }
 
+/*
+ * Callback offloading (rcu_nocbs=): a "CPU" (registered thread slot) whose
+ * callbacks are offloaded has them invoked by threads of its own, rcuop/N
+ * (rcu) and rcuos/N (rcu_sched), whose group's rcuog/L thread waits for
+ * their grace periods; not by the flavors' callback threads.  These switch
+ * a CPU (0 <= cpu < nr_cpus), whether registered or not, at run time; the
+ * switch loses, repeats or hurries no callback, and each thread's
+ * callbacks still run in the order queued.  0, or -EINVAL without
+ * rcu_nocbs (offloading off, as in the kernel) or for no such CPU, or
+ * -EAGAIN if its threads cannot be started.
+ */
+static inline int rcu_nocb_cpu_offload(int cpu) { return lrcu_nocb_cpu_offload(cpu); }
+static inline int rcu_nocb_cpu_deoffload(int cpu) { return lrcu_nocb_cpu_deoffload(cpu); }
+
 static inline void rcu_barrier(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier"); }
 static inline void rcu_barrier_bh(void) { lrcu_barrier(LRCU_PREEMPT, "rcu_barrier_bh"); }
 static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barrier_sched"); }
@@ -252,7 +284,8 @@ static inline void rcu_barrier_sched(void) { lrcu_barrier(LRCU_SCHED, "rcu_barri
 /*
  * kfree_rcu(p, field): free(p) after a grace period; field is p's struct
  * rcu_head member.  The member's offset travels in place of the callback
- * function (offsets below 4096 are never valid function addresses).
+ * function (offsets below 4096 are never valid function addresses).  A
+ * lazy callback (see call_rcu_hurry()): rcu_barrier() waits for it.
  */
 #define kfree_rcu(p, field) \
 	lrcu_kfree_call(&(p)->field, offsetof(__typeof__(*(p)), field))

@@ -74,8 +74,28 @@ struct lrcu_stats {
 	unsigned long exp_gps;		/* grace periods run expedited */
 	unsigned long stalls;		/* RCU CPU stall warnings printed */
 	unsigned long exp_stalls;	/* ... for expedited grace periods */
+	int nocb_offloaded;		/* CPUs whose callbacks are offloaded now */
+	unsigned long lazy_pending;	/* lazy callbacks whose GP is not requested */
+	unsigned long lazy_flushes;	/* lazy batches whose GP was requested */
 };
 int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
+
+/*
+ * Callback offloading, seen from one CPU (rcu_nocbs=): its group's rcuog
+ * thread (the leader, rcuog/leader_cpu) and its own rcuop/rcuos invoker.
+ * A wakeup is a return from a sleep, whoever caused it; the leader's are
+ * also counted by cause.  -1 without rcu_nocbs or for no such CPU.
+ */
+struct lrcu_nocb_info {
+	int offloaded;			/* its callbacks go to its rcuo thread now */
+	int leader_cpu;			/* first CPU of its group: rcuog/leader_cpu */
+	int cb_tid, gp_tid;		/* the threads' ids, 0 until they run */
+	unsigned long cb_wakeups;	/* its invoker woke */
+	unsigned long gp_wakeups;	/* its group's rcuog thread woke, */
+	unsigned long gp_end_wakes;	/* ... woken by the end of a grace period */
+	unsigned long enqueue_wakes;	/* ... woken by call_rcu() */
+};
+int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info);
 
 /* GP thread state, the kernel's RCU_GP_* names (lrcu_gp_state_name()). */
 enum {
@@ -93,6 +113,11 @@ const char *lrcu_flavor_name(enum lrcu_flavor f);
 /* One-line dump of a flavor's grace-period state (for hang reports):
  * "rcu_preempt: g<seq> f0x<flags> RCU_GP_WAIT_FQS(3) ... root ->qsmask 0x.." */
 void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out);
+
+/* The grace period in progress, on demand: its holdouts (slot, P<tid>,
+ * name, how long, as a stall warning lists them) and the rcu_node masks
+ * still set; "no grace period in progress" otherwise. */
+void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *out);
 
 /* Count of detected misuses (lockdep splats, double call_rcu(), ...). */
 unsigned long lrcu_misuse_count(void);

@@ -212,6 +212,15 @@ struct torture_ops {
 	 * CPU hotplug sometimes empties a whole group. */
 	int (*thread_register_cpu)(int cpu);
 	int (*cpu_group)(int cpu);
+
+	/* Callback offloading (the kernel's rcu_nocb_cpu_offload() and
+	 * rcu_nocb_cpu_deoffload()): nocb_toggle(cpu, 1) has "CPU" cpu's
+	 * callbacks invoked by threads of their own, nocb_toggle(cpu, 0) by
+	 * the RCU's usual ones; 0, or a negative errno (-EINVAL: the RCU was
+	 * started without offloading, or no such CPU).  May be called from
+	 * any thread at any time; no callback may be lost, repeated or run
+	 * early meanwhile.  NULL: nocbs_nthreads is ignored. */
+	int (*nocb_toggle)(int cpu, int offload);
 };
 
 /* The size of the first version-1 table: plugins may stop there. */

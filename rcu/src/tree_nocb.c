@@ -1,0 +1,684 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tree_nocb.c - callback offloading ("no-CBs CPUs", rcu_nocbs=).
+ *
+ * Theory of operation
+ *
+ * An offloaded slot ("CPU" N) has its callbacks invoked by a thread of its
+ * own, per flavor: "rcuop/N" (rcu) and "rcuos/N" (rcu_sched), never by the
+ * flavor's callback thread.  The slots are cut into groups of
+ * rcutree.rcu_nocb_gp_stride (default nr_cpus / sqrt(nr_cpus)), and one
+ * thread per group, "rcuog/L" ("rcuogs/L" for rcu_sched; L its first
+ * CPU), waits for grace periods on behalf of the whole group: it scans
+ * the group's offloaded lists, advances them, wakes the rcuop thread of
+ * each list with ready callbacks, and sleeps until the grace period the
+ * earliest pending callbacks need has ended.  The end of a grace period
+ * (our GP hook) thus wakes one thread per group that waits, not one per
+ * slot, and an rcuop thread wakes only when its slot has work.
+ *
+ * The lists are the slots' own (rdp->cbl under rdp->cblock, the lock
+ * call_rcu() takes anyway); call_rcu() queues, tags and requests the grace
+ * period as for any slot (callbacks.c), then wakes the group's rcuog
+ * thread only if it sleeps with nothing to wait for (->idle), so a stream
+ * of callbacks costs one wakeup per grace period, not one per call.  With
+ * rcu_nocb_poll=1 call_rcu() never wakes anybody: rcuog polls every
+ * jiffy while its group is idle.  Lazy callbacks (lazy.c) are timed by
+ * rcuog: it sleeps at most until the first is due, and it waits for
+ * their grace period even unrequested, so one that ends anyway carries
+ * them along.
+ *
+ * Which thread invokes a slot's callbacks is rdp->cb_owner; only the
+ * owner starts a batch, and never while one is out (rdp->cb_busy), so the
+ * callbacks of a slot run in the order queued even while
+ * rcu_nocb_cpu_offload()/rcu_nocb_cpu_deoffload() switch it (they take
+ * effect for the next batch; the invoker of the last one hands over,
+ * callbacks.c).  Nothing is moved: the list stays where it is, the
+ * grace periods it waits for are requested already, only who watches it
+ * changes, and both are woken to look.  An offloaded slot whose thread
+ * unregisters keeps its callbacks with its rcuo threads (as the kernel's
+ * outlive an offline CPU), which also keeps their order.
+ *
+ * As in the kernel since 5.17: without rcu_nocbs nothing can be
+ * offloaded; with it (even empty, "rcu_nocbs" alone) every CPU can be,
+ * at run time, and the listed ones are from the start.  The threads of a
+ * CPU start when it is first offloaded and registered (or offloaded later
+ * by a call), through lrcu_spawn() (lifecycle.c restarts them in a fork
+ * child and stops them in rcu_shutdown()).  The rcuo
+ * invokers are registered (callbacks may read), in internal slots
+ * reserved at start: 2 x nr_cpus of them when rcu_nocbs is given.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define WAIT_NONE	1UL	/* never a grace-period end (those end in 00) */
+#define POLL_US		LRCU_JIFFY_US
+
+struct nocb_group;
+
+/* One CPU's rcuo invoker. */
+struct nocb_cb {
+	struct lrcu_data *rdp;		/* the slot it serves (const) */
+	struct nocb_group *grp;		/* its group (const) */
+	uint32_t wake;			/* futex word: rcuog, toggles, barriers */
+	int started;			/* spawned (toggle_lock; atomic reads) */
+	int tid;			/* OS thread id, 0 until it runs (atomic) */
+	unsigned long n_wakeups;	/* stats: it woke from a sleep (atomic) */
+	char name[24];			/* "rcuop/N" (const; < 16 chars) */
+};
+
+/* One group and its rcuog thread. */
+struct nocb_group {
+	struct lrcu_state *rsp;		/* (const) */
+	int first, last;		/* its CPUs (const) */
+	uint32_t wake;			/* futex word: GP ends, call_rcu(), kicks */
+	int idle;			/* 1: asleep (or about to be) with nothing
+					 * requested; call_rcu() clears and wakes */
+	unsigned long wait_gp;		/* GP end it sleeps for, WAIT_NONE: none
+					 * (read by the GP hook) */
+	int started;			/* spawned (toggle_lock; atomic reads) */
+	int tid;			/* (atomic) */
+	unsigned long n_wakeups;	/* stats (atomic): it woke from a sleep, */
+	unsigned long n_gp_wakes;	/* ... woken by a GP's end */
+	unsigned long n_enq_wakes;	/* ... woken by call_rcu() */
+	char name[24];			/* "rcuog/L" (const; < 16 chars) */
+};
+
+struct lrcu_nocb {
+	struct nocb_cb *cb;		/* nr_cpus */
+	struct nocb_group *grp;		/* nr_groups */
+	int nr_groups;
+	int stride;
+};
+
+/* Set once at start (lrcu_nocb_nr_slots()). */
+static bool nocb_enabled;
+static bool *nocb_boot;			/* CPUs offloaded from the start */
+static pthread_mutex_t toggle_lock = PTHREAD_MUTEX_INITIALIZER;	/* spawns, switches */
+
+/* ------------------------------------------------------------------ */
+/* rcu_nocbs= lists: "1-3,7", "0-7:2/4" (groups, as the kernel's cpulists),
+ * "N" for the last CPU, "all", or empty. */
+
+/* One number, or N (the last CPU, nr_cpus - 1; unknown when checking). */
+static const char *cpulist_num(const char *p, long last, long *v)
+{
+	char *end;
+
+	if (*p == 'N') {
+		*v = last;
+		return p + 1;
+	}
+	if (*p < '0' || *p > '9')
+		return NULL;
+	*v = strtol(p, &end, 10);
+	return end;
+}
+
+/*
+ * Parse list s.  With set (nr_cpus entries), mark its CPUs, ignoring and
+ * counting (*beyond) those at or above nr_cpus.  Returns 0, or -1 with a
+ * message in err.
+ */
+static int cpulist_parse(const char *s, long nr_cpus, bool *set, long *beyond,
+			 char *err, size_t errlen)
+{
+	const char *p = s;
+	long a, b, used, grp, c, last = nr_cpus > 0 ? nr_cpus - 1 : LONG_MAX / 4;
+
+	if (!strcmp(s, "all")) {
+		for (c = 0; set && c < nr_cpus; c++)
+			set[c] = true;
+		return 0;
+	}
+	while (*p) {
+		if (!(p = cpulist_num(p, last, &a)))
+			goto bad;
+		b = a;
+		used = grp = 1;
+		if (*p == '-' && !(p = cpulist_num(p + 1, last, &b)))
+			goto bad;
+		if (*p == ':') {
+			if (!(p = cpulist_num(p + 1, last, &used)) || *p != '/' ||
+			    !(p = cpulist_num(p + 1, last, &grp)) || used < 1 || grp < used)
+				goto bad;
+		}
+		if (b < a)
+			goto bad;
+		for (c = a; set && c <= b; c++) {
+			if ((c - a) % grp >= used)
+				continue;
+			if (c < nr_cpus)
+				set[c] = true;
+			else
+				(*beyond)++;
+		}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "rcu_nocbs: bad CPU list '%s' (expected e.g. 1-3,7, 0-7:1/2, "
+		 "all, or nothing)", s);
+	return -1;
+}
+
+int lrcu_nocb_cpulist_check(const char *s, char *err, size_t errlen)
+{
+	return cpulist_parse(s, -1, NULL, NULL, err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Start-up */
+
+static long isqrt(long n)
+{
+	long r = 1;
+
+	while ((r + 1) * (r + 1) <= n)
+		r++;
+	return r;
+}
+
+/* Decide, once, from the (now fixed) parameters; the slots to reserve. */
+int lrcu_nocb_nr_slots(void)
+{
+	long nr = lrcu_params.nr_cpus, beyond = 0;
+	char err[160];
+
+	nocb_enabled = lrcu_params.nocbs_given;
+	if (!nocb_enabled)
+		return 0;
+	nocb_boot = calloc((size_t)nr, sizeof(*nocb_boot));
+	if (!nocb_boot)
+		lrcu_fatal("out of memory for rcu_nocbs");
+	if (cpulist_parse(lrcu_params.rcu_nocbs, nr, nocb_boot, &beyond, err, sizeof(err)))
+		lrcu_fatal("%s", err);	/* checked when set: cannot happen */
+	if (beyond)
+		fprintf(stderr, "rcu: rcu_nocbs=%s names %ld CPU%s at or beyond nr_cpus=%ld: "
+			"ignored\n", lrcu_params.rcu_nocbs, beyond, beyond > 1 ? "s" : "", nr);
+	return 2 * (int)nr;	/* an rcuo invoker per CPU per flavor */
+}
+
+static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now);
+static const struct lrcu_gp_hooks nocb_hooks = { .gp_end = nocb_gp_end };
+
+static struct lrcu_data *cpu_rdp(struct lrcu_state *rsp, int cpu)
+{
+	return &rsp->rda[lrcu_nr_internal + cpu];
+}
+
+int lrcu_nocb_init(struct lrcu_state *rsp)
+{
+	const bool sched = rsp->flavor == LRCU_SCHED;
+	int nr = (int)lrcu_params.nr_cpus, cpu, g;
+	struct lrcu_nocb *n;
+
+	if (!nocb_enabled)
+		return 0;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		goto oom;
+	n->stride = (int)(lrcu_params.nocb_gp_stride > 0 ? lrcu_params.nocb_gp_stride :
+			  lrcu_params.nr_cpus / isqrt(lrcu_params.nr_cpus));
+	if (n->stride > nr)
+		n->stride = nr;
+	n->nr_groups = (nr + n->stride - 1) / n->stride;
+	n->cb = calloc((size_t)nr, sizeof(*n->cb));
+	n->grp = calloc((size_t)n->nr_groups, sizeof(*n->grp));
+	if (!n->cb || !n->grp)
+		goto oom;
+	for (g = 0; g < n->nr_groups; g++) {
+		struct nocb_group *grp = &n->grp[g];
+
+		grp->rsp = rsp;
+		grp->first = g * n->stride;
+		grp->last = grp->first + n->stride - 1 < nr ? grp->first + n->stride - 1 : nr - 1;
+		grp->wait_gp = WAIT_NONE;
+		snprintf(grp->name, sizeof(grp->name), "%s/%d", sched ? "rcuogs" : "rcuog",
+			 grp->first);
+	}
+	for (cpu = 0; cpu < nr; cpu++) {
+		struct nocb_cb *c = &n->cb[cpu];
+
+		c->rdp = cpu_rdp(rsp, cpu);
+		c->grp = &n->grp[cpu / n->stride];
+		snprintf(c->name, sizeof(c->name), "%s/%d", sched ? "rcuos" : "rcuop", cpu);
+		if (nocb_boot[cpu])
+			c->rdp->cb_owner = LRCU_CBO_NOCB;	/* no thread runs yet */
+	}
+	rsp->nocb = n;
+	lrcu_gp_hook_add(rsp, &nocb_hooks);
+	return 0;
+oom:
+	fprintf(stderr, "rcu: out of memory for callback offloading\n");
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Waking */
+
+static void stat_inc(unsigned long *p)
+{
+	__atomic_fetch_add(p, 1, __ATOMIC_RELAXED);	/* statistic */
+}
+
+static struct nocb_cb *rdp_cb(struct lrcu_state *rsp, struct lrcu_data *rdp)
+{
+	return &rsp->nocb->cb[rdp->slot - lrcu_nr_internal];
+}
+
+/*
+ * End of a grace period (GP hook, called by its driver): wake each rcuog
+ * thread that sleeps for a grace period this one completes.  The fence
+ * orders rcu_seq_end() before the loads of ->wait_gp; pairs with the
+ * smp_mb() between rcuog's store of ->wait_gp and its rcu_seq_done().
+ */
+static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
+{
+	struct lrcu_nocb *n = rsp->nocb;
+	unsigned long t;
+	int g;
+
+	(void)now;
+	smp_mb();
+	for (g = 0; g < n->nr_groups; g++) {
+		struct nocb_group *grp = &n->grp[g];
+
+		t = __atomic_load_n(&grp->wait_gp, __ATOMIC_RELAXED);	/* after the fence above */
+		if (t != WAIT_NONE && ULONG_CMP_GE(gend, t)) {
+			stat_inc(&grp->n_gp_wakes);
+			lrcu_wake(&grp->wake);
+		}
+	}
+}
+
+void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz)
+{
+	struct nocb_group *grp = rdp_cb(rsp, rdp)->grp;
+
+	/* A deferred lazy callback behind another: rcuog times that one
+	 * already; with polling, it looks by itself (run-time parameter). */
+	if (lz == LRCU_LAZY_DEFERRED || READ_ONCE(lrcu_params.nocb_poll))
+		return;
+	/*
+	 * Our enqueue (under cblock) before the ->idle load: pairs with
+	 * rcuog's store of ->idle, smp_mb(), then its scan.  Either it
+	 * scans our callback or we see it idle; the exchange makes one
+	 * waker per sleep.
+	 */
+	smp_mb();
+	if (__atomic_load_n(&grp->idle, __ATOMIC_RELAXED) &&	/* after the fence */
+	    __atomic_exchange_n(&grp->idle, 0, __ATOMIC_SEQ_CST)) {
+		stat_inc(&grp->n_enq_wakes);
+		lrcu_wake(&grp->wake);
+	}
+}
+
+void lrcu_nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp)
+{
+	lrcu_wake(&rdp_cb(rsp, rdp)->wake);
+}
+
+void lrcu_nocb_kick_all(struct lrcu_state *rsp)
+{
+	struct lrcu_nocb *n = rsp->nocb;
+	int i;
+
+	if (!n)
+		return;
+	/* started: set under toggle_lock before the spawn; a thread not yet
+	 * counted there looks at its lists when it starts anyway. */
+	for (i = 0; i < n->nr_groups; i++)
+		if (__atomic_load_n(&n->grp[i].started, __ATOMIC_ACQUIRE))
+			lrcu_wake(&n->grp[i].wake);
+	for (i = 0; i < (int)lrcu_params.nr_cpus; i++)
+		if (__atomic_load_n(&n->cb[i].started, __ATOMIC_ACQUIRE) &&
+		    READ_ONCE(n->cb[i].rdp->cbl.len))	/* WRITE_ONCE() under cblock */
+			lrcu_wake(&n->cb[i].wake);
+}
+
+/* ------------------------------------------------------------------ */
+/* The threads */
+
+/* The grace-period state offloaded lists are advanced to. */
+static unsigned long nocb_cur(struct lrcu_state *rsp)
+{
+	unsigned long cur = rcu_seq_current(rsp->gp_seq);
+
+	if (LRCU_INJECTED(LRCU_BUG_NOCB_EARLY))	/* INJECTED: the GP in progress as over */
+		cur = (cur | RCU_SEQ_STATE_MASK) + 1;
+	return cur;
+}
+
+static void *nocb_cb_kthread(void *arg)
+{
+	struct nocb_cb *c = arg;
+	struct lrcu_state *rsp = c->grp->rsp;
+	uint32_t w;
+
+	if (lrcu_register_internal(c->name))
+		lrcu_fatal("%s: cannot register", c->name);
+	__atomic_store_n(&c->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
+	while (!lrcu_kthread_check()) {
+		/* Sample before looking for work: see lrcu_wake(). */
+		w = __atomic_load_n(&c->wake, __ATOMIC_ACQUIRE);
+		if (lrcu_cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB))
+			continue;
+		if (lrcu_cb_sleep(&c->wake, w, -1))
+			break;
+		stat_inc(&c->n_wakeups);
+	}
+	lrcu_unregister_thread();	/* rcu_shutdown() */
+	return NULL;
+}
+
+/* What one scan of a group found. */
+struct nocb_scan {
+	bool waits;			/* some callbacks wait for a grace period */
+	unsigned long gp;		/* ... the earliest one */
+	long sleep_us;			/* first lazy timer due (-1: none) */
+};
+
+static void scan_min_sleep(struct nocb_scan *sc, long us)
+{
+	if (us >= 0 && (sc->sleep_us < 0 || us < sc->sleep_us))
+		sc->sleep_us = us;
+}
+
+/* One offloaded list: advance it, time its lazy callbacks, note the grace
+ * period it waits for, wake its invoker if callbacks are ready. */
+static void scan_one(struct lrcu_state *rsp, struct nocb_cb *c, unsigned long cur,
+		     unsigned long now, struct nocb_scan *sc)
+{
+	struct lrcu_data *rdp = c->rdp;
+	unsigned long gp, snap;
+	bool ready, due, waits;
+	long w;
+
+	pthread_mutex_lock(&rdp->cblock);
+	if (rdp->cb_owner != LRCU_CBO_NOCB) {
+		pthread_mutex_unlock(&rdp->cblock);
+		return;
+	}
+	lrcu_cblist_advance(&rdp->cbl, cur);
+	ready = lrcu_cblist_ready(&rdp->cbl) && !rdp->cb_busy;
+	due = lrcu_lazy_due(rdp, now, false, &snap, &w);
+	waits = lrcu_cblist_next_gp(&rdp->cbl, &gp);
+	pthread_mutex_unlock(&rdp->cblock);
+	if (due)
+		lrcu_gp_request(rsp, snap);
+	scan_min_sleep(sc, w);
+	if (waits && (!sc->waits || ULONG_CMP_LT(gp, sc->gp))) {
+		sc->waits = true;
+		sc->gp = gp;
+	}
+	if (ready)
+		lrcu_wake(&c->wake);
+}
+
+static void scan_group(struct nocb_group *grp, struct nocb_scan *sc)
+{
+	struct lrcu_state *rsp = grp->rsp;
+	unsigned long cur = nocb_cur(rsp), now = lrcu_now_us();
+	int cpu;
+
+	sc->waits = false;
+	sc->gp = 0;
+	sc->sleep_us = -1;
+	for (cpu = grp->first; cpu <= grp->last; cpu++) {
+		struct nocb_cb *c = &rsp->nocb->cb[cpu];
+
+		/* Peeks, rechecked under cblock (WRITE_ONCE() there). */
+		if (READ_ONCE(c->rdp->cb_owner) == LRCU_CBO_NOCB && READ_ONCE(c->rdp->cbl.len))
+			scan_one(rsp, c, cur, now, sc);
+	}
+}
+
+/* Sleep until the grace period ending at gp is over (or we are woken);
+ * true: stop (rcu_shutdown()). */
+static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp, long sleep_us)
+{
+	struct lrcu_state *rsp = grp->rsp;
+	bool stop = false;
+
+	__atomic_store_n(&grp->wait_gp, gp, __ATOMIC_SEQ_CST);
+	smp_mb();	/* ->wait_gp before gp_seq: pairs with nocb_gp_end() */
+	if (!rcu_seq_done(rsp->gp_seq, gp))
+		stop = lrcu_kthread_idle(&grp->wake, w, sleep_us);
+	__atomic_store_n(&grp->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);
+	return stop;
+}
+
+static void *nocb_gp_kthread(void *arg)
+{
+	struct nocb_group *grp = arg;
+	struct nocb_scan sc;
+	uint32_t w;
+	bool poll;
+
+	pthread_setname_np(pthread_self(), grp->name);
+	__atomic_store_n(&grp->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
+	while (!lrcu_kthread_check()) {
+		/* Sample before looking for work: see lrcu_wake(). */
+		w = __atomic_load_n(&grp->wake, __ATOMIC_ACQUIRE);
+		poll = READ_ONCE(lrcu_params.nocb_poll);	/* run-time parameter */
+		/* From here on call_rcu() wakes us: see lrcu_nocb_queued(). */
+		__atomic_store_n(&grp->idle, !poll, __ATOMIC_SEQ_CST);
+		smp_mb();	/* ->idle before the list peeks */
+		scan_group(grp, &sc);
+		if (sc.waits) {
+			/* We look again when it ends: no wakeups meanwhile. */
+			__atomic_store_n(&grp->idle, 0, __ATOMIC_RELAXED);
+			/* Requested already (one load), unless lazy callbacks
+			 * wait for their timer, which is set. */
+			if (sc.sleep_us < 0)
+				lrcu_gp_request(grp->rsp, sc.gp);
+			if (wait_gp(grp, w, sc.gp, sc.sleep_us))
+				break;
+		} else {
+			if (poll && (sc.sleep_us < 0 || sc.sleep_us > POLL_US))
+				sc.sleep_us = POLL_US;
+			if (lrcu_kthread_idle(&grp->wake, w, sc.sleep_us))
+				break;
+		}
+		stat_inc(&grp->n_wakeups);
+	}
+	return NULL;
+}
+
+/* Start cpu's rcuo threads (and its group's) if not yet; toggle_lock. */
+static int threads_start(struct lrcu_nocb *n, int cpu)
+{
+	struct nocb_cb *c = &n->cb[cpu];
+	struct nocb_group *grp = c->grp;
+
+	if (!grp->started) {
+		if (lrcu_spawn(nocb_gp_kthread, grp))
+			return -1;
+		/* Release: the thread exists for lrcu_nocb_kick_all(). */
+		__atomic_store_n(&grp->started, 1, __ATOMIC_RELEASE);
+	}
+	if (!c->started) {
+		if (lrcu_spawn(nocb_cb_kthread, c))
+			return -1;
+		__atomic_store_n(&c->started, 1, __ATOMIC_RELEASE);	/* ditto */
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Switching a CPU's callbacks */
+
+/*
+ * INJECTED (nocb_toggle_drop): the switch hands the new invoker only the
+ * ready callbacks and forgets those still waiting for a grace period.
+ */
+static void inject_drop_pending(struct lrcu_data *rdp)
+{
+	struct lrcu_cbs done, lost;
+
+	lrcu_cblist_extract_all(&rdp->cbl, &done, &lost);
+	lrcu_cblist_insert(&rdp->cbl, LRCU_DONE, &done);
+}
+
+/* Make rdp's invoker `owner'; true if that changed. */
+static bool switch_owner(struct lrcu_data *rdp, int owner)
+{
+	bool changed;
+
+	pthread_mutex_lock(&rdp->cblock);
+	changed = rdp->cb_owner != owner;
+	if (changed && LRCU_INJECTED(LRCU_BUG_NOCB_TOGGLE_DROP))
+		inject_drop_pending(rdp);
+	if (changed)
+		WRITE_ONCE(rdp->cb_owner, owner);	/* peeked at unlocked */
+	pthread_mutex_unlock(&rdp->cblock);
+	return changed;
+}
+
+/*
+ * Offload (or not) cpu's callbacks in every flavor.  The new invoker is
+ * woken to look at the slot (ready callbacks, lazy timers), and rcuog to
+ * wait for its pending grace periods.
+ */
+static int nocb_switch(int cpu, bool offload)
+{
+	int f, rc = 0;
+
+	lrcu_init_once();
+	if (!nocb_enabled)
+		return -EINVAL;
+	if (cpu < 0 || cpu >= lrcu_params.nr_cpus)
+		return -EINVAL;
+	pthread_mutex_lock(&toggle_lock);
+	for (f = 0; f < LRCU_NR_FLAVORS && offload; f++)
+		if (threads_start(lrcu_states[f].nocb, cpu))
+			rc = -EAGAIN;
+	for (f = 0; f < LRCU_NR_FLAVORS && !rc; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+		struct nocb_cb *c = &rsp->nocb->cb[cpu];
+
+		if (!switch_owner(c->rdp, offload ? LRCU_CBO_NOCB : LRCU_CBO_THREAD))
+			continue;
+		if (offload) {
+			lrcu_wake(&c->grp->wake);
+			lrcu_wake(&c->wake);
+		} else {
+			lrcu_cb_wake(rsp);
+		}
+	}
+	pthread_mutex_unlock(&toggle_lock);
+	return rc;
+}
+
+int lrcu_nocb_cpu_offload(int cpu)
+{
+	return nocb_switch(cpu, true);
+}
+
+int lrcu_nocb_cpu_deoffload(int cpu)
+{
+	return nocb_switch(cpu, false);
+}
+
+/*
+ * A user slot was registered (CPU online): start its threads if it is
+ * offloaded.  If they cannot start, its callbacks stay with the flavor's
+ * callback thread.
+ */
+void lrcu_nocb_cpu_online(int slot)
+{
+	int cpu = slot - lrcu_nr_internal, f;
+
+	if (!nocb_enabled)
+		return;
+	pthread_mutex_lock(&toggle_lock);
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		if (READ_ONCE(cpu_rdp(rsp, cpu)->cb_owner) != LRCU_CBO_NOCB ||
+		    !threads_start(rsp->nocb, cpu))
+			continue;
+		fprintf(stderr, "rcu: cannot start %s: CPU %d's callbacks stay with %s\n",
+			rsp->nocb->cb[cpu].name, cpu, rsp->cb_thread_name);
+		switch_owner(cpu_rdp(rsp, cpu), LRCU_CBO_THREAD);
+		lrcu_cb_wake(rsp);
+	}
+	pthread_mutex_unlock(&toggle_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics */
+
+int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info)
+{
+	struct lrcu_nocb *n;
+	struct nocb_cb *c;
+	struct nocb_group *grp;
+
+	lrcu_init_once();
+	if (f >= LRCU_NR_FLAVORS || !(n = lrcu_states[f].nocb) || cpu < 0 ||
+	    cpu >= lrcu_params.nr_cpus)
+		return -1;
+	c = &n->cb[cpu];
+	grp = c->grp;
+	/* Snapshots for diagnostics: relaxed. */
+	*info = (struct lrcu_nocb_info){
+		.offloaded = READ_ONCE(c->rdp->cb_owner) == LRCU_CBO_NOCB,
+		.leader_cpu = grp->first,
+		.cb_tid = __atomic_load_n(&c->tid, __ATOMIC_RELAXED),
+		.gp_tid = __atomic_load_n(&grp->tid, __ATOMIC_RELAXED),
+		.cb_wakeups = __atomic_load_n(&c->n_wakeups, __ATOMIC_RELAXED),
+		.gp_wakeups = __atomic_load_n(&grp->n_wakeups, __ATOMIC_RELAXED),
+		.gp_end_wakes = __atomic_load_n(&grp->n_gp_wakes, __ATOMIC_RELAXED),
+		.enqueue_wakes = __atomic_load_n(&grp->n_enq_wakes, __ATOMIC_RELAXED),
+	};
+	return 0;
+}
+
+/* How many CPUs are offloaded now (statistics). */
+int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp)
+{
+	int cpu, k = 0;
+
+	for (cpu = 0; rsp->nocb && cpu < lrcu_params.nr_cpus; cpu++)
+		k += READ_ONCE(cpu_rdp(rsp, cpu)->cb_owner) == LRCU_CBO_NOCB;
+	return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* fork() and rcu_shutdown() (lifecycle.c) */
+
+/* toggle_lock is taken by user threads (switches, registration) and
+ * before the callback locks: it goes first. */
+void lrcu_nocb_fork(enum lrcu_fork_phase ph)
+{
+	lrcu_fork_mutex(&toggle_lock, ph);
+}
+
+/* The threads are stopped: free everything and forget the decision, so
+ * that the next start reads rcu_nocbs again. */
+void lrcu_nocb_stop(void)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_nocb *n = lrcu_states[f].nocb;
+
+		if (!n)
+			continue;
+		free(n->cb);
+		free(n->grp);
+		free(n);
+		lrcu_states[f].nocb = NULL;
+	}
+	free(nocb_boot);
+	nocb_boot = NULL;
+	nocb_enabled = false;
+}
