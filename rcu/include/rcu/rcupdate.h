@@ -75,34 +75,34 @@ extern "C" {
 /* Library entry points (exported, prefixed).  The kernel names below   */
 /* are inline wrappers around these.                                    */
 
-int lrcu_init(void);
-int lrcu_shutdown(void);
-int lrcu_register_thread(void);
-int lrcu_register_thread_cpu(int cpu);
-int lrcu_unregister_thread(void);
-void lrcu_thread_offline(void);
-void lrcu_thread_online(void);
+LRCU_API int lrcu_init(void);
+LRCU_API int lrcu_shutdown(void);
+LRCU_API int lrcu_register_thread(void);
+LRCU_API int lrcu_register_thread_cpu(int cpu);
+LRCU_API int lrcu_unregister_thread(void);
+LRCU_API void lrcu_thread_offline(void);
+LRCU_API void lrcu_thread_online(void);
 
-void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
-void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
-void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
-void lrcu_kfree_call(struct rcu_head *head, size_t offset);
-void lrcu_barrier(enum lrcu_flavor f, const char *caller);
-unsigned long lrcu_get_state(enum lrcu_flavor f);
-unsigned long lrcu_start_poll(enum lrcu_flavor f);
-bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie);
-void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller);
-void lrcu_force_qs(enum lrcu_flavor f);
-void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller);
-unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f);
-void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller);
-void lrcu_expedite_gp(void);
-void lrcu_unexpedite_gp(void);
-bool lrcu_gp_is_expedited(void);
-bool lrcu_gp_is_normal(void);
-void lrcu_end_inkernel_boot(void);
-int lrcu_nocb_cpu_offload(int cpu);
-int lrcu_nocb_cpu_deoffload(int cpu);
+LRCU_API void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
+LRCU_API void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+LRCU_API void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+LRCU_API void lrcu_kfree_call(struct rcu_head *head, size_t offset);
+LRCU_API void lrcu_barrier(enum lrcu_flavor f, const char *caller);
+LRCU_API unsigned long lrcu_get_state(enum lrcu_flavor f);
+LRCU_API unsigned long lrcu_start_poll(enum lrcu_flavor f);
+LRCU_API bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie);
+LRCU_API void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller);
+LRCU_API void lrcu_force_qs(enum lrcu_flavor f);
+LRCU_API void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller);
+LRCU_API unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f);
+LRCU_API void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller);
+LRCU_API void lrcu_expedite_gp(void);
+LRCU_API void lrcu_unexpedite_gp(void);
+LRCU_API bool lrcu_gp_is_expedited(void);
+LRCU_API bool lrcu_gp_is_normal(void);
+LRCU_API void lrcu_end_inkernel_boot(void);
+LRCU_API int lrcu_nocb_cpu_offload(int cpu);
+LRCU_API int lrcu_nocb_cpu_deoffload(int cpu);
 
 enum lrcu_head_op {
 	LRCU_HEAD_INIT,
@@ -110,8 +110,8 @@ enum lrcu_head_op {
 	LRCU_HEAD_DESTROY,
 	LRCU_HEAD_DESTROY_ON_STACK,
 };
-void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op);
-void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once);
+LRCU_API void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op);
+LRCU_API void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once);
 
 /* ------------------------------------------------------------------ */
 /* Threads ("CPUs")                                                     */

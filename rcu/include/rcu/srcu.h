@@ -131,15 +131,15 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Library entry points (exported, prefixed).                           */
 
-int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name);
-void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp);
-void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller);
-void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback_t func);
-void lrcu_srcu_barrier(struct srcu_struct *ssp);
-unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
-unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
-bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
-unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
+LRCU_API int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name);
+LRCU_API void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp);
+LRCU_API void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller);
+LRCU_API void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback_t func);
+LRCU_API void lrcu_srcu_barrier(struct srcu_struct *ssp);
+LRCU_API unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
+LRCU_API unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
+LRCU_API bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
+LRCU_API unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
 
 /* ------------------------------------------------------------------ */
 /* Domains                                                              */
@@ -279,11 +279,11 @@ struct lrcu_srcu_stats {
 	unsigned long id;		/* the domain's id (LRCU_SRCU_ID_*: none) */
 };
 /* Fill *st; 0, or -1 if the domain has no update-side state yet. */
-int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st);
+LRCU_API int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st);
 /* The domain's grace-period sequence (low two bits: state), unordered. */
-unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp);
+LRCU_API unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp);
 /* One line for rcutorture's stats block: "Tree SRCU g... per-thread(idx=N): ..." */
-void lrcu_srcu_torture_stats(struct srcu_struct *ssp, FILE *out);
+LRCU_API void lrcu_srcu_torture_stats(struct srcu_struct *ssp, FILE *out);
 
 #ifdef __cplusplus
 }

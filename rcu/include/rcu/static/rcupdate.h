@@ -68,27 +68,27 @@ struct lrcu_gp_pub {
 	unsigned long seq;
 } __attribute__((aligned(LRCU_CACHELINE)));
 
-extern __thread struct lrcu_reader lrcu_reader;
-extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
+LRCU_API extern __thread struct lrcu_reader lrcu_reader;
+LRCU_API extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
 /* Set once at init, before any thread registers; 1 if readers may rely on
  * sys_membarrier() instead of fences.  SRCU readers need no registration
  * and may run before init, so it is read with relaxed atomic loads. */
-extern int lrcu_has_membarrier;
+LRCU_API extern int lrcu_has_membarrier;
 
-void lrcu_read_unlock_special(enum lrcu_flavor f);
-void lrcu_read_lock_unregistered(const char *what);
-void lrcu_read_misuse(const char *what);
-void lrcu_qs_special(void);
-void lrcu_qs_slow(void);
-void lrcu_sched_enter_slow(void);
-void lrcu_sched_exit_slow(void);
+LRCU_API void lrcu_read_unlock_special(enum lrcu_flavor f);
+LRCU_API void lrcu_read_lock_unregistered(const char *what);
+LRCU_API void lrcu_read_misuse(const char *what);
+LRCU_API void lrcu_qs_special(void);
+LRCU_API void lrcu_qs_slow(void);
+LRCU_API void lrcu_sched_enter_slow(void);
+LRCU_API void lrcu_sched_exit_slow(void);
 
 #ifdef LRCU_INJECT
 /* Deliberate-bug builds only (make INJECT=1, rcu/src/inject.h): set when
  * rcutree.inject names a bug that lives in these inlines. */
-extern int lrcu_inject_no_reader_fence;	/* reader_fence */
-extern int lrcu_inject_nested_qs;	/* nested_qs */
-void lrcu_inject_nested_unlock(void);
+LRCU_API extern int lrcu_inject_no_reader_fence;	/* reader_fence */
+LRCU_API extern int lrcu_inject_nested_qs;	/* nested_qs */
+LRCU_API void lrcu_inject_nested_unlock(void);
 #endif
 
 /*

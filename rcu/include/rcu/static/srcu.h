@@ -92,12 +92,12 @@ struct lrcu_srcu_rec {
 };
 
 /* Never NULL: a thread without a record points at an empty one. */
-extern __thread struct lrcu_srcu_rec *lrcu_srcu_self;
+LRCU_API extern __thread struct lrcu_srcu_rec *lrcu_srcu_self;
 /* srcu_read_lock_nmisafe() sections this thread has open (any domain). */
-extern __thread unsigned int lrcu_srcu_nmi_nesting;
+LRCU_API extern __thread unsigned int lrcu_srcu_nmi_nesting;
 
-int lrcu_srcu_read_lock_slow(struct srcu_struct *ssp);
-void lrcu_srcu_read_unlock_slow(struct srcu_struct *ssp, int idx);
+LRCU_API int lrcu_srcu_read_lock_slow(struct srcu_struct *ssp);
+LRCU_API void lrcu_srcu_read_unlock_slow(struct srcu_struct *ssp, int idx);
 
 /* This thread's two counters for the domain, or NULL (slow path). */
 static inline unsigned long *lrcu_srcu_ctr(struct srcu_struct *ssp)
