@@ -214,26 +214,60 @@ static struct {
 	pthread_mutex_t lock;
 	struct dobj *chain;
 } dobj_table[DOBJ_BUCKETS];
+/*
+ * Every bucket operation holds dobj_gate for reading (bucket_lock()), so a
+ * fork() takes one lock, the gate for writing, instead of all the bucket
+ * locks (more locks than ThreadSanitizer tracks for one thread): with the
+ * gate held no bucket lock is, in the parent or in the child.  Writers
+ * are preferred, so a stream of call_rcu() does not hold a fork() off.
+ */
+static pthread_rwlock_t dobj_gate;
 static pthread_once_t dobj_once = PTHREAD_ONCE_INIT;
 static bool dobj_ready;		/* the table's locks exist (set once) */
+
+static void gate_init(void)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&dobj_gate, &a);
+	pthread_rwlockattr_destroy(&a);
+}
 
 static void dobj_init(void)
 {
 	int i;
 
+	gate_init();
 	for (i = 0; i < DOBJ_BUCKETS; i++)
 		pthread_mutex_init(&dobj_table[i].lock, NULL);
 	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with the fork's load */
 }
 
+static void bucket_lock(unsigned int b)
+{
+	pthread_once(&dobj_once, dobj_init);
+	pthread_rwlock_rdlock(&dobj_gate);
+	pthread_mutex_lock(&dobj_table[b].lock);
+}
+
+static void bucket_unlock(unsigned int b)
+{
+	pthread_mutex_unlock(&dobj_table[b].lock);
+	pthread_rwlock_unlock(&dobj_gate);
+}
+
 void lrcu_debug_fork(enum lrcu_fork_phase ph)
 {
-	int i;
-
 	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
 		return;
-	for (i = 0; i < DOBJ_BUCKETS; i++)
-		lrcu_fork_mutex(&dobj_table[i].lock, ph);
+	if (ph == LRCU_FORK_PREPARE)
+		pthread_rwlock_wrlock(&dobj_gate);
+	else if (ph == LRCU_FORK_PARENT)
+		pthread_rwlock_unlock(&dobj_gate);
+	else
+		gate_init();	/* the writer's thread id changed: a new, free one */
 }
 
 /* rcu_shutdown(): every callback has run; forget the objects left
@@ -246,12 +280,12 @@ void lrcu_debug_shutdown(void)
 	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
 		return;
 	for (i = 0; i < DOBJ_BUCKETS; i++) {
-		pthread_mutex_lock(&dobj_table[i].lock);
+		bucket_lock((unsigned int)i);
 		while ((o = dobj_table[i].chain)) {
 			dobj_table[i].chain = o->next;
 			free(o);
 		}
-		pthread_mutex_unlock(&dobj_table[i].lock);
+		bucket_unlock((unsigned int)i);
 	}
 }
 
@@ -315,14 +349,13 @@ bool lrcu_debug_head_queue(struct rcu_head *head)
 	struct dobj *o;
 	bool ok = true;
 
-	pthread_once(&dobj_once, dobj_init);
-	pthread_mutex_lock(&dobj_table[b].lock);
+	bucket_lock(b);
 	o = dobj_find(b, head, true);
 	if (o->state == ODEBUG_ACTIVE)
 		ok = false;
 	else
 		o->state = ODEBUG_ACTIVE;
-	pthread_mutex_unlock(&dobj_table[b].lock);
+	bucket_unlock(b);
 	if (!ok)
 		odebug_splat("activate", head);
 	return ok;
@@ -333,8 +366,7 @@ void lrcu_debug_head_unqueue(struct rcu_head *head)
 	unsigned int b = dobj_hash(head);
 	struct dobj *o;
 
-	pthread_once(&dobj_once, dobj_init);
-	pthread_mutex_lock(&dobj_table[b].lock);
+	bucket_lock(b);
 	o = dobj_find(b, head, false);
 	if (o) {
 		if (o->on_stack)
@@ -342,7 +374,7 @@ void lrcu_debug_head_unqueue(struct rcu_head *head)
 		else
 			dobj_remove(b, head);
 	}
-	pthread_mutex_unlock(&dobj_table[b].lock);
+	bucket_unlock(b);
 }
 
 void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
@@ -353,8 +385,7 @@ void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
 
 	if (!READ_ONCE(lrcu_params.debug_objects))
 		return;
-	pthread_once(&dobj_once, dobj_init);
-	pthread_mutex_lock(&dobj_table[b].lock);
+	bucket_lock(b);
 	switch (op) {
 	case LRCU_HEAD_INIT:
 	case LRCU_HEAD_INIT_ON_STACK:
@@ -370,7 +401,7 @@ void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
 			dobj_remove(b, head);
 		break;
 	}
-	pthread_mutex_unlock(&dobj_table[b].lock);
+	bucket_unlock(b);
 	if (active)
 		odebug_splat(op <= LRCU_HEAD_INIT_ON_STACK ? "init" : "free", head);
 }
