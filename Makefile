@@ -5,7 +5,8 @@
 #   make check SAN=thread    the same under ThreadSanitizer (build/tsan/)
 #   make check SAN=address   the same under AddressSanitizer+UBSan (build/asan/)
 #   make DEBUG=1             debug build (build/debug/): debug_objects on
-#   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR
+#   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR (DESTDIR too)
+#   make uninstall PREFIX=DIR  remove them
 #   make CC=clang            any of the above with clang (build/clang*/)
 #   make INJECT=1            deliberate-bug build (BUILD/inject/): the
 #                            library accepts rcutree.inject=NAME (bin/mutation.sh)

@@ -2,9 +2,20 @@
 LIB_SRCS  := $(sort $(wildcard rcu/src/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_A     := $(BUILD)/librcu.a
-LIB_SO    := $(BUILD)/librcu.so
 LIB_HDRS  := $(shell find rcu/include -name '*.h')
 RCU_VERSION := 0.1.0
+
+# The shared library: real name librcu.so.VERSION, SONAME librcu.so.0 (the
+# ABI; bump it when an exported symbol changes incompatibly), and the
+# librcu.so link for -lrcu.  Only the entry points marked LRCU_API in the
+# public headers are exported: the library is built -fvisibility=hidden,
+# and rcu/librcu.map names each export under the version node LRCU_0
+# (tests/rcu_install.t checks that the three agree).
+RCU_SOVERSION := 0
+LIB_SONAME  := librcu.so.$(RCU_SOVERSION)
+LIB_SO_REAL := $(BUILD)/librcu.so.$(RCU_VERSION)
+LIB_SO      := $(BUILD)/librcu.so
+EXTRA_CFLAGS_rcu/src/ += -fvisibility=hidden
 
 lib: $(LIB_A) $(LIB_SO)
 
@@ -13,18 +24,49 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-# Only lrcu_* symbols are exported (see rcu/librcu.map): the library links
-# into the same program as liburcu.
-$(LIB_SO): $(LIB_OBJS) rcu/librcu.map
-	$(CC) -shared -Wl,-soname,librcu.so -Wl,--version-script=rcu/librcu.map \
+$(LIB_SO_REAL): $(LIB_OBJS) rcu/librcu.map
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=rcu/librcu.map \
 		$(LDFLAGS) -o $@ $(LIB_OBJS)
 
+$(LIB_SO): $(LIB_SO_REAL)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(BUILD)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=STAGING] [LIBDIR=...] [INCLUDEDIR=...]
 # rcu.pc is written at install time: it names the PREFIX installed to.
+# Into a system prefix (one ld.so searches: /usr, /usr/local) and without
+# DESTDIR, ldconfig then updates the loader's cache and links.
+DESTDIR    ?=
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+LDCONFIG   ?= ldconfig
+SYSTEM_PREFIXES := /usr /usr/local
+RUN_LDCONFIG := $(if $(DESTDIR),,$(filter $(SYSTEM_PREFIXES),$(patsubst %/,%,$(PREFIX))))
+INST_HDRS  := $(DESTDIR)$(INCLUDEDIR)/rcu
+INST_LIB   := $(DESTDIR)$(LIBDIR)
+
 install: lib
-	install -d $(PREFIX)/include/rcu/static $(PREFIX)/lib/pkgconfig
-	install -m 644 rcu/include/rcu/*.h $(PREFIX)/include/rcu/
-	install -m 644 rcu/include/rcu/static/*.h $(PREFIX)/include/rcu/static/
-	install -m 644 $(LIB_A) $(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(PREFIX)/lib/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RCU_VERSION)|g' \
-		rcu/rcu.pc.in > $(PREFIX)/lib/pkgconfig/rcu.pc
+	install -d $(INST_HDRS)/static $(INST_LIB)/pkgconfig
+	install -m 644 rcu/include/rcu/*.h $(INST_HDRS)/
+	install -m 644 rcu/include/rcu/static/*.h $(INST_HDRS)/static/
+	install -m 644 $(LIB_A) $(INST_LIB)/
+	install -m 755 $(LIB_SO_REAL) $(INST_LIB)/
+	ln -sf $(notdir $(LIB_SO_REAL)) $(INST_LIB)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(INST_LIB)/librcu.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(RCU_VERSION)|g' \
+		rcu/rcu.pc.in > $(INST_LIB)/pkgconfig/rcu.pc
+	$(if $(RUN_LDCONFIG),$(LDCONFIG))
+
+# Removes exactly what install put there, and the rcu/ header folders
+# once empty.
+uninstall:
+	rm -f $(addprefix $(INST_HDRS)/,$(notdir $(wildcard rcu/include/rcu/*.h)))
+	rm -f $(addprefix $(INST_HDRS)/static/,$(notdir $(wildcard rcu/include/rcu/static/*.h)))
+	rmdir $(INST_HDRS)/static $(INST_HDRS) 2>/dev/null || true
+	rm -f $(INST_LIB)/librcu.a $(INST_LIB)/librcu.so $(INST_LIB)/$(LIB_SONAME) \
+		$(INST_LIB)/$(notdir $(LIB_SO_REAL))
+	rm -f $(INST_LIB)/pkgconfig/rcu.pc
+	$(if $(RUN_LDCONFIG),$(LDCONFIG))
+
+.PHONY: uninstall

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/kernel.h>	/* the tests use the kernel's spellings */
 #include <rcu/list.h>
 #include <rcu/rcupdate.h>
 #include "tap.h"

@@ -1,42 +1,90 @@
 #!/bin/sh
-# rcu_install.t: the library as a user sees it: only lrcu_-prefixed
-# exports, `make install` + pkg-config, the README's example, and linking
-# into one program together with liburcu.
+# rcu_install.t: the library as a user sees it: exactly the LRCU_API
+# entry points exported (nm -D against the headers and rcu/librcu.map),
+# versioned SONAME, `make install`/`make uninstall` (ldconfig only for a
+# system prefix), the README's private-PREFIX example run as written, and
+# linking into one program together with liburcu.
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD_DIR=${BUILD_DIR:-$TOP/build}
-n=0
-fails=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. "$TOP/tests/rcu_tap.sh"
 
 if [ -n "$SAN" ]; then
 	echo "1..0 # SKIP install and link checks run in the plain build (SAN=$SAN)"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-bad=$(nm -D --defined-only "$BUILD_DIR/librcu.so" | awk '$3 !~ /^lrcu_/ { print $3 }')
-[ -z "$bad" ]; ok $? "librcu.so exports only lrcu_* symbols${bad:+ (found: $bad)}"
+so=$BUILD_DIR/librcu.so
+
+# The exports: nm -D, the version script and the LRCU_API declarations of
+# the public headers name the same symbols, all under version LRCU_0.
+nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$tmp/nm"
+sed 's/@@LRCU_0$//' "$tmp/nm" | grep -v '^LRCU_0$' >"$tmp/exported"
+sed -n 's/^[[:space:]]*\(lrcu_[a-z0-9_]*\);$/\1/p' "$TOP/rcu/librcu.map" | sort >"$tmp/map"
+# A declaration marked LRCU_API: the first lrcu_ name before ( ; or [.
+grep -rh '^\(extern \)\{0,1\}LRCU_API' "$TOP/rcu/include/rcu" |
+	sed 's/^[^(;[]*\b\(lrcu_[a-z0-9_]*\)[[:space:]]*[(;[].*/\1/' |
+	grep -v '^lrcu_inject_' | sort -u >"$tmp/api"
+cmp -s "$tmp/exported" "$tmp/api"
+ok $? "librcu.so exports exactly the LRCU_API entry points ($(wc -l <"$tmp/api") of them)$(diff "$tmp/api" "$tmp/exported" | grep '^[<>]' | tr '\n' ' ')"
+cmp -s "$tmp/map" "$tmp/api"
+ok $? "rcu/librcu.map lists exactly them$(diff "$tmp/api" "$tmp/map" | grep '^[<>]' | tr '\n' ' ')"
+unversioned=$(grep -v '@@LRCU_0$' "$tmp/nm" | grep -v '^LRCU_0$')
+[ -z "$unversioned" ]; ok $? "every export has the version LRCU_0${unversioned:+ (not: $unversioned)}"
+
+soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "librcu.so.0" ] && [ "$(readlink "$so")" = librcu.so.0 ] &&
+	[ "$(readlink "$BUILD_DIR/librcu.so.0")" = "librcu.so.0.1.0" ] && [ -f "$BUILD_DIR/librcu.so.0.1.0" ]
+ok $? "SONAME librcu.so.0 ($soname); librcu.so -> librcu.so.0 -> librcu.so.0.1.0"
+
+# ldconfig runs for a system prefix only, never with DESTDIR (dry runs).
+make -s -n -C "$TOP" install PREFIX=/usr/local BUILD="$BUILD_DIR" | grep -qx ldconfig &&
+	make -s -n -C "$TOP" uninstall PREFIX=/usr BUILD="$BUILD_DIR" | grep -qx ldconfig &&
+	! make -s -n -C "$TOP" install PREFIX="$tmp/prefix" BUILD="$BUILD_DIR" | grep -q ldconfig &&
+	! make -s -n -C "$TOP" install PREFIX=/usr DESTDIR="$tmp/stage" BUILD="$BUILD_DIR" | grep -q ldconfig
+ok $? "make install/uninstall run ldconfig for /usr and /usr/local, not for a private PREFIX or a DESTDIR"
 
 make -s -C "$TOP" install PREFIX="$tmp/prefix" BUILD="$BUILD_DIR" >"$tmp/install.log" 2>&1
 ok $? "make install PREFIX=DIR"
+lib=$tmp/prefix/lib
 [ -f "$tmp/prefix/include/rcu/rcupdate.h" ] && [ -f "$tmp/prefix/include/rcu/static/rcupdate.h" ] &&
-	[ -f "$tmp/prefix/lib/librcu.a" ] && [ -f "$tmp/prefix/lib/librcu.so" ] &&
-	[ -f "$tmp/prefix/lib/pkgconfig/rcu.pc" ]
-ok $? "headers, libraries and rcu.pc installed"
+	[ -f "$lib/librcu.a" ] && [ -f "$lib/librcu.so.0.1.0" ] && [ "$(readlink "$lib/librcu.so.0")" = librcu.so.0.1.0 ] &&
+	[ "$(readlink "$lib/librcu.so")" = librcu.so.0 ] && [ -f "$lib/pkgconfig/rcu.pc" ]
+ok $? "headers, librcu.a, librcu.so.0.1.0 with its two links, and rcu.pc installed"
 
 if command -v pkg-config >/dev/null 2>&1; then
-	flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs rcu)
-	ok $? "pkg-config --cflags --libs rcu: $flags"
+	# The README's private-prefix example, as written there, with HOME here.
+	sed -n '/<!-- private-prefix example/,/^```$/p' "$TOP/README.md" | sed '1,2d;$d' >"$tmp/example.sh"
+	mkdir -p "$tmp/home/opt"
+	ln -s "$tmp/prefix" "$tmp/home/opt/rcu"
+	# Run in a scratch folder with its own tests/quickstart.c; make runs
+	# in the tree.
+	sed -i "s|^make |make -s -C '$TOP' BUILD='$BUILD_DIR' |" "$tmp/example.sh"
+	mkdir -p "$tmp/work/tests"
+	cp "$TOP/tests/quickstart.c" "$tmp/work/tests/"
+	out=$(cd "$tmp/work" && HOME=$tmp/home sh -e "$tmp/example.sh" 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^value=2$')" -eq 2 ]
+	ok $? "the README's private-PREFIX example builds and runs, both ways ($(printf '%s' "$out" | grep -v make | tail -2 | tr '\n' ' '))"
+	flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs rcu)
 	# shellcheck disable=SC2086
-	cc -Wall -Wextra -Werror -o "$tmp/quickstart" "$TOP/tests/quickstart.c" $flags &&
-		out=$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/quickstart")
-	[ "$out" = "value=2" ]; ok $? "the README example builds with pkg-config and prints value=2 ($out)"
+	cc -o "$tmp/quickstart" "$TOP/tests/quickstart.c" $flags
+	needed=$(readelf -d "$tmp/quickstart" | sed -n 's/.*(NEEDED).*\[\(librcu[^]]*\)\].*/\1/p')
+	[ "$needed" = librcu.so.0 ]; ok $? "a program linked with -lrcu needs librcu.so.0 ($needed)"
+	if ldconfig -p 2>/dev/null | grep -q 'librcu\.so\.0 '; then
+		skip "librcu.so.0 is installed system-wide here: the loader finds it anyway"
+	else
+		"$tmp/quickstart" >"$tmp/noenv.out" 2>&1
+		grep -q 'librcu.so.0: cannot open shared object file' "$tmp/noenv.out"
+		ok $? "without LD_LIBRARY_PATH or rpath it fails as the README says"
+	fi
 else
 	skip "pkg-config not installed (Debian package pkg-config)"
 	skip "pkg-config not installed (Debian package pkg-config)"
+	skip "pkg-config not installed (Debian package pkg-config)"
 fi
+
+make -s -C "$TOP" uninstall PREFIX="$tmp/prefix" BUILD="$BUILD_DIR" >"$tmp/uninstall.log" 2>&1 &&
+	left=$(find "$tmp/prefix" ! -type d) && [ -z "$left" ] && [ ! -d "$tmp/prefix/include/rcu" ]
+ok $? "make uninstall PREFIX=DIR removes every installed file and the rcu/ header folders${left:+ (left: $left)}"
 
 if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists liburcu-memb 2>/dev/null; then
 	cat >"$tmp/urcu_part.c" <<'C'
@@ -79,5 +127,4 @@ C
 else
 	skip "liburcu-dev not installed (Debian package liburcu-dev)"
 fi
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

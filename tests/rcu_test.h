@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <rcu/kernel.h>	/* the tests use the kernel's spellings */
 #include <rcu/rcupdate.h>
 #include "tap.h"
 
@@ -115,6 +117,31 @@ static inline bool watchdog_done(void)
 	return true;
 }
 
+/*
+ * Another thread takes stderr's stdio lock and keeps it: a message written
+ * through stdio now blocks (as one from a signal handler would behind the
+ * code it interrupted), one written with write(2) gets out.  For a child
+ * (run_self()); its alarm ends a child stuck so (SIGALRM).
+ */
+static inline void *stderr_holder_main(void *arg)
+{
+	flockfile(stderr);
+	set_flag(arg);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static inline void lock_stderr_for_good(void)
+{
+	static int locked;
+	pthread_t t;
+
+	alarm(20);
+	pthread_create(&t, NULL, stderr_holder_main, &locked);
+	wait_flag(&locked, 20);
+}
+
 /* Under a sanitizer everything is several times slower: scale work down. */
 static inline int scale(int n)
 {
@@ -128,11 +155,19 @@ static inline int scale(int n)
 /*
  * Run this program again as `exe mode [arg]` with RCU_BOOTARGS=bootargs
  * (NULL: unset), stdout+stderr captured into buf.  Returns the wait status.
+ * posix_spawn(), not fork(): no fork handlers run in this process (the
+ * library's park its threads and take all its locks; test_rcu_fork.c
+ * tests those).
  */
+extern char **environ;
+
 static inline int run_self(const char *mode, const char *arg, const char *bootargs,
 			   char *buf, size_t len)
 {
-	int pfd[2], status = 0;
+	char *argv[] = { (char *)"child", (char *)mode, (char *)arg, NULL };
+	char **envp, *boot = NULL;
+	posix_spawn_file_actions_t fa;
+	int pfd[2], status = 0, n_env = 0, i, j = 0;
 	size_t got = 0;
 	ssize_t n;
 	pid_t pid;
@@ -140,18 +175,23 @@ static inline int run_self(const char *mode, const char *arg, const char *bootar
 	fflush(stdout);
 	if (pipe(pfd))
 		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(pfd[0]);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		if (bootargs)
-			setenv("RCU_BOOTARGS", bootargs, 1);
-		else
-			unsetenv("RCU_BOOTARGS");
-		execl("/proc/self/exe", "child", mode, arg, (char *)NULL);
-		_exit(127);
-	}
+	while (environ[n_env])
+		n_env++;
+	envp = calloc((size_t)n_env + 2, sizeof(*envp));
+	for (i = 0; i < n_env; i++)
+		if (strncmp(environ[i], "RCU_BOOTARGS=", 13))
+			envp[j++] = environ[i];
+	if (bootargs && asprintf(&boot, "RCU_BOOTARGS=%s", bootargs) > 0)
+		envp[j++] = boot;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addclose(&fa, pfd[0]);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+	if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp))
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	free(boot);
+	free(envp);
 	close(pfd[1]);
 	while (got + 1 < len && (n = read(pfd[0], buf + got, len - 1 - got)) > 0)
 		got += (size_t)n;
@@ -159,8 +199,9 @@ static inline int run_self(const char *mode, const char *arg, const char *bootar
 		;	/* drain the rest */
 	buf[got] = '\0';
 	close(pfd[0]);
-	waitpid(pid, &status, 0);
-	return status;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return pid > 0 ? status : -1;
 }
 
 static inline bool exited_with(int status, int code)

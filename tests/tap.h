@@ -63,6 +63,15 @@ static inline void diag(const char *fmt, ...)
 	__r;								\
 })
 
+/* One test not run, and why (TAP "ok N # SKIP why"). */
+static inline void skip(const char *why)
+{
+	pthread_mutex_lock(&tap_lock);
+	printf("ok %d # SKIP %s\n", ++tap_count, why);
+	fflush(stdout);
+	pthread_mutex_unlock(&tap_lock);
+}
+
 static inline void skip_all(const char *why)
 {
 	printf("1..0 # SKIP %s\n", why);

@@ -9,6 +9,7 @@
 #ifndef CONFIG_PROVE_RCU
 #define CONFIG_PROVE_RCU
 #endif
+#include <sys/syscall.h>
 #include <rcu/rcutree.h>
 #include "rcu_test.h"
 
@@ -155,6 +156,19 @@ static int unregistered_reader(void)
 	return 0;
 }
 
+static int unregistered_reader_stderr_locked(void)
+{
+	lock_stderr_for_good();
+	rcu_read_lock();
+	rcu_read_unlock();
+	printf("misuse=%lu\n", lrcu_misuse_count());
+	fflush(stdout);
+	/* exit() would flush stderr, behind the lock; so would _exit() under
+	 * ThreadSanitizer: leave with the system call itself. */
+	syscall(SYS_exit_group, 0);
+	return 0;
+}
+
 static int offline_reader(void)
 {
 	rcu_register_thread();
@@ -231,6 +245,8 @@ static int child(const char *mode, const char *arg)
 		return on_stack();
 	if (!strcmp(mode, "unregistered"))
 		return unregistered_reader();
+	if (!strcmp(mode, "unregistered-stderr-locked"))
+		return unregistered_reader_stderr_locked();
 	if (!strcmp(mode, "offline"))
 		return offline_reader();
 	if (!strcmp(mode, "deadlock"))
@@ -303,6 +319,13 @@ static void test_misuse(void)
 	st = run_self("unregistered", NULL, NULL, out, sizeof(out));
 	ok(exited_with(st, 0) && strstr(out, "rcu_register_thread() first") &&
 	   strstr(out, "misuse=2"), "rcu_read_lock() in an unregistered thread: reported, counted");
+	st = run_self("unregistered-stderr-locked", NULL, NULL, out, sizeof(out));
+	if (!ok(exited_with(st, 0) && strstr(out, "rcu: WARNING: read-side critical section "
+						  "outside RCU's view") &&
+		strstr(out, " in thread ") && strstr(out, "(slot -1, ") && strstr(out, "misuse=1"),
+		"the report gets out while another thread holds stderr's stdio lock "
+		"(written with write(2), as in a signal handler)"))
+		diag_output(out);
 	st = run_self("offline", NULL, NULL, out, sizeof(out));
 	ok(exited_with(st, 0) && strstr(out, "inside a read-side critical section") &&
 	   strstr(out, "rcu_quiescent_state() inside rcu_read_lock_sched()") &&

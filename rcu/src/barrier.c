@@ -10,8 +10,9 @@
  * starts at 1 (a guard) so that it cannot reach zero while still being
  * entrained.  barrier_lock keeps callback migration (unregistration) out
  * while entraining, so no callback is in neither list when its slot is
- * looked at.  Concurrent callers share passes through ->barrier_seq: one
- * that finds a full pass has started and ended since it arrived returns.
+ * looked at (and keeps fork() from seeing half a pass).  Concurrent
+ * callers share passes through ->barrier_seq: one that finds a full pass
+ * has started and ended since it arrived returns.
  * Lazy callbacks are flushed (their grace periods requested at once), and
  * every invoker woken: the flavor's callback thread and, for offloaded
  * slots, their rcuo threads.
@@ -53,12 +54,22 @@ static struct lrcu_data *inject_last_busy(struct lrcu_state *rsp)
 }
 #endif
 
+/*
+ * Start a pass: entrain a barrier callback behind every slot's callbacks.
+ * The pass starts, the guard is set, the slots are done and the guard is
+ * dropped all under barrier_lock, which fork() takes: a fork child finds
+ * no pass, or a whole one whose count is exactly its barrier callbacks
+ * not yet run (see lrcu_barrier()).
+ */
 static void barrier_entrain_all(struct lrcu_state *rsp)
 {
 	struct lrcu_data *rdp, *skip = NULL;
 	int hwm;
 
 	pthread_mutex_lock(&rsp->barrier_lock);
+	rcu_seq_start(&rsp->barrier_seq);
+	/* The guard; barrier_mutex orders it against the last pass. */
+	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 #ifdef LRCU_INJECT
 	if (LRCU_INJECTED(LRCU_BUG_BARRIER_EARLY))
 		skip = inject_last_busy(rsp);	/* INJECTED: not waited for */
@@ -73,7 +84,17 @@ static void barrier_entrain_all(struct lrcu_state *rsp)
 			__atomic_fetch_add(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&rdp->cblock);
 	}
+	barrier_put(rsp);	/* drop the guard */
 	pthread_mutex_unlock(&rsp->barrier_lock);
+}
+
+/* Wait until the pass's barrier callbacks have all run. */
+static void barrier_wait(struct lrcu_state *rsp)
+{
+	pthread_mutex_lock(&rsp->barrier_done_lock);
+	while (__atomic_load_n(&rsp->barrier_cpu_count, __ATOMIC_ACQUIRE))	/* see barrier_put() */
+		pthread_cond_wait(&rsp->barrier_done, &rsp->barrier_done_lock);
+	pthread_mutex_unlock(&rsp->barrier_done_lock);
 }
 
 void lrcu_barrier(enum lrcu_flavor f, const char *caller)
@@ -87,24 +108,23 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 	lrcu_sched_block_begin(&was);
 	s = rcu_seq_snap(&rsp->barrier_seq);
 	pthread_mutex_lock(&rsp->barrier_mutex);
+	if (unlikely(rcu_seq_state(rsp->barrier_seq))) {
+		/* A pass whose caller is gone (a fork() child): its barrier
+		 * callbacks are still queued; let them run, then end it. */
+		barrier_wait(rsp);
+		rcu_seq_end(&rsp->barrier_seq);
+	}
 	if (rcu_seq_done(&rsp->barrier_seq, s)) {
 		/* Someone else's pass covered us. */
 		pthread_mutex_unlock(&rsp->barrier_mutex);
 		lrcu_sched_block_end(was);
 		return;
 	}
-	rcu_seq_start(&rsp->barrier_seq);
-	/* The guard; barrier_mutex orders it against the last pass. */
-	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 	barrier_entrain_all(rsp);
 	lrcu_lazy_flush_all(rsp);	/* no waiting for lazy timers */
 	lrcu_cb_wake(rsp);	/* some may have landed in DONE */
 	lrcu_nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
-	barrier_put(rsp);	/* drop the guard */
-	pthread_mutex_lock(&rsp->barrier_done_lock);
-	while (__atomic_load_n(&rsp->barrier_cpu_count, __ATOMIC_ACQUIRE))
-		pthread_cond_wait(&rsp->barrier_done, &rsp->barrier_done_lock);
-	pthread_mutex_unlock(&rsp->barrier_done_lock);
+	barrier_wait(rsp);
 	rcu_seq_end(&rsp->barrier_seq);
 	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&rsp->barrier_mutex);

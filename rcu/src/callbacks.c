@@ -73,8 +73,7 @@ static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_
 	snap = rcu_seq_snap(rsp->gp_seq);
 	if (LRCU_INJECTED(LRCU_BUG_CB_STALE_SNAP))	/* INJECTED: a GP too early */
 		snap -= RCU_SEQ_STATE_MASK + 1;
-	lrcu_cblist_advance(&rdp->cbl, rcu_seq_current(rsp->gp_seq));
-	lrcu_cblist_accelerate(&rdp->cbl, snap);
+	lrcu_cblist_advance_accelerate(&rdp->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	rdp->n_cbs_queued++;
 	if (lazy)
 		lz = lrcu_lazy_defer(rsp, rdp, snap, lrcu_now_us());
@@ -297,13 +296,14 @@ static bool invoke_pass(struct lrcu_state *rsp, long *sleep_us)
 	return more;
 }
 
-void lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us)
+bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us)
 {
-	bool was;
+	bool was, stop;
 
 	lrcu_sched_block_begin(&was);
-	lrcu_futex_wait(wake, w, timeout_us);
+	stop = lrcu_kthread_idle(wake, w, timeout_us);
 	lrcu_sched_block_end(was);
+	return stop;
 }
 
 static void *cb_kthread(void *arg)
@@ -314,7 +314,7 @@ static void *cb_kthread(void *arg)
 
 	if (lrcu_register_internal(rsp->cb_thread_name))
 		lrcu_fatal("%s: cannot register", rsp->cb_thread_name);
-	for (;;) {
+	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->cb_wake, __ATOMIC_ACQUIRE);
 		/*
@@ -330,8 +330,10 @@ static void *cb_kthread(void *arg)
 			continue;
 		if (sleep_us >= 0)
 			__atomic_store_n(&rsp->lazy_armed, 1, __ATOMIC_RELAXED);	/* a hint */
-		lrcu_cb_sleep(&rsp->cb_wake, w, sleep_us);
+		if (lrcu_cb_sleep(&rsp->cb_wake, w, sleep_us))
+			break;
 	}
+	lrcu_unregister_thread();	/* rcu_shutdown(): nothing left to move */
 	return NULL;
 }
 
@@ -385,8 +387,7 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	lrcu_cblist_insert(&dst->cbl, LRCU_NEXT, &pend);
 	snap = rcu_seq_snap(rsp->gp_seq);
 	lrcu_lazy_covered(dst, snap);
-	lrcu_cblist_advance(&dst->cbl, rcu_seq_current(rsp->gp_seq));
-	lrcu_cblist_accelerate(&dst->cbl, snap);
+	lrcu_cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	dst->n_cbs_orphaned += (unsigned long)(done.len + pend.len);
 	pthread_mutex_unlock(&dst->cblock);
 	pthread_mutex_unlock(&rsp->barrier_lock);

@@ -6,10 +6,12 @@
  * Every detected misuse bumps one counter (lrcu_misuse_count()), which the
  * torture harness reads.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
@@ -39,46 +41,105 @@ void lrcu_fatal(const char *fmt, ...)
 	abort();
 }
 
-static void thread_desc(char *buf, size_t len)
+/*
+ * Messages from paths that may run in a signal handler (the read-side
+ * markers are async-signal-safe, and so are their misuse reports): built
+ * on the stack and written with one write(2).  No stdio (its lock may be
+ * held by the interrupted code), no allocation.
+ */
+void lrcu_msg_str(struct lrcu_msg *m, const char *s)
+{
+	while (*s && m->len < sizeof(m->buf) - 1)
+		m->buf[m->len++] = *s++;
+	m->buf[m->len] = '\0';
+}
+
+void lrcu_msg_num(struct lrcu_msg *m, long v)
+{
+	char d[24];
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	int i = (int)sizeof(d) - 1;
+
+	d[i] = '\0';
+	do {
+		d[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		d[--i] = '-';
+	lrcu_msg_str(m, d + i);
+}
+
+void lrcu_msg_write(const struct lrcu_msg *m)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < m->len) {
+		n = write(STDERR_FILENO, m->buf + off, m->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		off += (size_t)n;
+	}
+}
+
+void lrcu_msg_fatal(const struct lrcu_msg *m)
+{
+	lrcu_msg_write(m);
+	abort();
+}
+
+/* "name/tid (slot N, rcu nesting N, sched nesting N[, offline])" */
+static void thread_desc(struct lrcu_msg *m)
 {
 	char name[16] = "?";
 
-	pthread_getname_np(pthread_self(), name, sizeof(name));
-	snprintf(buf, len, "%s/%d (slot %d, rcu nesting %lu, sched nesting %u%s)",
-		 name, (int)syscall(SYS_gettid), lrcu_reader.slot,
-		 __atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
-		 LRCU_W_NEST_MASK, lrcu_reader.sched_nesting,
-		 (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline" : "");
+	prctl(PR_GET_NAME, name);	/* this thread's: a system call */
+	name[sizeof(name) - 1] = '\0';
+	lrcu_msg_str(m, name);
+	lrcu_msg_str(m, "/");
+	lrcu_msg_num(m, (long)syscall(SYS_gettid));
+	lrcu_msg_str(m, " (slot ");
+	lrcu_msg_num(m, lrcu_reader.slot);
+	lrcu_msg_str(m, ", rcu nesting ");
+	lrcu_msg_num(m, (long)(__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+			       LRCU_W_NEST_MASK));	/* our own word */
+	lrcu_msg_str(m, ", sched nesting ");
+	lrcu_msg_num(m, (long)lrcu_reader.sched_nesting);
+	lrcu_msg_str(m, (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline)" : ")");
 }
 
 /* The kernel's lockdep-RCU splat, once per call site unless once is NULL. */
 void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 {
-	char who[128];
+	struct lrcu_msg who = { 0 };
 
 	lrcu_misuse();
 	/* Only decides who prints; orders nothing. */
 	if (once && __atomic_exchange_n(once, true, __ATOMIC_RELAXED))
 		return;
-	thread_desc(who, sizeof(who));
+	thread_desc(&who);
 	flockfile(stderr);
 	fprintf(stderr, "\n=============================\n"
 		"WARNING: suspicious RCU usage\n"
 		"-----------------------------\n"
 		"%s:%d %s!\n\n"
 		"other info that might help us debug this:\n\n"
-		"thread %s\n\n", file, line, msg, who);
+		"thread %s\n\n", file, line, msg, who.buf);
 	funlockfile(stderr);
 }
 
 /*
  * Report a misuse at most once per distinct message (they come from fast
- * paths that would otherwise flood the log); always count it.
+ * paths that would otherwise flood the log); always count it.  Async-
+ * signal-safe: the read-side markers' misuse paths come here.
  */
 static void report_once(const char *prefix, const char *what)
 {
 	static const char *seen[32];
-	char who[128];
+	struct lrcu_msg m = { 0 };
 	unsigned int i;
 
 	lrcu_misuse();
@@ -98,8 +159,13 @@ static void report_once(const char *prefix, const char *what)
 				return;
 		}
 	}
-	thread_desc(who, sizeof(who));
-	fprintf(stderr, "rcu: WARNING: %s%s in thread %s\n", prefix, what, who);
+	lrcu_msg_str(&m, "rcu: WARNING: ");
+	lrcu_msg_str(&m, prefix);
+	lrcu_msg_str(&m, what);
+	lrcu_msg_str(&m, " in thread ");
+	thread_desc(&m);
+	lrcu_msg_str(&m, "\n");
+	lrcu_msg_write(&m);
 }
 
 void lrcu_read_misuse(const char *what)
@@ -148,14 +214,79 @@ static struct {
 	pthread_mutex_t lock;
 	struct dobj *chain;
 } dobj_table[DOBJ_BUCKETS];
+/*
+ * Every bucket operation holds dobj_gate for reading (bucket_lock()), so a
+ * fork() takes one lock, the gate for writing, instead of all the bucket
+ * locks (more locks than ThreadSanitizer tracks for one thread): with the
+ * gate held no bucket lock is, in the parent or in the child.  Writers
+ * are preferred, so a stream of call_rcu() does not hold a fork() off.
+ */
+static pthread_rwlock_t dobj_gate;
 static pthread_once_t dobj_once = PTHREAD_ONCE_INIT;
+static bool dobj_ready;		/* the table's locks exist (set once) */
+
+static void gate_init(void)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&dobj_gate, &a);
+	pthread_rwlockattr_destroy(&a);
+}
 
 static void dobj_init(void)
 {
 	int i;
 
+	gate_init();
 	for (i = 0; i < DOBJ_BUCKETS; i++)
 		pthread_mutex_init(&dobj_table[i].lock, NULL);
+	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with the fork's load */
+}
+
+static void bucket_lock(unsigned int b)
+{
+	pthread_once(&dobj_once, dobj_init);
+	pthread_rwlock_rdlock(&dobj_gate);
+	pthread_mutex_lock(&dobj_table[b].lock);
+}
+
+static void bucket_unlock(unsigned int b)
+{
+	pthread_mutex_unlock(&dobj_table[b].lock);
+	pthread_rwlock_unlock(&dobj_gate);
+}
+
+void lrcu_debug_fork(enum lrcu_fork_phase ph)
+{
+	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
+		return;
+	if (ph == LRCU_FORK_PREPARE)
+		pthread_rwlock_wrlock(&dobj_gate);
+	else if (ph == LRCU_FORK_PARENT)
+		pthread_rwlock_unlock(&dobj_gate);
+	else
+		gate_init();	/* the writer's thread id changed: a new, free one */
+}
+
+/* rcu_shutdown(): every callback has run; forget the objects left
+ * (initialised heads never destroyed). */
+void lrcu_debug_shutdown(void)
+{
+	struct dobj *o;
+	int i;
+
+	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
+		return;
+	for (i = 0; i < DOBJ_BUCKETS; i++) {
+		bucket_lock((unsigned int)i);
+		while ((o = dobj_table[i].chain)) {
+			dobj_table[i].chain = o->next;
+			free(o);
+		}
+		bucket_unlock((unsigned int)i);
+	}
 }
 
 static unsigned int dobj_hash(const struct rcu_head *h)
@@ -199,17 +330,17 @@ static void dobj_remove(unsigned int b, struct rcu_head *h)
 
 static void odebug_splat(const char *op, struct rcu_head *h)
 {
-	char who[128];
+	struct lrcu_msg who = { 0 };
 
 	lrcu_misuse();
-	thread_desc(who, sizeof(who));
+	thread_desc(&who);
 	fprintf(stderr, "------------[ cut here ]------------\n"
 		"ODEBUG: %s active (active state 0) object type: rcu_head hint: %p\n"
 		"WARNING: rcu_head %p: %s\n"
 		"thread %s\n"
 		"---[ end trace ]---\n", op, (void *)h->func, (void *)h,
 		!strcmp(op, "activate") ? "double call_rcu() (the head is already queued)" :
-		"freed or re-initialised while queued for a callback", who);
+		"freed or re-initialised while queued for a callback", who.buf);
 }
 
 bool lrcu_debug_head_queue(struct rcu_head *head)
@@ -218,14 +349,13 @@ bool lrcu_debug_head_queue(struct rcu_head *head)
 	struct dobj *o;
 	bool ok = true;
 
-	pthread_once(&dobj_once, dobj_init);
-	pthread_mutex_lock(&dobj_table[b].lock);
+	bucket_lock(b);
 	o = dobj_find(b, head, true);
 	if (o->state == ODEBUG_ACTIVE)
 		ok = false;
 	else
 		o->state = ODEBUG_ACTIVE;
-	pthread_mutex_unlock(&dobj_table[b].lock);
+	bucket_unlock(b);
 	if (!ok)
 		odebug_splat("activate", head);
 	return ok;
@@ -236,8 +366,7 @@ void lrcu_debug_head_unqueue(struct rcu_head *head)
 	unsigned int b = dobj_hash(head);
 	struct dobj *o;
 
-	pthread_once(&dobj_once, dobj_init);
-	pthread_mutex_lock(&dobj_table[b].lock);
+	bucket_lock(b);
 	o = dobj_find(b, head, false);
 	if (o) {
 		if (o->on_stack)
@@ -245,7 +374,7 @@ void lrcu_debug_head_unqueue(struct rcu_head *head)
 		else
 			dobj_remove(b, head);
 	}
-	pthread_mutex_unlock(&dobj_table[b].lock);
+	bucket_unlock(b);
 }
 
 void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
@@ -256,8 +385,7 @@ void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
 
 	if (!READ_ONCE(lrcu_params.debug_objects))
 		return;
-	pthread_once(&dobj_once, dobj_init);
-	pthread_mutex_lock(&dobj_table[b].lock);
+	bucket_lock(b);
 	switch (op) {
 	case LRCU_HEAD_INIT:
 	case LRCU_HEAD_INIT_ON_STACK:
@@ -273,7 +401,7 @@ void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
 			dobj_remove(b, head);
 		break;
 	}
-	pthread_mutex_unlock(&dobj_table[b].lock);
+	bucket_unlock(b);
 	if (active)
 		odebug_splat(op <= LRCU_HEAD_INIT_ON_STACK ? "init" : "free", head);
 }

@@ -2,14 +2,12 @@
 /*
  * init.c - start the library: parameters from RCU_BOOTARGS, tree geometry,
  * per-slot data, membarrier detection, then the GP and callback threads.
- * Runs once, on lrcu_init() or on the first registration/update-side call.
+ * Runs on lrcu_init() or on the first registration/update-side call
+ * (lifecycle.c), again after rcu_shutdown().
  */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
-
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static int init_rc;
 
 static int rda_init(struct lrcu_state *rsp)
 {
@@ -39,16 +37,17 @@ static int rda_init(struct lrcu_state *rsp)
 	return 0;
 }
 
-static void do_init(void)
+/* Set up and start the tree; 0, or -1 after printing why (what was set up
+ * stays for lrcu_stop(), or for the next try). */
+int lrcu_start(void)
 {
 	const char *env = getenv("RCU_BOOTARGS");
 	char err[256];
 	int f;
 
-	init_rc = -1;
 	if (env && lrcu_params_parse(env, err, sizeof(err))) {
 		fprintf(stderr, "rcu: RCU_BOOTARGS: %s\n", err);
-		return;
+		return -1;
 	}
 	lrcu_params_freeze();
 	lrcu_nr_internal = LRCU_NR_CB_THREADS + lrcu_nocb_nr_slots();
@@ -56,18 +55,18 @@ static void do_init(void)
 	lrcu_slots = calloc((size_t)lrcu_nr_slots, sizeof(*lrcu_slots));
 	if (!lrcu_slots) {
 		fprintf(stderr, "rcu: out of memory for %d thread slots\n", lrcu_nr_slots);
-		return;
+		return -1;
 	}
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
 		struct lrcu_state *rsp = &lrcu_states[f];
 
 		if (lrcu_geometry_init(rsp, lrcu_nr_slots, err, sizeof(err))) {
 			fprintf(stderr, "rcu: %s\n", err);
-			return;
+			return -1;
 		}
 		if (rda_init(rsp)) {
 			fprintf(stderr, "rcu: out of memory for per-slot data\n");
-			return;
+			return -1;
 		}
 	}
 	lrcu_registry_init();
@@ -77,26 +76,41 @@ static void do_init(void)
 		lrcu_stall_init(&lrcu_states[f]);
 		lrcu_cb_init(&lrcu_states[f]);
 		if (lrcu_nocb_init(&lrcu_states[f]))
-			return;
+			return -1;
 	}
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
 		if (lrcu_tree_start(&lrcu_states[f]) ||
 		    lrcu_cb_thread_start(&lrcu_states[f])) {
 			fprintf(stderr, "rcu: cannot start the %s threads\n", lrcu_states[f].name);
-			return;
+			return -1;
 		}
 	}
-	init_rc = 0;
+	return 0;
 }
 
-int lrcu_init(void)
+/*
+ * rcu_shutdown(): the threads are stopped and every slot is free; free the
+ * tree and forget its shape, so that the next lrcu_start() begins afresh
+ * (grace-period sequences and statistics go on).
+ */
+void lrcu_stop(void)
 {
-	pthread_once(&init_once, do_init);
-	return init_rc;
-}
+	int f;
 
-void lrcu_init_once(void)
-{
-	if (lrcu_init())
-		exit(2);	/* the reason was printed; nothing started */
+	lrcu_registry_stop();
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		free(rsp->rda);
+		rsp->rda = NULL;
+		free(rsp->node);
+		rsp->node = NULL;
+		rsp->nr_nodes = 0;
+		rsp->nr_hooks = 0;	/* lrcu_stall_init() adds them again */
+	}
+	lrcu_nocb_stop();
+	free(lrcu_slots);
+	lrcu_slots = NULL;
+	lrcu_nr_slots = 0;
+	lrcu_params_thaw();
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <rcu/kernel.h>
 #include <rcu/rcupdate.h>
 #include "rcu_seq.h"
 #include "segcblist.h"
@@ -224,6 +225,8 @@ struct lrcu_state {
 	unsigned long gp_releases;
 	int gp_wq_waiters;		/* threads in lrcu_gp_wq_wait() (atomic):
 					 * a release with none broadcasts nothing */
+	bool gp_driver_parked;		/* the driver is parked mid-GP for a
+					 * fork() (lifecycle.c's lock) */
 
 	/* Mechanisms that see every grace period (set at init). */
 	const struct lrcu_gp_hooks *hooks[LRCU_MAX_HOOKS];
@@ -294,10 +297,42 @@ extern pthread_mutex_t lrcu_slots_lock;
 /* ------------------------------------------------------------------ */
 /* Shared helpers */
 
-/* init.c */
+/* init.c: set up and start the tree (init_lock held, lifecycle.c) /
+ * stop it and free its memory (its threads already stopped). */
+int lrcu_start(void);
+void lrcu_stop(void);
+
+/* lifecycle.c: starting, the library's threads, fork() and shutdown */
 void lrcu_init_once(void);		/* lrcu_init() or die trying */
+/*
+ * Start a library thread (joinable, every signal blocked).  It must call
+ * lrcu_kthread_check() at the top of its loop and sleep only in
+ * lrcu_kthread_idle(), holding no lock at either, and return from fn when
+ * they return true; then fork() parks and restarts it and rcu_shutdown()
+ * stops it.  Returns 0 or an errno value.  A mechanism that starts its
+ * thread on demand sets its "started" flag and calls this under one lock
+ * its fork step takes, so that a fork sees both or neither.
+ */
+int lrcu_spawn(void *(*fn)(void *), void *arg);
+bool lrcu_kthread_check(void);		/* parks for a fork; true: stop */
+/* The idle sleep: futex wait on *word while it is val (sampled before
+ * looking for work), at most timeout_us (< 0: no limit); true: stop. */
+bool lrcu_kthread_idle(uint32_t *word, uint32_t val, long timeout_us);
+bool lrcu_kthread_requested(void);	/* a park or stop is asked for */
+bool lrcu_fork_pending(void);		/* a fork() is being prepared */
+/* A GP driver parks here (holding gp_mutex only); *parked tells the
+ * forking thread, which may then leave that flavor's gp_mutex alone. */
+void lrcu_fork_park(bool *parked);
+void lrcu_fork_notify(void);		/* a GP driver let go of gp_mutex */
+/* Fork steps of a mechanism whose locks user threads may hold: PREPARE
+ * takes them (in the library's lock order), PARENT and CHILD release them
+ * (the child then re-initialises what dead threads may hold). */
+enum lrcu_fork_phase { LRCU_FORK_PREPARE, LRCU_FORK_PARENT, LRCU_FORK_CHILD };
+void lrcu_fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph);
+void lrcu_fork_reclaim(pthread_mutex_t *m);	/* child: maybe a dead thread's */
 /* params.c */
 void lrcu_params_freeze(void);		/* fixed parameters are now fixed */
+void lrcu_params_thaw(void);		/* ... until the library stops */
 /* time.c */
 unsigned long lrcu_now_us(void);
 void lrcu_sleep_us(unsigned long us);
@@ -311,6 +346,7 @@ bool lrcu_spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 
 /* membarrier.c */
 void lrcu_membarrier_init(void);
+void lrcu_membarrier_fork_child(void);
 void lrcu_heavy_fence(void);	/* pairs with lrcu_reader_fence() */
 
 /* geometry.c */
@@ -359,8 +395,13 @@ void lrcu_node_lock(struct lrcu_node *rnp);
 void lrcu_node_unlock(struct lrcu_node *rnp);
 
 /* tree.c */
-int lrcu_spawn(void *(*fn)(void *), void *arg);	/* detached, signals blocked */
 int lrcu_tree_start(struct lrcu_state *rsp);
+/* fork(): wake the GP drivers and kthreads; hold every flavor's grace
+ * periods (a parked driver, or gp_mutex taken into own[]: false if not
+ * yet); let go of them again in the parent or the child. */
+void lrcu_tree_kick(void);
+bool lrcu_tree_fork_hold(bool own[LRCU_NR_FLAVORS]);
+void lrcu_tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child);
 void lrcu_gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h);
 void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_request_exp(struct lrcu_state *rsp, unsigned long snap);
@@ -377,6 +418,9 @@ void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
 
 /* registry.c */
 void lrcu_registry_init(void);
+void lrcu_registry_stop(void);
+int lrcu_registry_others(void);		/* user threads registered but us */
+void lrcu_registry_fork_child(void);	/* give up the other threads' slots */
 int lrcu_register_internal(const char *name);
 void lrcu_reader_unprotected(const char *what);	/* fatal after a failed registration */
 void lrcu_sched_block_begin(bool *was_online);
@@ -402,6 +446,13 @@ static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
 	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu_nr_slots];			\
 	     (rdp); (rdp) = lrcu_rdp_next((rsp), (rdp), (hwm)))
 
+/* srcu*.c: fork() steps (domains, srcu_worker, reader records) and
+ * shutdown (every domain's callbacks run, then its state freed). */
+void lrcu_srcu_fork(enum lrcu_fork_phase ph);
+void lrcu_srcu_fork_child(void);
+unsigned long lrcu_srcu_shutdown_barrier(void);	/* callbacks queued so far */
+void lrcu_srcu_shutdown_free(void);
+
 /* update.c: the normal ways, whatever rcu_expedited says */
 void lrcu_synchronize_normal(enum lrcu_flavor f);
 void lrcu_cond_sync_normal(enum lrcu_flavor f, unsigned long cookie);
@@ -412,6 +463,7 @@ bool lrcu_normal_goes_expedited(void);	/* rcu_expedited, not rcu_normal */
 /* tree_stall.c: the flavors' hooks, and the API any source of grace
  * periods (a flavor, an SRCU domain) uses to get stall warnings. */
 void lrcu_stall_init(struct lrcu_state *rsp);
+void lrcu_stall_fork(enum lrcu_fork_phase ph);	/* report_lock */
 void lrcu_stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long now,
 		    bool expedited);
 void lrcu_stall_disarm(struct lrcu_stall *st);
@@ -436,7 +488,7 @@ struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp);
 bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
 		    int invoker);
 /* Sleep until *wake moves from w, offline for rcu_sched (callback threads). */
-void lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us);
+bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us);	/* true: stop */
 
 /* lazy.c: lazy callbacks (kfree_rcu(), call_rcu() with enable_rcu_lazy)
  * wait up to rcutree.rcu_idle_lazy_gp_delay before their GP is requested.
@@ -463,14 +515,27 @@ void lrcu_nocb_kick_all(struct lrcu_state *rsp);
 /* A batch of an offloaded slot ended with another owner: wake it. */
 void lrcu_nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp);
 int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp);	/* statistics */
+void lrcu_nocb_fork(enum lrcu_fork_phase ph);	/* toggle_lock: before the tree's */
+void lrcu_nocb_stop(void);			/* rcu_shutdown(): free, forget */
 /* params.c: is s an rcu_nocbs= CPU list?  0, or -1 with the reason. */
 int lrcu_nocb_cpulist_check(const char *s, char *err, size_t errlen);
 
 /* debug.c */
+void lrcu_debug_fork(enum lrcu_fork_phase ph);		/* the object table */
+void lrcu_debug_shutdown(void);				/* forget every object */
 bool lrcu_debug_head_queue(struct rcu_head *head);	/* false: reject */
 void lrcu_debug_head_unqueue(struct rcu_head *head);
 void lrcu_misuse(void);
 void lrcu_check_blocking(enum lrcu_flavor f, const char *caller);
 __attribute__((noreturn, format(printf, 1, 2))) void lrcu_fatal(const char *fmt, ...);
+/* Messages from async-signal-safe paths: no stdio, one write(2). */
+struct lrcu_msg {
+	size_t len;
+	char buf[480];
+};
+void lrcu_msg_str(struct lrcu_msg *m, const char *s);
+void lrcu_msg_num(struct lrcu_msg *m, long v);
+void lrcu_msg_write(const struct lrcu_msg *m);			/* to stderr */
+__attribute__((noreturn)) void lrcu_msg_fatal(const struct lrcu_msg *m);	/* + abort() */
 
 #endif /* LRCU_INTERNAL_H */

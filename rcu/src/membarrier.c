@@ -7,8 +7,9 @@
  * grace-period thread reads reader words it runs lrcu_heavy_fence(), which
  * makes every running thread of the process execute a full barrier.  That
  * pairs with lrcu_reader_fence() in each reader.  Without membarrier (or
- * with rcupdate.use_membarrier=0, or under TSan) readers fence themselves
- * and the heavy fence is an ordinary smp_mb().
+ * with rcupdate.use_membarrier=0, or under ThreadSanitizer: see
+ * <rcu/compiler.h>) readers fence themselves and the heavy fence is an
+ * ordinary smp_mb().
  */
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
@@ -16,6 +17,7 @@
 #include "internal.h"
 
 int lrcu_has_membarrier;
+unsigned long lrcu_tsan_fence;	/* LRCU_SMP_MB() in ThreadSanitizer builds */
 
 static long sys_membarrier(int cmd)
 {
@@ -28,10 +30,7 @@ void lrcu_membarrier_init(void)
 {
 	long mask;
 
-#ifdef LRCU_TSAN
-	return;		/* TSan cannot see membarrier(): readers fence */
-#endif
-	if (!lrcu_params.use_membarrier)
+	if (!LRCU_USE_MEMBARRIER || !lrcu_params.use_membarrier)	/* <rcu/compiler.h> */
 		return;
 	mask = sys_membarrier(MEMBARRIER_CMD_QUERY);
 	if (mask < 0 || !(mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
@@ -45,6 +44,22 @@ void lrcu_membarrier_init(void)
 	 * membarrier() whenever a reader may have relied on it.
 	 */
 	__atomic_store_n(&lrcu_has_membarrier, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * In a fork() child: if membarrier() no longer works (the registration is
+ * per process), register again, or fall back to fences.  Safe to switch
+ * here: the forking thread is the only reader, and fork() itself made its
+ * reader-word stores visible.
+ */
+void lrcu_membarrier_fork_child(void)
+{
+	if (!__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED))	/* see init */
+		return;
+	if (!sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+	    !sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		return;
+	__atomic_store_n(&lrcu_has_membarrier, 0, __ATOMIC_RELAXED);	/* see init */
 }
 
 void lrcu_heavy_fence(void)

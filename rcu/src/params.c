@@ -148,6 +148,11 @@ void lrcu_params_freeze(void)
 	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
 }
 
+void lrcu_params_thaw(void)
+{
+	__atomic_store_n(&started, false, __ATOMIC_RELEASE);	/* as above */
+}
+
 static const struct param_desc *param_find(const char *name, size_t len)
 {
 	size_t i;

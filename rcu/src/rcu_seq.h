@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 #include <limits.h>
-#include <rcu/compiler.h>
+#include <rcu/kernel.h>
 #include <rcu/static/rcupdate.h>
 #include "inject.h"
 
@@ -48,12 +48,7 @@ static inline unsigned long rcu_seq_current(unsigned long *sp)
  */
 static inline void rcu_seq_start(unsigned long *sp)
 {
-#ifdef LRCU_TSAN
-	/* TSan builds order by accesses, not fences (compiler.h). */
-	__atomic_store_n(sp, *sp + 1, __ATOMIC_SEQ_CST);
-#else
 	__atomic_store_n(sp, *sp + 1, __ATOMIC_RELEASE);
-#endif
 }
 
 /*
@@ -115,7 +110,7 @@ static inline unsigned long rcu_seq_snap(unsigned long *sp)
 	unsigned long s;
 
 	smp_mb();	/* caller's prior writes before the sample */
-	s = __atomic_load_n(sp, LRCU_MO_SC);
+	s = __atomic_load_n(sp, __ATOMIC_RELAXED);	/* after the fence */
 	return (s + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
 }
 

@@ -44,6 +44,13 @@ void lrcu_registry_init(void)
 	pthread_key_create(&exit_key, registry_thread_exit);
 }
 
+/* rcu_shutdown(): every slot is free; the slots go with the tree. */
+void lrcu_registry_stop(void)
+{
+	pthread_key_delete(exit_key);
+	__atomic_store_n(&lrcu_slots_hwm, 0, __ATOMIC_RELAXED);	/* nothing walks now */
+}
+
 /* ------------------------------------------------------------------ */
 /* The sched flavor's reader word: 0 = extended quiescent state. */
 
@@ -57,10 +64,10 @@ static void sched_go_offline(struct lrcu_reader *r, bool may_lock)
 {
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
-	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, LRCU_MO_SC);
+	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);	/* between fences */
 	smp_mb();	/* word before the need_qs load; pairs with the GP
 			 * thread's need_qs store + smp_mb() + word load */
-	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC))
+	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))	/* after it */
 		return;
 	if (may_lock)
 		lrcu_qs_special();
@@ -75,7 +82,7 @@ static void sched_go_online(struct lrcu_reader *r)
 	unsigned long s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
 
 	__atomic_store_n(&r->ctr[LRCU_SCHED],
-			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, LRCU_MO_SC);
+			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, __ATOMIC_RELAXED);	/* fence after */
 	smp_mb();	/* word before later sections' loads; pairs with the
 			 * GP thread's smp_mb() before its word loads */
 }
@@ -289,6 +296,43 @@ static int unregister_slot(const char *what)
 	return 0;
 }
 
+/* User threads registered, the caller apart (rcu_shutdown()). */
+int lrcu_registry_others(void)
+{
+	int i, n = 0;
+
+	pthread_mutex_lock(&lrcu_slots_lock);
+	for (i = lrcu_nr_internal; i < lrcu_nr_slots; i++)
+		n += lrcu_slots[i].reader && lrcu_slots[i].reader != &lrcu_reader;
+	pthread_mutex_unlock(&lrcu_slots_lock);
+	return n;
+}
+
+/*
+ * In a fork() child only the forking thread exists: give up every other
+ * slot (the library's threads' too: they are restarted and register
+ * again) as if its thread had unregistered, so no grace period waits for
+ * a thread that is not there and its callbacks still run.  The forking
+ * thread keeps its slot, under its new thread id.
+ */
+void lrcu_registry_fork_child(void)
+{
+	int i;
+
+	pthread_mutex_lock(&lrcu_slots_lock);
+	for (i = 0; i < lrcu_nr_slots; i++) {
+		if (!lrcu_slots[i].reader)
+			continue;
+		if (lrcu_slots[i].reader == &lrcu_reader) {
+			lrcu_slots[i].tid = (int)syscall(SYS_gettid);
+			continue;
+		}
+		slot_detach(i);
+		lrcu_slots[i].reader = NULL;
+	}
+	pthread_mutex_unlock(&lrcu_slots_lock);
+}
+
 int lrcu_unregister_thread(void)
 {
 	int rc = unregister_slot("rcu_unregister_thread()");
@@ -318,16 +362,23 @@ static void registry_thread_exit(void *arg)
  * A read-side section on an unregistered thread (the readers' slow path).
  * After a failed registration that is a program error with a remedy, not
  * a section to let through unprotected: stop here.  A thread that never
- * tried to register gets the misuse warning.
+ * tried to register gets the misuse warning.  Async-signal-safe, as the
+ * read-side markers are: no stdio.
  */
 void lrcu_reader_unprotected(const char *what)
 {
-	if (registration_failed)
-		lrcu_fatal("%s in a thread whose rcu_register_thread() failed: all %ld "
-			   "thread slots were in use, so grace periods would not wait "
-			   "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
-			   "or stop reading when rcu_register_thread() returns -1",
-			   what, lrcu_params.nr_cpus);
+	struct lrcu_msg m = { 0 };
+
+	if (!registration_failed)
+		return;
+	lrcu_msg_str(&m, "rcu: BUG: ");
+	lrcu_msg_str(&m, what);
+	lrcu_msg_str(&m, " in a thread whose rcu_register_thread() failed: all ");
+	lrcu_msg_num(&m, lrcu_params.nr_cpus);
+	lrcu_msg_str(&m, " thread slots were in use, so grace periods would not wait "
+		     "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
+		     "or stop reading when rcu_register_thread() returns -1\n");
+	lrcu_msg_fatal(&m);
 }
 
 int lrcu_thread_slot(void)

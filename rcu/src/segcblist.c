@@ -8,9 +8,7 @@
  * NEXT_READY.
  */
 #include <stddef.h>
-#include "segcblist.h"
-#include "rcu_seq.h"
-#include <rcu/compiler.h>
+#include "internal.h"
 
 void lrcu_cblist_init(struct lrcu_cblist *l)
 {
@@ -50,13 +48,16 @@ void lrcu_cblist_enqueue(struct lrcu_cblist *l, struct rcu_head *h)
 }
 
 /*
+ * Tag the NEXT segment with grace-period end `snap' (merging equal tags).
+ * Returns false if no segment was free (NEXT stays unassigned).
+ *
  * A grace period ending at `snap' is a full one for every callback already
  * queued (they were queued before snap was sampled), so the NEXT segment
  * may be merged with any pending segment tagged at or after snap.  Find
  * the highest segment that must wait for less than snap; everything after
  * it becomes one segment tagged snap.
  */
-bool lrcu_cblist_accelerate(struct lrcu_cblist *l, unsigned long snap)
+static bool cblist_accelerate(struct lrcu_cblist *l, unsigned long snap)
 {
 	int i;
 
@@ -92,6 +93,29 @@ void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur)
 	}
 	for (; j < LRCU_NEXT; j++)
 		l->tails[j] = l->tails[j - 1];
+}
+
+/*
+ * Why the accelerate cannot fail here.  Let g be the gp_seq value snap was
+ * computed from; cur >= g.  Every tag on the list is an earlier snapshot
+ * taken under the same lock, so tag <= snap, and after the advance every
+ * pending tag is > cur >= g.  Tags are grace-period ends (multiples of 4).
+ * If g is idle, snap = g + 4 and the only pending tag possible is snap
+ * itself; if a grace period is in progress (g = c + 1 or c + 2), snap =
+ * c + 8 and the pending tags are among c + 4 and c + 8.  Either way at most
+ * one segment waits for less than snap, so NEXT_READY is free for it.  (A
+ * deliberately stale snapshot, INJECT's cb_stale_snap, shifts snap and the
+ * tags alike: the same holds.)  A false return would strand the callbacks
+ * in NEXT with no grace period asked for, and rcu_barrier() would hang.
+ */
+void lrcu_cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
+				    unsigned long snap)
+{
+	lrcu_cblist_advance(l, cur);
+	if (!cblist_accelerate(l, snap))
+		lrcu_fatal("callback list: no segment free for grace period %lu "
+			   "(current %lu, tags %lu %lu)", snap, cur,
+			   l->gp_seq[LRCU_WAIT], l->gp_seq[LRCU_NEXT_READY]);
 }
 
 bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp)

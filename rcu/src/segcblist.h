@@ -46,12 +46,16 @@ bool lrcu_cblist_ready(const struct lrcu_cblist *l);
 /* Any callbacks waiting for a grace period? */
 bool lrcu_cblist_pending(const struct lrcu_cblist *l);
 void lrcu_cblist_enqueue(struct lrcu_cblist *l, struct rcu_head *h);
-/* Tag the NEXT segment with grace-period end `snap' (merging equal tags).
- * Returns false if no segment was free (NEXT stays unassigned). */
-bool lrcu_cblist_accelerate(struct lrcu_cblist *l, unsigned long snap);
 /* Move every segment whose grace period has completed (per `cur', the
  * current gp_seq) into DONE. */
 void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur);
+/* Both, for callbacks just queued or moved into NEXT: advance to cur, then
+ * tag NEXT with snap.  snap is an rcu_seq_snap() taken under the list's
+ * lock (so no tag already on the list exceeds it) and cur a value read no
+ * earlier; then a segment is always free (proof in segcblist.c), and the
+ * library stops with a BUG if it is not. */
+void lrcu_cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
+				    unsigned long snap);
 /* The grace period the earliest pending callbacks wait for, in *gp;
  * false if none waits (NEXT, unassigned, counts as none). */
 bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp);

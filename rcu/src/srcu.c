@@ -114,14 +114,19 @@
 /* ------------------------------------------------------------------ */
 /* Domains */
 
-static pthread_mutex_t sup_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every domain's update-side state, for fork() and rcu_shutdown(); the
+ * lock also makes DEFINE_SRCU() domains allocate theirs once. */
+static pthread_mutex_t sups_lock = PTHREAD_MUTEX_INITIALIZER;
+static LIST_HEAD(sups);
 
+/* A new domain state, on the list (sups_lock held). */
 static struct lrcu_srcu_sup *sup_alloc(struct srcu_struct *ssp)
 {
 	struct lrcu_srcu_sup *sup = calloc(1, sizeof(*sup));
 
 	if (!sup)
 		return NULL;
+	list_add(&sup->all, &sups);
 	sup->ssp = ssp;
 	pthread_mutex_init(&sup->lock, NULL);
 	pthread_cond_init(&sup->gp_wq, NULL);
@@ -136,13 +141,21 @@ static struct lrcu_srcu_sup *sup_alloc(struct srcu_struct *ssp)
 	return sup;
 }
 
-static void sup_free(struct lrcu_srcu_sup *sup)
+static void sup_destroy(struct lrcu_srcu_sup *sup)
 {
 	pthread_mutex_destroy(&sup->lock);
 	pthread_cond_destroy(&sup->gp_wq);
 	pthread_cond_destroy(&sup->barrier_wq);
 	pthread_mutex_destroy(&sup->barrier_mutex);
 	free(sup);
+}
+
+static void sup_free(struct lrcu_srcu_sup *sup)
+{
+	pthread_mutex_lock(&sups_lock);
+	list_del(&sup->all);
+	pthread_mutex_unlock(&sups_lock);
+	sup_destroy(sup);
 }
 
 /* The domain's update side; DEFINE_SRCU() domains get theirs here. */
@@ -154,7 +167,7 @@ struct lrcu_srcu_sup *lrcu_srcu_sup_get(struct srcu_struct *ssp)
 	if (likely(sup))
 		return sup;
 	lrcu_init_once();	/* lrcu_heavy_fence() needs the final membarrier setting */
-	pthread_mutex_lock(&sup_alloc_lock);
+	pthread_mutex_lock(&sups_lock);
 	sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_RELAXED);	/* under the lock */
 	if (!sup) {
 		sup = sup_alloc(ssp);
@@ -163,7 +176,7 @@ struct lrcu_srcu_sup *lrcu_srcu_sup_get(struct srcu_struct *ssp)
 		/* Release: the initialised state before other updaters see it. */
 		__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&sup_alloc_lock);
+	pthread_mutex_unlock(&sups_lock);
 	return sup;
 }
 
@@ -174,7 +187,9 @@ int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name)
 	lrcu_init_once();
 	memset(ssp, 0, sizeof(*ssp));	/* nobody may use it before we return */
 	ssp->srcu_name = name;
+	pthread_mutex_lock(&sups_lock);
 	sup = sup_alloc(ssp);
+	pthread_mutex_unlock(&sups_lock);
 	if (!sup)
 		return -ENOMEM;
 	lrcu_srcu_id_get(ssp);		/* per-thread counters from the start */
@@ -365,7 +380,7 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 	smp_mb();
 	/* Relaxed: readers sample it without ordering; D orders it. */
 	__atomic_store_n(&ssp->srcu_idx, __atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) + 1,
-			 LRCU_MO_SC);
+			 __ATOMIC_RELAXED);
 	/* D: the new index before every reader thread's later samples (at
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */
@@ -543,6 +558,103 @@ bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long coo
 		return false;
 	smp_mb();	/* as a synchronize_srcu() spanning cookie..now would */
 	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* fork() and rcu_shutdown() (lifecycle.c) */
+
+/* The domains' locks, then the worker's (sup->lock before W). */
+void lrcu_srcu_fork(enum lrcu_fork_phase ph)
+{
+	struct lrcu_srcu_sup *sup;
+
+	if (ph == LRCU_FORK_PREPARE)
+		pthread_mutex_lock(&sups_lock);
+	list_for_each_entry(sup, &sups, all) {
+		lrcu_fork_mutex(&sup->lock, ph);
+		if (ph != LRCU_FORK_CHILD)
+			continue;
+		/* Waiters, srcu_barrier() callers and drivers are gone here. */
+		pthread_cond_init(&sup->gp_wq, NULL);
+		pthread_cond_init(&sup->barrier_wq, NULL);
+		lrcu_fork_reclaim(&sup->barrier_mutex);
+	}
+	if (ph == LRCU_FORK_CHILD)
+		lrcu_srcu_readers_fork_child();	/* before srcu_worker restarts */
+	lrcu_srcu_worker_fork(ph);
+	if (ph != LRCU_FORK_PREPARE)
+		pthread_mutex_unlock(&sups_lock);
+}
+
+/*
+ * In a fork() child, once the library threads run again: the
+ * synchronize_srcu() callers of other threads (a driver among them) are
+ * gone, so the worker takes over what they asked for (their sections
+ * ended in the CHILD step, srcu.h: "After fork()").  An srcu_barrier()
+ * pass they left is completed by the next one (srcu_cb.c).
+ */
+void lrcu_srcu_fork_child(void)
+{
+	struct lrcu_srcu_sup *sup;
+	bool work;
+
+	pthread_mutex_lock(&sups_lock);
+	list_for_each_entry(sup, &sups, all) {
+		pthread_mutex_lock(&sup->lock);
+		sup->driver = false;
+		sup->nr_waiters = 0;
+		work = lrcu_srcu_gp_needed(sup) || sup->cbl.len;
+		pthread_mutex_unlock(&sup->lock);
+		if (work)
+			lrcu_srcu_worker_queue(sup);
+	}
+	pthread_mutex_unlock(&sups_lock);
+}
+
+/* rcu_shutdown(): run every domain's callbacks (srcu_barrier()).  Returns
+ * the callbacks queued on all domains so far (for the caller's loop). */
+unsigned long lrcu_srcu_shutdown_barrier(void)
+{
+	struct srcu_struct **all;
+	struct lrcu_srcu_sup *sup;
+	unsigned long queued = 0;
+	size_t n = 0, i;
+
+	/* srcu_barrier() without the list's lock: callbacks may make domains. */
+	pthread_mutex_lock(&sups_lock);
+	list_for_each_entry(sup, &sups, all)
+		n++;
+	all = calloc(n ? n : 1, sizeof(*all));
+	if (!all)
+		lrcu_fatal("rcu_shutdown(): out of memory");
+	n = 0;
+	list_for_each_entry(sup, &sups, all)
+		all[n++] = sup->ssp;
+	pthread_mutex_unlock(&sups_lock);
+	for (i = 0; i < n; i++)
+		lrcu_srcu_barrier(all[i]);
+	free(all);
+	pthread_mutex_lock(&sups_lock);
+	list_for_each_entry(sup, &sups, all)
+		queued += __atomic_load_n(&sup->n_cbs_queued, __ATOMIC_RELAXED);	/* a count */
+	pthread_mutex_unlock(&sups_lock);
+	return queued;
+}
+
+/* rcu_shutdown(), the worker stopped: free every domain's state (a domain
+ * used again gets a new one, as on first use). */
+void lrcu_srcu_shutdown_free(void)
+{
+	struct lrcu_srcu_sup *sup, *tmp;
+
+	lrcu_srcu_worker_stopped();
+	pthread_mutex_lock(&sups_lock);
+	list_for_each_entry_safe(sup, tmp, &sups, all) {
+		__atomic_store_n(&sup->ssp->srcu_sup, NULL, __ATOMIC_RELAXED);	/* nobody looks now */
+		list_del(&sup->all);
+		sup_destroy(sup);
+	}
+	pthread_mutex_unlock(&sups_lock);
 }
 
 /* ------------------------------------------------------------------ */

@@ -53,8 +53,6 @@ static void *srcu_worker(void *arg);
  * lock order sup->lock, then W). */
 void lrcu_srcu_worker_queue(struct lrcu_srcu_sup *sup)
 {
-	bool start;
-
 	pthread_mutex_lock(&W.lock);
 	if (sup->dying) {
 		pthread_mutex_unlock(&W.lock);
@@ -66,12 +64,31 @@ void lrcu_srcu_worker_queue(struct lrcu_srcu_sup *sup)
 		sup->queued = true;
 		list_add_tail(&sup->work, &W.queue);
 	}
-	start = !W.started;
-	W.started = true;
+	/* Under W.lock, which fork() takes: a fork sees the flag and the
+	 * started thread (lifecycle.c's list) both, or neither. */
+	if (!W.started) {
+		if (lrcu_spawn(srcu_worker, NULL))
+			lrcu_fatal("cannot start the srcu_worker thread");
+		W.started = true;
+	}
 	pthread_mutex_unlock(&W.lock);
-	if (start && lrcu_spawn(srcu_worker, NULL))
-		lrcu_fatal("cannot start the srcu_worker thread");
 	lrcu_wake(&W.wake);
+}
+
+void lrcu_srcu_worker_fork(enum lrcu_fork_phase ph)
+{
+	lrcu_fork_mutex(&W.lock, ph);
+	if (ph == LRCU_FORK_CHILD)
+		pthread_cond_init(&W.idle, NULL);	/* its waiters are gone */
+}
+
+/* rcu_shutdown(): the worker was stopped; the domains are about to go. */
+void lrcu_srcu_worker_stopped(void)
+{
+	pthread_mutex_lock(&W.lock);
+	INIT_LIST_HEAD(&W.queue);
+	W.started = false;
+	pthread_mutex_unlock(&W.lock);
 }
 
 /* cleanup_srcu_struct(): the worker must let go of the domain for good. */
@@ -97,11 +114,12 @@ void lrcu_srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup)
 {
 	unsigned long s;
 
-	lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
 	if (!lrcu_cblist_seg_empty(&sup->cbl, LRCU_NEXT)) {
 		s = rcu_seq_snap(&sup->gp_seq);
-		lrcu_cblist_accelerate(&sup->cbl, s);
+		lrcu_cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
 		lrcu_srcu_request(sup, s, false);
+	} else {
+		lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
 	}
 	if (lrcu_cblist_ready(&sup->cbl))
 		lrcu_srcu_worker_queue(sup);
@@ -120,8 +138,7 @@ void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback
 	lrcu_cblist_enqueue(&sup->cbl, head);
 	/* Full fence inside: the caller's removals before the sample. */
 	s = rcu_seq_snap(&sup->gp_seq);
-	lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
-	lrcu_cblist_accelerate(&sup->cbl, s);	/* if it fails, the GP end will */
+	lrcu_cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
 	lrcu_srcu_request(sup, s, false);
 	__atomic_fetch_add(&sup->n_cbs_queued, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&sup->lock);
@@ -228,7 +245,7 @@ static void *srcu_worker(void *arg)
 	(void)arg;
 
 	pthread_setname_np(pthread_self(), "srcu_worker");
-	for (;;) {
+	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		uint32_t w = __atomic_load_n(&W.wake, __ATOMIC_ACQUIRE);
 		unsigned long now = lrcu_now_us(), next = ULONG_MAX;
@@ -247,7 +264,8 @@ static void *srcu_worker(void *arg)
 			sched_yield();
 			continue;
 		}
-		lrcu_futex_wait(&W.wake, w, next == ULONG_MAX ? -1 : (long)(next - now));
+		if (lrcu_kthread_idle(&W.wake, w, next == ULONG_MAX ? -1 : (long)(next - now)))
+			break;
 	}
 	return NULL;
 }
@@ -276,21 +294,30 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	lrcu_sched_block_begin(&was);
 	s = rcu_seq_snap(&sup->barrier_seq);
 	pthread_mutex_lock(&sup->barrier_mutex);
-	if (!rcu_seq_done(&sup->barrier_seq, s)) {	/* else a concurrent pass covered us */
-		rcu_seq_start(&sup->barrier_seq);
-		pthread_mutex_lock(&sup->lock);
-		sup->barrier_done = false;
-		sup->barrier_head.func = srcu_barrier_cb;
-		/* Behind every callback queued so far, those being run included. */
-		if (lrcu_cblist_entrain(&sup->cbl, &sup->barrier_head)) {
-			lrcu_srcu_worker_queue(sup);
-			while (!sup->barrier_done)
-				pthread_cond_wait(&sup->barrier_wq, &sup->lock);
-		}
-		__atomic_fetch_add(&sup->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
-		pthread_mutex_unlock(&sup->lock);
+	/*
+	 * A pass starts and ends under sup->lock, which fork() takes, and
+	 * ->barrier_done says whether its callback has run: a pass left by a
+	 * caller that is gone (a fork() child) is waited for, then ended.
+	 */
+	pthread_mutex_lock(&sup->lock);
+	if (unlikely(rcu_seq_state(sup->barrier_seq))) {
+		while (!sup->barrier_done)
+			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
 		rcu_seq_end(&sup->barrier_seq);
 	}
+	if (!rcu_seq_done(&sup->barrier_seq, s)) {	/* else a concurrent pass covered us */
+		rcu_seq_start(&sup->barrier_seq);
+		sup->barrier_head.func = srcu_barrier_cb;
+		/* Behind every callback queued so far, those being run included. */
+		sup->barrier_done = !lrcu_cblist_entrain(&sup->cbl, &sup->barrier_head);
+		if (!sup->barrier_done)
+			lrcu_srcu_worker_queue(sup);
+		while (!sup->barrier_done)
+			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
+		__atomic_fetch_add(&sup->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
+		rcu_seq_end(&sup->barrier_seq);
+	}
+	pthread_mutex_unlock(&sup->lock);
 	pthread_mutex_unlock(&sup->barrier_mutex);
 	lrcu_sched_block_end(was);
 }

@@ -18,14 +18,6 @@
 #define SRCU_STATE_SCAN1	1	/* waiting for the inactive index */
 #define SRCU_STATE_SCAN2	2	/* flipped; waiting for the old index */
 
-/* Scan-load order: acquire (pairs with the readers' release C); seq_cst
- * under TSan, which sees ordering only through accesses (compiler.h). */
-#ifdef LRCU_TSAN
-#define LRCU_MO_SCAN		__ATOMIC_SEQ_CST
-#else
-#define LRCU_MO_SCAN		__ATOMIC_ACQUIRE
-#endif
-
 /* Who held the last busy scan up (for stall warnings and dumps). */
 #define SRCU_HOLDOUTS_MAX	4
 struct srcu_holdouts {
@@ -51,6 +43,8 @@ struct srcu_delay {
  */
 struct lrcu_srcu_sup {
 	struct srcu_struct *ssp;	/* the domain (const) */
+	struct list_head all;		/* on the list of every domain's state
+					 * (srcu.c's sups_lock) */
 	pthread_mutex_t lock;		/* protects everything not marked W */
 	pthread_cond_t gp_wq;		/* broadcast at each GP end and when a
 					 * driver leaves */
@@ -104,7 +98,13 @@ void lrcu_srcu_id_put(unsigned long id);
 bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_holdouts *h);
 void lrcu_srcu_readers_count(struct srcu_struct *ssp, unsigned long counts[2]);
 
+/* srcu_readers.c: fork() child: end the sections of the threads that
+ * are not there (their records go back to the pool). */
+void lrcu_srcu_readers_fork_child(void);
+
 /* srcu_cb.c */
+void lrcu_srcu_worker_fork(enum lrcu_fork_phase ph);	/* its lock */
+void lrcu_srcu_worker_stopped(void);	/* rcu_shutdown(): no worker, no queue */
 void lrcu_srcu_worker_queue(struct lrcu_srcu_sup *sup);
 void lrcu_srcu_worker_forget(struct lrcu_srcu_sup *sup);
 void lrcu_srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup);	/* lock held */

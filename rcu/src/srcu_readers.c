@@ -287,6 +287,39 @@ static void record_exit(void *arg)
 	__atomic_store_n(&r->owner, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * In a fork() child only the forking thread exists: end the other threads'
+ * sections (they never will) and put their records back in the pool, as
+ * if those threads had exited.  Not reported: nothing went wrong.  The
+ * shared counters (srcu_down_read(), srcu_read_lock_nmisafe()) belong to
+ * no thread and stay as they are.
+ */
+void lrcu_srcu_readers_fork_child(void)
+{
+	struct lrcu_srcu_rec *self = __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED);
+	struct srcu_record *r;
+	unsigned long p, i;
+
+	/* One thread here: relaxed, the library threads start afterwards
+	 * (pthread_create() orders these stores before them). */
+	for (r = __atomic_load_n(&records, __ATOMIC_RELAXED); r; r = r->next) {
+		if (&r->pub == self || !__atomic_load_n(&r->owner, __ATOMIC_RELAXED))
+			continue;
+		for (p = 0; p < LRCU_SRCU_DIR; p++) {
+			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_RELAXED);
+
+			for (i = 0; pg && i < LRCU_SRCU_PER_PAGE; i++) {
+				__atomic_store_n(&pg->ctr[i][0], 0, __ATOMIC_RELAXED);
+				__atomic_store_n(&pg->ctr[i][1], 0, __ATOMIC_RELAXED);
+			}
+		}
+		r->key_set = false;
+		__atomic_store_n(&r->owner, 0, __ATOMIC_RELAXED);
+	}
+	if (__atomic_load_n(&exit_key_state, __ATOMIC_RELAXED) == 1)
+		__atomic_store_n(&exit_key_state, 0, __ATOMIC_RELAXED);	/* its creator is gone */
+}
+
 /* ------------------------------------------------------------------ */
 /* Read-side slow paths */
 
@@ -354,7 +387,7 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 	if (h)
 		memset(h, 0, sizeof(*h));
 	/* Acquire pairs with the release (C) of srcu_read_unlock(). */
-	unlocks = __atomic_load_n(&ssp->srcu_shared[idx].unlock, LRCU_MO_SCAN);
+	unlocks = __atomic_load_n(&ssp->srcu_shared[idx].unlock, __ATOMIC_ACQUIRE);
 	/*
 	 * A: unlock counts before lock counts.  A section's lock increment
 	 * precedes its unlock increment, so every unlock counted here has its
@@ -369,12 +402,12 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 		/* Acquire: pairs with the release CAS that pushed each record. */
 		for (r = __atomic_load_n(&records, __ATOMIC_ACQUIRE); r; r = r->next) {
 			/* Acquire pairs with page_get()'s release CAS. */
-			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], LRCU_MO_SCAN);
+			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_ACQUIRE);
 
 			if (!pg)
 				continue;
 			/* Acquire pairs with srcu_read_unlock()'s release (C). */
-			v = __atomic_load_n(&pg->ctr[i][idx], LRCU_MO_SCAN);
+			v = __atomic_load_n(&pg->ctr[i][idx], __ATOMIC_ACQUIRE);
 			if (!v)
 				continue;
 			busy = true;
@@ -383,7 +416,7 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 			holdout_note(h, r, v);
 		}
 	}
-	locks = __atomic_load_n(&ssp->srcu_shared[idx].lock, LRCU_MO_SCAN);	/* after A */
+	locks = __atomic_load_n(&ssp->srcu_shared[idx].lock, __ATOMIC_ACQUIRE);	/* after A */
 	if (locks != unlocks) {
 		busy = true;
 		if (h)

@@ -85,7 +85,6 @@
  * gp_end after the sequence ends (callback invocation: callbacks.c and
  * tree_nocb.c wake their threads there).
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -267,7 +266,7 @@ void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 		 * then reads the count; either it sees us and broadcasts under
 		 * the lock we hold, or we see its change).
 		 */
-		__atomic_fetch_add(&rsp->gp_wq_waiters, 1, LRCU_MO_SC);
+		__atomic_fetch_add(&rsp->gp_wq_waiters, 1, __ATOMIC_RELAXED);	/* before the fence */
 		smp_mb();
 		done = stop(arg);
 		if (!done && us < 0) {
@@ -445,19 +444,16 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
-	gen = __atomic_load_n(&rsp->qsmaskinit_gen, LRCU_MO_SC);
 	/*
-	 * The leaves to walk, read after gen: a registration raises
+	 * The leaves to walk, read after gen (acquire: pairs with the
+	 * release store in slot_attach()): a registration raises
 	 * ->leaf_hwm before it bumps gen, so if we saw the bump we see its
-	 * leaf (the fence makes the load of the SC bump an acquire; pairs
-	 * with the release store in slot_attach()).  Any leaf whose
-	 * ->qsmaskinit is set lies below it: the fold set it after seeing
-	 * ->qsmaskinitnext under the leaf lock, which the registrant took
-	 * after raising the mark.
+	 * leaf.  Any leaf whose ->qsmaskinit is set lies below it: the fold
+	 * set it after seeing ->qsmaskinitnext under the leaf lock, which
+	 * the registrant took after raising the mark.  (Also after the
+	 * fence above, for the bump's pairing with registry.c.)
 	 */
-#ifndef LRCU_TSAN	/* (TSan: the load above is seq_cst, an acquire already) */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-#endif
+	gen = __atomic_load_n(&rsp->qsmaskinit_gen, __ATOMIC_ACQUIRE);
 	rsp->gp_leaves = lrcu_leaf_hwm(rsp);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
@@ -545,13 +541,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		 * rcu_read_unlock() (and the sched word stores): the section
 		 * is over before we end the grace period.
 		 */
-		w = __atomic_load_n(rdp->word,
-#ifdef LRCU_TSAN
-				    __ATOMIC_SEQ_CST
-#else
-				    __ATOMIC_ACQUIRE
-#endif
-				    );
+		w = __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE);
 		if (lrcu_word_qs(w, gstart) ||
 		    (LRCU_INJECTED(LRCU_BUG_NOTICED_QS) &&
 		     __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED))) {
@@ -559,7 +549,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		} else if (mark && !__atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED)) {
 			/* (Relaxed peek: marking twice is harmless.) */
 			/* Read by the owner after its word store + fence. */
-			__atomic_store_n(rdp->need_qs, 1, LRCU_MO_SC);
+			__atomic_store_n(rdp->need_qs, 1, __ATOMIC_RELAXED);
 			marked = true;
 		}
 	}
@@ -702,6 +692,16 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		 * pairs with that bump: it follows the holdout's unlock.
 		 */
 		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		/*
+		 * A fork() is being prepared: park here, where the tree is
+		 * consistent and we hold gp_mutex only (the child's next
+		 * driver finishes this GP).  After the sample: the forking
+		 * thread requests, then bumps gp_wake (lrcu_tree_kick()).
+		 */
+		if (unlikely(lrcu_fork_pending())) {
+			lrcu_fork_park(&rsp->gp_driver_parked);
+			continue;
+		}
 		gp_force_qs(rsp, gstart);
 		if (expedited && (READ_ONCE(lrcu_params.fault_exp_skip_reader) ||
 				  LRCU_INJECTED(LRCU_BUG_EXP_SKIP_READER)))
@@ -768,6 +768,21 @@ static bool gp_exp_wanted(struct lrcu_state *rsp)
 			    (cur | RCU_SEQ_STATE_MASK) + 1);
 }
 
+/*
+ * In a fork() child: the driver of the grace period in flight was parked
+ * in gp_wait_qs() (after gp_init() confirmed the start) and is gone; its
+ * tree state is whole (lifecycle.c).  The next driver finishes it.
+ */
+static unsigned long gp_resume(struct lrcu_state *rsp)
+{
+	unsigned long gstart = *rsp->gp_seq;
+
+	if (rcu_seq_state(gstart) != 2)
+		lrcu_fatal("%s: grace period %ld left in flight unconfirmed", rsp->name,
+			   (long)gstart);
+	return gstart;
+}
+
 /* One grace period, start to end.  The caller holds ->gp_mutex. */
 void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
 {
@@ -777,7 +792,10 @@ void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
 	/* Read by diagnostics (stall warnings) without the mutex. */
 	WRITE_ONCE(rsp->gp_expedited, expedited);
 	WRITE_ONCE(rsp->gp_by_caller, by_caller);
-	gstart = gp_init(rsp);
+	if (unlikely(rcu_seq_state(*rsp->gp_seq)))
+		gstart = gp_resume(rsp);
+	else
+		gstart = gp_init(rsp);
 	gp_wait_qs(rsp, gstart, expedited);
 	gp_cleanup(rsp, expedited);
 	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
@@ -844,9 +862,8 @@ void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
  * both those waiting for a grace period's end and those waiting to drive
  * the next one (->gp_releases tells them it is free again).
  */
-void lrcu_gp_release(struct lrcu_state *rsp)
+static void gp_mutex_release(struct lrcu_state *rsp)
 {
-	gp_set_state(rsp, LRCU_GPS_WAIT_GPS, 0);
 	pthread_mutex_unlock(&rsp->gp_mutex);
 	/* Release: pairs with the acquire samples in lrcu_gp_drive(). */
 	__atomic_fetch_add(&rsp->gp_releases, 1, __ATOMIC_SEQ_CST);
@@ -857,12 +874,20 @@ void lrcu_gp_release(struct lrcu_state *rsp)
 	 * nobody to wake.
 	 */
 	smp_mb();
-	if (!__atomic_load_n(&rsp->gp_wq_waiters, LRCU_MO_SC))
-		return;
-	pthread_mutex_lock(&rsp->gp_wq_lock);
-	if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 30))
-		pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
-	pthread_mutex_unlock(&rsp->gp_wq_lock);
+	if (__atomic_load_n(&rsp->gp_wq_waiters, __ATOMIC_RELAXED)) {	/* after the fence */
+		pthread_mutex_lock(&rsp->gp_wq_lock);
+		if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 30))
+			pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
+		pthread_mutex_unlock(&rsp->gp_wq_lock);
+	}
+	if (unlikely(lrcu_fork_pending()))
+		lrcu_fork_notify();	/* the forking thread may take it now */
+}
+
+void lrcu_gp_release(struct lrcu_state *rsp)
+{
+	gp_set_state(rsp, LRCU_GPS_WAIT_GPS, 0);
+	gp_mutex_release(rsp);
 }
 
 /* Make sure gp_seq_needed covers snap without waking the GP kthread
@@ -907,19 +932,55 @@ static bool gp_needed_cond(void *rsp)
 	return gp_needed(rsp);
 }
 
-static void gp_wait_request(struct lrcu_state *rsp)
+/* Wait for a request; true if the thread must stop instead. */
+static bool gp_wait_request(struct lrcu_state *rsp)
 {
 	uint32_t w;
 
 	/* Back-to-back requests are common: poll briefly before sleeping. */
 	if (lrcu_spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
-		return;
+		return false;
 	for (;;) {
 		/* Sample before checking: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
 		if (gp_needed(rsp))
-			return;
-		lrcu_futex_wait(&rsp->gp_wake, w, -1);
+			return false;
+		if (lrcu_kthread_idle(&rsp->gp_wake, w, -1))
+			return true;
+	}
+}
+
+struct gp_lock_arg {
+	struct lrcu_state *rsp;
+	unsigned long releases;	/* ->gp_releases when the trylock failed */
+};
+
+static bool gp_lock_cond(void *p)
+{
+	struct gp_lock_arg *a = p;
+
+	/* Acquire pairs with the release in gp_mutex_release(). */
+	return __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases ||
+	       lrcu_kthread_requested();
+}
+
+/*
+ * Take gp_mutex to drive the next grace period, waiting while an
+ * expedited caller drives one (or the forking thread holds it: the wait
+ * parks); false if the thread must stop instead.
+ */
+static bool gp_kthread_lock(struct lrcu_state *rsp)
+{
+	struct gp_lock_arg a = { .rsp = rsp };
+
+	for (;;) {
+		/* Sample before the trylock: a release after it changes it. */
+		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
+		if (!pthread_mutex_trylock(&rsp->gp_mutex))
+			return true;
+		lrcu_gp_wq_wait(rsp, gp_lock_cond, &a);
+		if (lrcu_kthread_check())
+			return false;
 	}
 }
 
@@ -944,10 +1005,10 @@ static void *gp_kthread(void *arg)
 
 	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
 	WRITE_ONCE(rsp->gp_tid, (int)syscall(SYS_gettid));	/* diagnostics */
-	for (;;) {
-		gp_wait_request(rsp);
+	while (!lrcu_kthread_check() && !gp_wait_request(rsp)) {
 		gp_start_delay(rsp);
-		pthread_mutex_lock(&rsp->gp_mutex);
+		if (!gp_kthread_lock(rsp))
+			break;
 		/* An expedited caller may have run it meanwhile. */
 		if (gp_needed(rsp))
 			lrcu_gp_run(rsp, gp_exp_wanted(rsp), false);
@@ -956,28 +1017,66 @@ static void *gp_kthread(void *arg)
 	return NULL;
 }
 
-/* Start a library thread with every signal blocked (user handlers never
- * run on it), detached. */
-int lrcu_spawn(void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t t;
-	int rc;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	rc = pthread_create(&t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 int lrcu_tree_start(struct lrcu_state *rsp)
 {
 	return lrcu_spawn(gp_kthread, rsp);
+}
+
+/* ------------------------------------------------------------------ */
+/* fork() (lifecycle.c) */
+
+/* The forking thread asked everyone to park: wake the GP drivers (in
+ * gp_wait_qs()) and kthreads waiting for gp_mutex (gp_kthread_lock()). */
+void lrcu_tree_kick(void)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		lrcu_wake(&rsp->gp_wake);
+		pthread_mutex_lock(&rsp->gp_wq_lock);	/* the waiters check under it */
+		pthread_cond_broadcast(&rsp->gp_wq);
+		pthread_mutex_unlock(&rsp->gp_wq_lock);
+	}
+}
+
+/* Every flavor's grace periods held still: its driver parked mid-GP, or
+ * gp_mutex ours (own[]).  Called under lifecycle.c's lock, which guards
+ * ->gp_driver_parked. */
+bool lrcu_tree_fork_hold(bool own[LRCU_NR_FLAVORS])
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		if (own[f] || rsp->gp_driver_parked)
+			continue;
+		if (pthread_mutex_trylock(&rsp->gp_mutex))
+			return false;	/* a driver is busy: it parks or lets go */
+		own[f] = true;
+	}
+	return true;
+}
+
+void lrcu_tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_state *rsp = &lrcu_states[f];
+
+		if (child && !own[f])	/* a parked driver's, gone here */
+			pthread_mutex_init(&rsp->gp_mutex, NULL);
+		else if (child)
+			pthread_mutex_unlock(&rsp->gp_mutex);
+		else if (own[f])
+			gp_mutex_release(rsp);	/* wakes those who waited for it */
+		if (child)
+			rsp->gp_driver_parked = false;
+		own[f] = false;
+	}
 }
 
 void lrcu_force_qs(enum lrcu_flavor f)

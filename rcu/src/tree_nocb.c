@@ -42,7 +42,8 @@
  * offloaded; with it (even empty, "rcu_nocbs" alone) every CPU can be,
  * at run time, and the listed ones are from the start.  The threads of a
  * CPU start when it is first offloaded and registered (or offloaded later
- * by a call), through lrcu_spawn(); they are never stopped.  The rcuo
+ * by a call), through lrcu_spawn() (lifecycle.c restarts them in a fork
+ * child and stops them in rcu_shutdown()).  The rcuo
  * invokers are registered (callbacks may read), in internal slots
  * reserved at start: 2 x nr_cpus of them when rcu_nocbs is given.
  */
@@ -289,7 +290,7 @@ static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lon
 	for (g = 0; g < n->nr_groups; g++) {
 		struct nocb_group *grp = &n->grp[g];
 
-		t = __atomic_load_n(&grp->wait_gp, LRCU_MO_SC);	/* see above */
+		t = __atomic_load_n(&grp->wait_gp, __ATOMIC_RELAXED);	/* after the fence above */
 		if (t != WAIT_NONE && ULONG_CMP_GE(gend, t)) {
 			stat_inc(&grp->n_gp_wakes);
 			lrcu_wake(&grp->wake);
@@ -312,7 +313,7 @@ void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_l
 	 * waker per sleep.
 	 */
 	smp_mb();
-	if (__atomic_load_n(&grp->idle, LRCU_MO_SC) &&
+	if (__atomic_load_n(&grp->idle, __ATOMIC_RELAXED) &&	/* after the fence */
 	    __atomic_exchange_n(&grp->idle, 0, __ATOMIC_SEQ_CST)) {
 		stat_inc(&grp->n_enq_wakes);
 		lrcu_wake(&grp->wake);
@@ -364,14 +365,16 @@ static void *nocb_cb_kthread(void *arg)
 	if (lrcu_register_internal(c->name))
 		lrcu_fatal("%s: cannot register", c->name);
 	__atomic_store_n(&c->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
-	for (;;) {
+	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&c->wake, __ATOMIC_ACQUIRE);
 		if (lrcu_cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB))
 			continue;
-		lrcu_cb_sleep(&c->wake, w, -1);
+		if (lrcu_cb_sleep(&c->wake, w, -1))
+			break;
 		stat_inc(&c->n_wakeups);
 	}
+	lrcu_unregister_thread();	/* rcu_shutdown() */
 	return NULL;
 }
 
@@ -437,16 +440,19 @@ static void scan_group(struct nocb_group *grp, struct nocb_scan *sc)
 	}
 }
 
-/* Sleep until the grace period ending at gp is over (or we are woken). */
-static void wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp, long sleep_us)
+/* Sleep until the grace period ending at gp is over (or we are woken);
+ * true: stop (rcu_shutdown()). */
+static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp, long sleep_us)
 {
 	struct lrcu_state *rsp = grp->rsp;
+	bool stop = false;
 
 	__atomic_store_n(&grp->wait_gp, gp, __ATOMIC_SEQ_CST);
 	smp_mb();	/* ->wait_gp before gp_seq: pairs with nocb_gp_end() */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
-		lrcu_futex_wait(&grp->wake, w, sleep_us);
+		stop = lrcu_kthread_idle(&grp->wake, w, sleep_us);
 	__atomic_store_n(&grp->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);
+	return stop;
 }
 
 static void *nocb_gp_kthread(void *arg)
@@ -458,7 +464,7 @@ static void *nocb_gp_kthread(void *arg)
 
 	pthread_setname_np(pthread_self(), grp->name);
 	__atomic_store_n(&grp->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
-	for (;;) {
+	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&grp->wake, __ATOMIC_ACQUIRE);
 		poll = READ_ONCE(lrcu_params.nocb_poll);	/* run-time parameter */
@@ -473,11 +479,13 @@ static void *nocb_gp_kthread(void *arg)
 			 * wait for their timer, which is set. */
 			if (sc.sleep_us < 0)
 				lrcu_gp_request(grp->rsp, sc.gp);
-			wait_gp(grp, w, sc.gp, sc.sleep_us);
+			if (wait_gp(grp, w, sc.gp, sc.sleep_us))
+				break;
 		} else {
 			if (poll && (sc.sleep_us < 0 || sc.sleep_us > POLL_US))
 				sc.sleep_us = POLL_US;
-			lrcu_futex_wait(&grp->wake, w, sc.sleep_us);
+			if (lrcu_kthread_idle(&grp->wake, w, sc.sleep_us))
+				break;
 		}
 		stat_inc(&grp->n_wakeups);
 	}
@@ -642,4 +650,35 @@ int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp)
 	for (cpu = 0; rsp->nocb && cpu < lrcu_params.nr_cpus; cpu++)
 		k += READ_ONCE(cpu_rdp(rsp, cpu)->cb_owner) == LRCU_CBO_NOCB;
 	return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* fork() and rcu_shutdown() (lifecycle.c) */
+
+/* toggle_lock is taken by user threads (switches, registration) and
+ * before the callback locks: it goes first. */
+void lrcu_nocb_fork(enum lrcu_fork_phase ph)
+{
+	lrcu_fork_mutex(&toggle_lock, ph);
+}
+
+/* The threads are stopped: free everything and forget the decision, so
+ * that the next start reads rcu_nocbs again. */
+void lrcu_nocb_stop(void)
+{
+	int f;
+
+	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
+		struct lrcu_nocb *n = lrcu_states[f].nocb;
+
+		if (!n)
+			continue;
+		free(n->cb);
+		free(n->grp);
+		free(n);
+		lrcu_states[f].nocb = NULL;
+	}
+	free(nocb_boot);
+	nocb_boot = NULL;
+	nocb_enabled = false;
 }

@@ -629,3 +629,8 @@ void lrcu_stall_init(struct lrcu_state *rsp)
 {
 	lrcu_gp_hook_add(rsp, &stall_hooks);
 }
+
+void lrcu_stall_fork(enum lrcu_fork_phase ph)
+{
+	lrcu_fork_mutex(&report_lock, ph);
+}

@@ -44,6 +44,7 @@
 #include <unistd.h>
 #include <rcu/rcupdate.h>
 #include <rcu/rcutree.h>
+#include <rcu/kernel.h>	/* container_of() */
 #include "bench.h"
 
 #define MAX_RATES	8

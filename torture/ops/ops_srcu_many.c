@@ -137,7 +137,7 @@ static void srcum_send_locked(void)
 
 static void srcum_head_cb(struct rcu_head *h)
 {
-	struct srcum_batch *b = container_of(h, struct srcum_head, rh)->b;
+	struct srcum_batch *b = LRCU_CONTAINER_OF(h, struct srcum_head, rh)->b;
 	struct torture_cb *cb, *next;
 
 	/* Acq_rel: the last one sees every head's callback done. */

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcu/compiler.h - compiler and memory-model helpers with the kernel's names.
+ * rcu/compiler.h - the library's compiler and memory-model helpers.
  *
- * Everything here maps onto GCC/clang __atomic builtins, which operate on
- * plain objects (so READ_ONCE() works on any scalar lvalue) and are
- * understood by ThreadSanitizer.  Every use of a barrier in this project
+ * Every name here carries the LRCU_ prefix, and the library's headers use
+ * nothing else: a program's own READ_ONCE(), WRITE_ONCE(), smp_mb(),
+ * barrier(), likely() (perfbook's api.h, a kernel-style header, liburcu's
+ * helpers), defined before or after these headers, neither changes the
+ * library's inlines nor clashes with them.  A program that wants the
+ * kernel's spellings includes <rcu/kernel.h>.
+ *
+ * The helpers map onto GCC/clang __atomic builtins, which operate on plain
+ * objects (so LRCU_READ_ONCE() works on any scalar lvalue) and which
+ * ThreadSanitizer understands.  Every use of a barrier in this project
  * carries a comment naming the access it pairs with.
  */
 #ifndef RCU_COMPILER_H
@@ -12,18 +19,50 @@
 
 #include <stddef.h>
 
-#ifndef likely
-#define likely(x)	__builtin_expect(!!(x), 1)
-#endif
-#ifndef unlikely
-#define unlikely(x)	__builtin_expect(!!(x), 0)
-#endif
+/* Exported entry points of the library: every other symbol is hidden
+ * (-fvisibility=hidden, rcu/librcu.map). */
+#define LRCU_API		__attribute__((visibility("default")))
+
+#define LRCU_LIKELY(x)		__builtin_expect(!!(x), 1)
+#define LRCU_UNLIKELY(x)	__builtin_expect(!!(x), 0)
 
 /* Compiler-only barrier: no CPU ordering. */
-#ifndef barrier
-#define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
-#endif
+#define LRCU_BARRIER()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
 
+/* Single, untorn, relaxed accesses to a shared scalar: they order nothing
+ * by themselves. */
+#define LRCU_READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define LRCU_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define LRCU_LOAD_ACQUIRE(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define LRCU_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+#define LRCU_CONTAINER_OF(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#define LRCU_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define LRCU_CACHELINE	64
+
+/*
+ * Ordering under ThreadSanitizer: the one place where a TSan build differs.
+ *
+ * Every access has the same memory order in every build.  What TSan cannot
+ * see is ordering that does not come from an access: a stand-alone fence
+ * (which it does not model, and which gcc refuses under
+ * -fsanitize=thread) and membarrier() (a system call that runs a fence on
+ * the other threads).  So in a TSan build, and only there:
+ *
+ *  - LRCU_SMP_MB() is a sequentially consistent read-modify-write of one
+ *    shared word, lrcu_tsan_fence: a full fence on the hardware (a locked
+ *    instruction on x86, a fully ordered atomic on arm64), and to TSan an
+ *    ordering between any two such fences, in the order they ran;
+ *  - the library does not use membarrier() (LRCU_USE_MEMBARRIER is 0):
+ *    readers fence themselves and grace periods use LRCU_SMP_MB(), a
+ *    pairing TSan sees.
+ *
+ * Readers choose their fence at run time (lrcu_has_membarrier), so a
+ * program and a library built one with TSan and one without still follow
+ * the same protocol.
+ */
 #if defined(__SANITIZE_THREAD__)
 #define LRCU_TSAN 1
 #elif defined(__has_feature)
@@ -32,58 +71,13 @@
 #endif
 #endif
 
-/*
- * READ_ONCE()/WRITE_ONCE(): single, untorn, relaxed accesses to a shared
- * scalar.  They order nothing by themselves.
- */
-#ifndef READ_ONCE
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#endif
-#ifndef WRITE_ONCE
-#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#endif
-
-#ifndef smp_load_acquire
-#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#endif
-#ifndef smp_store_release
-#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#endif
-
-/*
- * smp_mb(): full fence.  ThreadSanitizer does not model stand-alone fences
- * (gcc refuses them under -fsanitize=thread), so a TSan build turns them
- * into compiler barriers and makes every access that relies on a fence
- * sequentially consistent instead (see LRCU_MO_SC below): the ordering
- * then comes from the accesses, where TSan can see it.
- */
-#ifndef smp_mb
+extern LRCU_API unsigned long lrcu_tsan_fence;
 #ifdef LRCU_TSAN
-#define smp_mb()	barrier()
+#define LRCU_SMP_MB()	((void)__atomic_fetch_add(&lrcu_tsan_fence, 0, __ATOMIC_SEQ_CST))
+#define LRCU_USE_MEMBARRIER	0
 #else
-#define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define LRCU_SMP_MB()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define LRCU_USE_MEMBARRIER	1
 #endif
-#endif
-
-/*
- * Memory order for an access whose ordering is provided by an adjacent
- * smp_mb() in normal builds: relaxed there, seq_cst under TSan.
- */
-#ifdef LRCU_TSAN
-#define LRCU_MO_SC	__ATOMIC_SEQ_CST
-#else
-#define LRCU_MO_SC	__ATOMIC_RELAXED
-#endif
-
-#ifndef container_of
-#define container_of(ptr, type, member) \
-	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
-#endif
-
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#endif
-
-#define LRCU_CACHELINE	64
 
 #endif /* RCU_COMPILER_H */

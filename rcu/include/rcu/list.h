@@ -22,16 +22,16 @@
  *
  * Link stores
  *   Every store of a ->next, ->prev, ->pprev or ->first link is a
- *   WRITE_ONCE() (relaxed, untorn) or a release store, because lockless
+ *   LRCU_WRITE_ONCE() (relaxed, untorn) or a release store, because lockless
  *   code may load the same link at the same time: the rcu_dereference()
- *   loads of the _rcu traversals, and READ_ONCE() in list_empty(),
+ *   loads of the _rcu traversals, and LRCU_READ_ONCE() in list_empty(),
  *   hlist_empty(), hlist_unhashed_lockless() and friends.  Plain stores
  *   would be data races (and are reported as such by ThreadSanitizer).
- *   WRITE_ONCE() orders nothing; the stores that make a node reachable to
+ *   LRCU_WRITE_ONCE() orders nothing; the stores that make a node reachable to
  *   a reader - publication in the _rcu adds, and the unlink store of every
  *   deletion, __list_link_release() - are release stores, and pair with
  *   those rcu_dereference() loads.  "link store" in a comment below means
- *   a WRITE_ONCE() of this kind.
+ *   a LRCU_WRITE_ONCE() of this kind.
  *
  * Poison
  *   Deleting a node stores LIST_POISON1 in its forward and LIST_POISON2 in
@@ -86,7 +86,7 @@ extern "C" {
  * initialisation.  (The kernel gets this from address dependencies; C11
  * only promises it when the link is published with release.)
  */
-#define __list_link_release(p, v)	smp_store_release(&(p), (v))
+#define __list_link_release(p, v)	LRCU_STORE_RELEASE(&(p), (v))
 
 #ifdef CONFIG_DEBUG_LIST
 __attribute__((format(printf, 1, 2), noreturn))
@@ -101,7 +101,7 @@ static inline void __list_corruption(const char *fmt, ...)
 	abort();
 }
 #define __LIST_CHECK(cond, ...) do {					\
-	if (unlikely(!(cond)))						\
+	if (LRCU_UNLIKELY(!(cond)))						\
 		__list_corruption(__VA_ARGS__);				\
 } while (0)
 #else
@@ -123,8 +123,8 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 {
 	/* Relaxed: a head being initialised is not yet visible, but keep the
 	 * stores atomic like every other link store in this file. */
-	WRITE_ONCE(list->next, list);
-	WRITE_ONCE(list->prev, list);
+	LRCU_WRITE_ONCE(list->next, list);
+	LRCU_WRITE_ONCE(list->prev, list);
 }
 
 static inline void __list_check_add(struct list_head *entry_new,
@@ -166,10 +166,10 @@ static inline void __list_add(struct list_head *entry_new, struct list_head *pre
 {
 	__list_check_add(entry_new, prev, next);
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(next->prev, entry_new);
-	WRITE_ONCE(entry_new->next, next);
-	WRITE_ONCE(entry_new->prev, prev);
-	WRITE_ONCE(prev->next, entry_new);
+	LRCU_WRITE_ONCE(next->prev, entry_new);
+	LRCU_WRITE_ONCE(entry_new->next, next);
+	LRCU_WRITE_ONCE(entry_new->prev, prev);
+	LRCU_WRITE_ONCE(prev->next, entry_new);
 }
 
 /* Insert new right after head (stack order). */
@@ -187,7 +187,7 @@ static inline void list_add_tail(struct list_head *entry_new, struct list_head *
 /* Join prev and next, dropping whatever was between them (internal). */
 static inline void __list_del(struct list_head *prev, struct list_head *next)
 {
-	WRITE_ONCE(next->prev, prev);	/* readers never follow ->prev */
+	LRCU_WRITE_ONCE(next->prev, prev);	/* readers never follow ->prev */
 	/* Release: pairs with rcu_dereference() in the _rcu traversals when
 	 * called from list_del_rcu(); see __list_link_release(). */
 	__list_link_release(prev->next, next);
@@ -205,8 +205,8 @@ static inline void list_del(struct list_head *entry)
 {
 	__list_del_entry(entry);
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(entry->next, (struct list_head *)LIST_POISON1);
-	WRITE_ONCE(entry->prev, (struct list_head *)LIST_POISON2);
+	LRCU_WRITE_ONCE(entry->next, (struct list_head *)LIST_POISON1);
+	LRCU_WRITE_ONCE(entry->prev, (struct list_head *)LIST_POISON2);
 }
 
 /* Unlink entry and make it an empty list of its own. */
@@ -220,10 +220,10 @@ static inline void list_del_init(struct list_head *entry)
 static inline void list_replace(struct list_head *old, struct list_head *entry_new)
 {
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(entry_new->next, old->next);
-	WRITE_ONCE(entry_new->next->prev, entry_new);
-	WRITE_ONCE(entry_new->prev, old->prev);
-	WRITE_ONCE(entry_new->prev->next, entry_new);
+	LRCU_WRITE_ONCE(entry_new->next, old->next);
+	LRCU_WRITE_ONCE(entry_new->next->prev, entry_new);
+	LRCU_WRITE_ONCE(entry_new->prev, old->prev);
+	LRCU_WRITE_ONCE(entry_new->prev->next, entry_new);
 }
 
 static inline void list_replace_init(struct list_head *old, struct list_head *entry_new)
@@ -266,13 +266,13 @@ static inline void list_bulk_move_tail(struct list_head *head,
 	struct list_head *before = first->prev, *after = last->next;
 
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(before->next, after);
-	WRITE_ONCE(after->prev, before);
+	LRCU_WRITE_ONCE(before->next, after);
+	LRCU_WRITE_ONCE(after->prev, before);
 
-	WRITE_ONCE(first->prev, head->prev);
-	WRITE_ONCE(head->prev->next, first);
-	WRITE_ONCE(last->next, head);
-	WRITE_ONCE(head->prev, last);
+	LRCU_WRITE_ONCE(first->prev, head->prev);
+	LRCU_WRITE_ONCE(head->prev->next, first);
+	LRCU_WRITE_ONCE(last->next, head);
+	LRCU_WRITE_ONCE(head->prev, last);
 }
 
 static inline bool list_is_first(const struct list_head *entry,
@@ -300,7 +300,7 @@ static inline bool list_is_head(const struct list_head *entry,
 static inline bool list_empty(const struct list_head *head)
 {
 	/* Relaxed, single load; may race with updaters. */
-	return READ_ONCE(head->next) == head;
+	return LRCU_READ_ONCE(head->next) == head;
 }
 
 /*
@@ -312,9 +312,9 @@ static inline void list_del_init_careful(struct list_head *entry)
 {
 	__list_del_entry(entry);
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(entry->prev, entry);
+	LRCU_WRITE_ONCE(entry->prev, entry);
 	/* Release pairs with the acquire in list_empty_careful(). */
-	smp_store_release(&entry->next, entry);
+	LRCU_STORE_RELEASE(&entry->next, entry);
 }
 
 /*
@@ -326,9 +326,9 @@ static inline bool list_empty_careful(const struct list_head *head)
 {
 	/* Acquire pairs with the release in list_del_init_careful(); it also
 	 * keeps the ->prev load after the ->next load. */
-	struct list_head *next = smp_load_acquire(&((struct list_head *)head)->next);
+	struct list_head *next = LRCU_LOAD_ACQUIRE(&((struct list_head *)head)->next);
 
-	return next == head && next == READ_ONCE(head->prev);
+	return next == head && next == LRCU_READ_ONCE(head->prev);
 }
 
 /* Move the first entry to the tail. */
@@ -358,12 +358,12 @@ static inline void __list_cut_position(struct list_head *list,
 	struct list_head *new_first = entry->next;
 
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(list->next, head->next);
-	WRITE_ONCE(list->next->prev, list);
-	WRITE_ONCE(list->prev, entry);
-	WRITE_ONCE(entry->next, list);
-	WRITE_ONCE(head->next, new_first);
-	WRITE_ONCE(new_first->prev, head);
+	LRCU_WRITE_ONCE(list->next, head->next);
+	LRCU_WRITE_ONCE(list->next->prev, list);
+	LRCU_WRITE_ONCE(list->prev, entry);
+	LRCU_WRITE_ONCE(entry->next, list);
+	LRCU_WRITE_ONCE(head->next, new_first);
+	LRCU_WRITE_ONCE(new_first->prev, head);
 }
 
 /*
@@ -394,12 +394,12 @@ static inline void list_cut_before(struct list_head *list,
 		return;
 	}
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(list->next, head->next);
-	WRITE_ONCE(list->next->prev, list);
-	WRITE_ONCE(list->prev, entry->prev);
-	WRITE_ONCE(list->prev->next, list);
-	WRITE_ONCE(head->next, entry);
-	WRITE_ONCE(entry->prev, head);
+	LRCU_WRITE_ONCE(list->next, head->next);
+	LRCU_WRITE_ONCE(list->next->prev, list);
+	LRCU_WRITE_ONCE(list->prev, entry->prev);
+	LRCU_WRITE_ONCE(list->prev->next, list);
+	LRCU_WRITE_ONCE(head->next, entry);
+	LRCU_WRITE_ONCE(entry->prev, head);
 }
 
 /* Insert the entries of non-empty list between prev and next (internal). */
@@ -410,10 +410,10 @@ static inline void __list_splice(const struct list_head *list,
 	struct list_head *first = list->next, *last = list->prev;
 
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(first->prev, prev);
-	WRITE_ONCE(prev->next, first);
-	WRITE_ONCE(last->next, next);
-	WRITE_ONCE(next->prev, last);
+	LRCU_WRITE_ONCE(first->prev, prev);
+	LRCU_WRITE_ONCE(prev->next, first);
+	LRCU_WRITE_ONCE(last->next, next);
+	LRCU_WRITE_ONCE(next->prev, last);
 }
 
 /* Join list's entries at the front of head (list itself is left stale). */
@@ -461,14 +461,14 @@ static inline size_t list_count_nodes(const struct list_head *head)
 }
 
 /* The structure of type `type' whose `member' is the list_head at ptr. */
-#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#define list_entry(ptr, type, member)	LRCU_CONTAINER_OF(ptr, type, member)
 #define list_first_entry(ptr, type, member) \
 	list_entry((ptr)->next, type, member)
 #define list_last_entry(ptr, type, member) \
 	list_entry((ptr)->prev, type, member)
 #define list_first_entry_or_null(ptr, type, member) ({			\
 	struct list_head *__lfeon_head = (ptr);				\
-	struct list_head *__lfeon_pos = READ_ONCE(__lfeon_head->next);	\
+	struct list_head *__lfeon_pos = LRCU_READ_ONCE(__lfeon_head->next);	\
 	__lfeon_pos != __lfeon_head ?					\
 		list_entry(__lfeon_pos, type, member) : NULL;		\
 })
@@ -484,7 +484,7 @@ static inline size_t list_count_nodes(const struct list_head *head)
 	list_entry(__list_entry_member(pos, member)->next, __typeof__(*(pos)), member)
 #define list_prev_entry(pos, member) \
 	list_entry(__list_entry_member(pos, member)->prev, __typeof__(*(pos)), member)
-/* Is pos the (fake) entry that container_of() makes of the head? */
+/* Is pos the (fake) entry that LRCU_CONTAINER_OF() makes of the head? */
 #define list_entry_is_head(pos, head, member)	(&(pos)->member == (head))
 
 #define list_for_each(pos, head) \
@@ -564,13 +564,13 @@ struct hlist_head {
 #define HLIST_HEAD_INIT		{ .first = NULL }
 #define HLIST_HEAD(name)	struct hlist_head name = HLIST_HEAD_INIT
 /* A link store (see "Link stores" above). */
-#define INIT_HLIST_HEAD(ptr)	WRITE_ONCE((ptr)->first, (struct hlist_node *)NULL)
+#define INIT_HLIST_HEAD(ptr)	LRCU_WRITE_ONCE((ptr)->first, (struct hlist_node *)NULL)
 
 static inline void INIT_HLIST_NODE(struct hlist_node *h)
 {
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(h->next, NULL);
-	WRITE_ONCE(h->pprev, NULL);
+	LRCU_WRITE_ONCE(h->next, NULL);
+	LRCU_WRITE_ONCE(h->pprev, NULL);
 }
 
 /* Not on any list (never added, or removed with an _init deletion)? */
@@ -582,12 +582,12 @@ static inline bool hlist_unhashed(const struct hlist_node *h)
 /* hlist_unhashed() for callers that do not hold the update-side lock. */
 static inline bool hlist_unhashed_lockless(const struct hlist_node *h)
 {
-	return !READ_ONCE(h->pprev);	/* pairs with the WRITE_ONCE()s of ->pprev */
+	return !LRCU_READ_ONCE(h->pprev);	/* pairs with the LRCU_WRITE_ONCE()s of ->pprev */
 }
 
 static inline bool hlist_empty(const struct hlist_head *h)
 {
-	return !READ_ONCE(h->first);	/* lockless emptiness test, as list_empty() */
+	return !LRCU_READ_ONCE(h->first);	/* lockless emptiness test, as list_empty() */
 }
 
 /* Unlink n; leave its own links alone (internal). */
@@ -603,7 +603,7 @@ static inline void __hlist_del(struct hlist_node *n)
 	 * when called from hlist_del_rcu(); see __list_link_release(). */
 	__list_link_release(*pprev, next);
 	if (next)
-		WRITE_ONCE(next->pprev, pprev);
+		LRCU_WRITE_ONCE(next->pprev, pprev);
 }
 
 /* Unlink and poison n. */
@@ -611,8 +611,8 @@ static inline void hlist_del(struct hlist_node *n)
 {
 	__hlist_del(n);
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->next, (struct hlist_node *)LIST_POISON1);
-	WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(n->next, (struct hlist_node *)LIST_POISON1);
+	LRCU_WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
 }
 
 /* Unlink n if it is on a list, and make it unhashed. */
@@ -637,11 +637,11 @@ static inline void __hlist_link(struct hlist_node *n, struct hlist_node **pprev,
 				struct hlist_node *next, int memorder)
 {
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->next, next);
-	WRITE_ONCE(n->pprev, pprev);
+	LRCU_WRITE_ONCE(n->next, next);
+	LRCU_WRITE_ONCE(n->pprev, pprev);
 	__atomic_store_n(pprev, n, memorder);
 	if (next)
-		WRITE_ONCE(next->pprev, &n->next);	/* readers never follow ->pprev */
+		LRCU_WRITE_ONCE(next->pprev, &n->next);	/* readers never follow ->pprev */
 }
 
 static inline void hlist_add_head(struct hlist_node *n, struct hlist_head *h)
@@ -691,13 +691,13 @@ static inline bool hlist_is_singular_node(struct hlist_node *n, struct hlist_hea
 static inline void hlist_move_list(struct hlist_head *old, struct hlist_head *to)
 {
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(to->first, old->first);
+	LRCU_WRITE_ONCE(to->first, old->first);
 	if (to->first)
-		WRITE_ONCE(to->first->pprev, &to->first);
-	WRITE_ONCE(old->first, NULL);
+		LRCU_WRITE_ONCE(to->first->pprev, &to->first);
+	LRCU_WRITE_ONCE(old->first, NULL);
 }
 
-#define hlist_entry(ptr, type, member)	container_of(ptr, type, member)
+#define hlist_entry(ptr, type, member)	LRCU_CONTAINER_OF(ptr, type, member)
 /* hlist_entry() that maps NULL to NULL. */
 #define hlist_entry_safe(ptr, type, member) ({				\
 	__typeof__(ptr) __hes_ptr = (ptr);				\
@@ -752,9 +752,9 @@ struct hlist_nulls_node {
 #define NULLS_MARKER(value)	(1UL | (((unsigned long)(value)) << 1))
 /* A link store (see "Link stores" above). */
 #define INIT_HLIST_NULLS_HEAD(ptr, nulls) \
-	WRITE_ONCE((ptr)->first, (struct hlist_nulls_node *)NULLS_MARKER(nulls))
+	LRCU_WRITE_ONCE((ptr)->first, (struct hlist_nulls_node *)NULLS_MARKER(nulls))
 
-#define hlist_nulls_entry(ptr, type, member)	container_of(ptr, type, member)
+#define hlist_nulls_entry(ptr, type, member)	LRCU_CONTAINER_OF(ptr, type, member)
 /* hlist_nulls_entry() that maps a nulls marker to NULL. */
 #define hlist_nulls_entry_safe(ptr, type, member) ({			\
 	__typeof__(ptr) __hnes_ptr = (ptr);				\
@@ -781,12 +781,12 @@ static inline bool hlist_nulls_unhashed(const struct hlist_nulls_node *h)
 
 static inline bool hlist_nulls_unhashed_lockless(const struct hlist_nulls_node *h)
 {
-	return !READ_ONCE(h->pprev);	/* pairs with the WRITE_ONCE()s of ->pprev */
+	return !LRCU_READ_ONCE(h->pprev);	/* pairs with the LRCU_WRITE_ONCE()s of ->pprev */
 }
 
 static inline bool hlist_nulls_empty(const struct hlist_nulls_head *h)
 {
-	return is_a_nulls(READ_ONCE(h->first));	/* lockless, as list_empty() */
+	return is_a_nulls(LRCU_READ_ONCE(h->first));	/* lockless, as list_empty() */
 }
 
 static inline void hlist_nulls_add_head(struct hlist_nulls_node *n,
@@ -795,11 +795,11 @@ static inline void hlist_nulls_add_head(struct hlist_nulls_node *n,
 	struct hlist_nulls_node *first = h->first;
 
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->next, first);
-	WRITE_ONCE(n->pprev, &h->first);
-	WRITE_ONCE(h->first, n);
+	LRCU_WRITE_ONCE(n->next, first);
+	LRCU_WRITE_ONCE(n->pprev, &h->first);
+	LRCU_WRITE_ONCE(h->first, n);
 	if (!is_a_nulls(first))
-		WRITE_ONCE(first->pprev, &n->next);
+		LRCU_WRITE_ONCE(first->pprev, &n->next);
 }
 
 /* Unlink n; leave its own links alone (internal). */
@@ -816,15 +816,15 @@ static inline void __hlist_nulls_del(struct hlist_nulls_node *n)
 	 * hlist_nulls_del_rcu(); see __list_link_release(). */
 	__list_link_release(*pprev, next);
 	if (!is_a_nulls(next))
-		WRITE_ONCE(next->pprev, pprev);
+		LRCU_WRITE_ONCE(next->pprev, pprev);
 }
 
 static inline void hlist_nulls_del(struct hlist_nulls_node *n)
 {
 	__hlist_nulls_del(n);
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->next, (struct hlist_nulls_node *)LIST_POISON1);
-	WRITE_ONCE(n->pprev, (struct hlist_nulls_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(n->next, (struct hlist_nulls_node *)LIST_POISON1);
+	LRCU_WRITE_ONCE(n->pprev, (struct hlist_nulls_node **)LIST_POISON2);
 }
 
 /* tpos: the entry; pos: the struct hlist_nulls_node * cursor, which is
@@ -877,16 +877,16 @@ static inline __hlist_bl_word_t *__hlist_bl_word(const struct hlist_bl_head *h)
 
 /* A link store (see "Link stores" above). */
 #define INIT_HLIST_BL_HEAD(ptr) \
-	WRITE_ONCE((ptr)->first, (struct hlist_bl_node *)NULL)
+	LRCU_WRITE_ONCE((ptr)->first, (struct hlist_bl_node *)NULL)
 
 static inline void INIT_HLIST_BL_NODE(struct hlist_bl_node *h)
 {
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(h->next, NULL);
-	WRITE_ONCE(h->pprev, NULL);
+	LRCU_WRITE_ONCE(h->next, NULL);
+	LRCU_WRITE_ONCE(h->pprev, NULL);
 }
 
-#define hlist_bl_entry(ptr, type, member)	container_of(ptr, type, member)
+#define hlist_bl_entry(ptr, type, member)	LRCU_CONTAINER_OF(ptr, type, member)
 
 static inline bool hlist_bl_unhashed(const struct hlist_bl_node *h)
 {
@@ -898,7 +898,7 @@ static inline struct hlist_bl_node *hlist_bl_first(struct hlist_bl_head *h)
 {
 	/* Atomic: lockers may RMW the word concurrently; the lock holder's
 	 * own updates are ordered by the lock. */
-	return (struct hlist_bl_node *)(READ_ONCE(*__hlist_bl_word(h)) &
+	return (struct hlist_bl_node *)(LRCU_READ_ONCE(*__hlist_bl_word(h)) &
 					~LIST_BL_LOCKMASK);
 }
 
@@ -907,15 +907,15 @@ static inline void hlist_bl_set_first(struct hlist_bl_head *h,
 				      struct hlist_bl_node *n)
 {
 	LIST_BL_BUG_ON((uintptr_t)n & LIST_BL_LOCKMASK);
-	LIST_BL_BUG_ON(!(READ_ONCE(*__hlist_bl_word(h)) & LIST_BL_LOCKMASK));
+	LIST_BL_BUG_ON(!(LRCU_READ_ONCE(*__hlist_bl_word(h)) & LIST_BL_LOCKMASK));
 	/* Relaxed: the non-RCU variant; hlist_bl_set_first_rcu() releases. */
-	WRITE_ONCE(h->first, (struct hlist_bl_node *)((uintptr_t)n | LIST_BL_LOCKMASK));
+	LRCU_WRITE_ONCE(h->first, (struct hlist_bl_node *)((uintptr_t)n | LIST_BL_LOCKMASK));
 }
 
 static inline bool hlist_bl_empty(const struct hlist_bl_head *h)
 {
 	/* Lockless emptiness test, as list_empty(). */
-	return !(READ_ONCE(*__hlist_bl_word(h)) & ~LIST_BL_LOCKMASK);
+	return !(LRCU_READ_ONCE(*__hlist_bl_word(h)) & ~LIST_BL_LOCKMASK);
 }
 
 /* Link n in front of h's first node, all but the head store (internal;
@@ -926,10 +926,10 @@ static inline void __hlist_bl_link_head(struct hlist_bl_node *n,
 	struct hlist_bl_node *first = hlist_bl_first(h);
 
 	/* Relaxed: n is not reachable until the head store. */
-	WRITE_ONCE(n->next, first);
+	LRCU_WRITE_ONCE(n->next, first);
 	if (first)
-		WRITE_ONCE(first->pprev, &n->next);
-	WRITE_ONCE(n->pprev, &h->first);
+		LRCU_WRITE_ONCE(first->pprev, &n->next);
+	LRCU_WRITE_ONCE(n->pprev, &h->first);
 }
 
 static inline void hlist_bl_add_head(struct hlist_bl_node *n,
@@ -963,9 +963,9 @@ static inline void hlist_bl_add_before(struct hlist_bl_node *n,
 	struct hlist_bl_node **pprev = next->pprev;
 
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->pprev, pprev);
-	WRITE_ONCE(n->next, next);
-	WRITE_ONCE(next->pprev, &n->next);
+	LRCU_WRITE_ONCE(n->pprev, pprev);
+	LRCU_WRITE_ONCE(n->next, next);
+	LRCU_WRITE_ONCE(next->pprev, &n->next);
 	/* pprev may be the head word: keep the lock bit. */
 	__hlist_bl_store_keep_lock(pprev, n, __ATOMIC_RELAXED);
 }
@@ -975,11 +975,11 @@ static inline void hlist_bl_add_behind(struct hlist_bl_node *n,
 				       struct hlist_bl_node *prev)
 {
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->next, prev->next);
-	WRITE_ONCE(n->pprev, &prev->next);
-	WRITE_ONCE(prev->next, n);
+	LRCU_WRITE_ONCE(n->next, prev->next);
+	LRCU_WRITE_ONCE(n->pprev, &prev->next);
+	LRCU_WRITE_ONCE(prev->next, n);
 	if (n->next)
-		WRITE_ONCE(n->next->pprev, &n->next);
+		LRCU_WRITE_ONCE(n->next->pprev, &n->next);
 }
 
 /* Unlink n; leave its own links alone (internal; lock held). */
@@ -995,15 +995,15 @@ static inline void __hlist_bl_del(struct hlist_bl_node *n)
 	 * from hlist_bl_del_rcu(); see __list_link_release(). */
 	__hlist_bl_store_keep_lock(pprev, next, __ATOMIC_RELEASE);
 	if (next)
-		WRITE_ONCE(next->pprev, pprev);
+		LRCU_WRITE_ONCE(next->pprev, pprev);
 }
 
 static inline void hlist_bl_del(struct hlist_bl_node *n)
 {
 	__hlist_bl_del(n);
 	/* link stores (see "Link stores" above) */
-	WRITE_ONCE(n->next, (struct hlist_bl_node *)LIST_POISON1);
-	WRITE_ONCE(n->pprev, (struct hlist_bl_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(n->next, (struct hlist_bl_node *)LIST_POISON1);
+	LRCU_WRITE_ONCE(n->pprev, (struct hlist_bl_node **)LIST_POISON2);
 }
 
 static inline void hlist_bl_del_init(struct hlist_bl_node *n)
@@ -1027,7 +1027,7 @@ static inline void __hlist_bl_relax(unsigned int *spins)
 #elif defined(__aarch64__) || defined(__arm__)
 	__asm__ __volatile__("yield" ::: "memory");
 #else
-	barrier();
+	LRCU_BARRIER();
 #endif
 }
 
@@ -1059,7 +1059,7 @@ static inline bool hlist_bl_trylock(struct hlist_bl_head *b)
 
 static inline void hlist_bl_unlock(struct hlist_bl_head *b)
 {
-	LIST_BL_BUG_ON(!(READ_ONCE(*__hlist_bl_word(b)) & LIST_BL_LOCKMASK));
+	LIST_BL_BUG_ON(!(LRCU_READ_ONCE(*__hlist_bl_word(b)) & LIST_BL_LOCKMASK));
 	/*
 	 * Release pairs with the acquire in hlist_bl_lock() (the next
 	 * holder sees this holder's updates), and with rcu_dereference() of
@@ -1072,7 +1072,7 @@ static inline void hlist_bl_unlock(struct hlist_bl_head *b)
 /* Is the lock bit set (by anyone)? */
 static inline bool hlist_bl_is_locked(struct hlist_bl_head *b)
 {
-	return READ_ONCE(*__hlist_bl_word(b)) & LIST_BL_LOCKMASK;
+	return LRCU_READ_ONCE(*__hlist_bl_word(b)) & LIST_BL_LOCKMASK;
 }
 
 #define hlist_bl_for_each_entry(tpos, pos, head, member)		\

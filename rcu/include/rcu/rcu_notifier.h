@@ -23,6 +23,8 @@
 #ifndef RCU_RCU_NOTIFIER_H
 #define RCU_RCU_NOTIFIER_H
 
+#include <rcu/compiler.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,8 +66,8 @@ struct rcu_stall_notifier {
 	struct rcu_stall_notifier *next;	/* the library's */
 };
 
-int lrcu_stall_notifier_register(struct rcu_stall_notifier *nb);
-int lrcu_stall_notifier_unregister(struct rcu_stall_notifier *nb);
+LRCU_API int lrcu_stall_notifier_register(struct rcu_stall_notifier *nb);
+LRCU_API int lrcu_stall_notifier_unregister(struct rcu_stall_notifier *nb);
 
 /* 0, or -1 with errno EEXIST (already registered) / ENOENT (not). */
 static inline int rcu_stall_chain_notifier_register(struct rcu_stall_notifier *nb)

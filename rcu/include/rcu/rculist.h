@@ -70,8 +70,8 @@ extern "C" {
  */
 static inline void INIT_LIST_HEAD_RCU(struct list_head *list)
 {
-	WRITE_ONCE(list->next, list);
-	WRITE_ONCE(list->prev, list);
+	LRCU_WRITE_ONCE(list->next, list);
+	LRCU_WRITE_ONCE(list->prev, list);
 }
 
 /* The RCU-protected forward pointer of a list_head, as an lvalue. */
@@ -87,13 +87,13 @@ static inline void __list_add_rcu(struct list_head *entry_new,
 	__list_check_add(entry_new, prev, next);
 	/* Relaxed: new is not reachable yet; the publication below orders
 	 * these stores before any reader can load them. */
-	WRITE_ONCE(entry_new->next, next);
-	WRITE_ONCE(entry_new->prev, prev);
+	LRCU_WRITE_ONCE(entry_new->next, next);
+	LRCU_WRITE_ONCE(entry_new->prev, prev);
 	/* Publish: pairs with rcu_dereference() in list_entry_rcu() (used by
 	 * list_for_each_entry_rcu() and friends) - a reader that sees new
 	 * sees its links and the caller's initialisation of its entry. */
-	rcu_assign_pointer(list_next_rcu(prev), entry_new);
-	WRITE_ONCE(next->prev, entry_new);	/* readers never follow ->prev */
+	LRCU_ASSIGN_POINTER(list_next_rcu(prev), entry_new);
+	LRCU_WRITE_ONCE(next->prev, entry_new);	/* readers never follow ->prev */
 }
 
 /* Add new right after head (stack order), concurrently with readers. */
@@ -118,7 +118,7 @@ static inline void list_del_rcu(struct list_head *entry)
 {
 	__list_del_entry(entry);	/* release store of prev->next, in list.h */
 	/* A link store (list.h); readers never follow ->prev. */
-	WRITE_ONCE(entry->prev, (struct list_head *)LIST_POISON2);
+	LRCU_WRITE_ONCE(entry->prev, (struct list_head *)LIST_POISON2);
 }
 
 /*
@@ -129,13 +129,13 @@ static inline void list_del_rcu(struct list_head *entry)
 static inline void list_replace_rcu(struct list_head *old, struct list_head *entry_new)
 {
 	/* Relaxed: new is not reachable yet (published below). */
-	WRITE_ONCE(entry_new->next, old->next);
-	WRITE_ONCE(entry_new->prev, old->prev);
+	LRCU_WRITE_ONCE(entry_new->next, old->next);
+	LRCU_WRITE_ONCE(entry_new->prev, old->prev);
 	/* Publish: pairs with rcu_dereference() in list_entry_rcu(). */
-	rcu_assign_pointer(list_next_rcu(entry_new->prev), entry_new);
+	LRCU_ASSIGN_POINTER(list_next_rcu(entry_new->prev), entry_new);
 	/* Link stores (list.h) of back pointers, which readers never follow. */
-	WRITE_ONCE(entry_new->next->prev, entry_new);
-	WRITE_ONCE(old->prev, (struct list_head *)LIST_POISON2);
+	LRCU_WRITE_ONCE(entry_new->next->prev, entry_new);
+	LRCU_WRITE_ONCE(old->prev, (struct list_head *)LIST_POISON2);
 }
 
 /*
@@ -162,11 +162,11 @@ static inline void __list_splice_init_rcu(struct list_head *list,
 	INIT_LIST_HEAD_RCU(list);
 	sync();
 	/* Relaxed: first..last are unreachable until published below. */
-	WRITE_ONCE(last->next, next);
-	WRITE_ONCE(first->prev, prev);
+	LRCU_WRITE_ONCE(last->next, next);
+	LRCU_WRITE_ONCE(first->prev, prev);
 	/* Publish: pairs with rcu_dereference() in list_entry_rcu(). */
-	rcu_assign_pointer(list_next_rcu(prev), first);
-	WRITE_ONCE(next->prev, last);	/* readers never follow ->prev */
+	LRCU_ASSIGN_POINTER(list_next_rcu(prev), first);
+	LRCU_WRITE_ONCE(next->prev, last);	/* readers never follow ->prev */
 }
 
 /*
@@ -198,7 +198,7 @@ static inline void list_splice_tail_init_rcu(struct list_head *list,
  * (an lvalue such as pos->next or list_next_rcu(pos)) points to.
  */
 #define list_entry_rcu(ptr, type, member) \
-	container_of(rcu_dereference_raw(ptr), type, member)
+	LRCU_CONTAINER_OF(LRCU_DEREFERENCE_RAW(ptr), type, member)
 
 /*
  * First entry of an RCU-protected list, or NULL if it is empty.  One load
@@ -208,8 +208,8 @@ static inline void list_splice_tail_init_rcu(struct list_head *list,
 	struct list_head *__lfonr_head = (ptr);				\
 	/* pairs with rcu_assign_pointer() in __list_add_rcu() */	\
 	struct list_head *__lfonr_next =				\
-		rcu_dereference_raw(list_next_rcu(__lfonr_head));	\
-	likely(__lfonr_next != __lfonr_head) ?				\
+		LRCU_DEREFERENCE_RAW(list_next_rcu(__lfonr_head));	\
+	LRCU_LIKELY(__lfonr_next != __lfonr_head) ?				\
 		list_entry(__lfonr_next, type, member) : NULL;		\
 })
 
@@ -219,8 +219,8 @@ static inline void list_splice_tail_init_rcu(struct list_head *list,
 	struct list_head *__lnonr_ptr = (ptr);				\
 	/* pairs with rcu_assign_pointer() in __list_add_rcu() */	\
 	struct list_head *__lnonr_next =				\
-		rcu_dereference_raw(list_next_rcu(__lnonr_ptr));	\
-	likely(__lnonr_next != __lnonr_head) ?				\
+		LRCU_DEREFERENCE_RAW(list_next_rcu(__lnonr_ptr));	\
+	LRCU_LIKELY(__lnonr_next != __lnonr_head) ?				\
 		list_entry(__lnonr_next, type, member) : NULL;		\
 })
 
@@ -275,7 +275,7 @@ static inline void hlist_del_rcu(struct hlist_node *n)
 {
 	__hlist_del(n);		/* release store of *pprev, in list.h */
 	/* A link store (list.h); readers never follow ->pprev. */
-	WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(n->pprev, (struct hlist_node **)LIST_POISON2);
 }
 
 /*
@@ -287,8 +287,8 @@ static inline void hlist_del_init_rcu(struct hlist_node *n)
 {
 	if (!hlist_unhashed(n)) {
 		__hlist_del(n);
-		/* pairs with READ_ONCE() in hlist_unhashed_lockless() */
-		WRITE_ONCE(n->pprev, NULL);
+		/* pairs with LRCU_READ_ONCE() in hlist_unhashed_lockless() */
+		LRCU_WRITE_ONCE(n->pprev, NULL);
 	}
 }
 
@@ -299,7 +299,7 @@ static inline void hlist_replace_rcu(struct hlist_node *old, struct hlist_node *
 	 * rcu_dereference() loads of hlist_for_each_entry_rcu(). */
 	__hlist_link(entry_new, old->pprev, old->next, __ATOMIC_RELEASE);
 	/* A link store (list.h); readers never follow ->pprev. */
-	WRITE_ONCE(old->pprev, (struct hlist_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(old->pprev, (struct hlist_node **)LIST_POISON2);
 }
 
 /*
@@ -351,9 +351,9 @@ static inline void hlist_add_tail_rcu(struct hlist_node *n, struct hlist_head *h
 
 /* Iterate over the nodes (struct hlist_node *pos) of an RCU hlist. */
 #define __hlist_for_each_rcu(pos, head)					\
-	for (pos = rcu_dereference(hlist_first_rcu(head));		\
+	for (pos = LRCU_DEREFERENCE(hlist_first_rcu(head));		\
 	     pos;							\
-	     pos = rcu_dereference(hlist_next_rcu(pos)))
+	     pos = LRCU_DEREFERENCE(hlist_next_rcu(pos)))
 
 /*
  * The entry (of pos's type) whose node the RCU-protected link `link'
@@ -375,39 +375,39 @@ static inline void hlist_add_tail_rcu(struct hlist_node *n, struct hlist_head *h
 #define hlist_for_each_entry_rcu(pos, head, member, cond...)		\
 	for (__rcu_list_checked(cond),					\
 	     pos = __hlist_entry_deref(hlist_first_rcu(head), pos, member, \
-				       rcu_dereference_raw);		\
+				       LRCU_DEREFERENCE_RAW);		\
 	     pos;							\
-	     pos = __hlist_next_entry_deref(pos, member, rcu_dereference_raw))
+	     pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_RAW))
 
 /* For tracing code: no checking hooks at all. */
 #define hlist_for_each_entry_rcu_notrace(pos, head, member)		\
 	for (pos = __hlist_entry_deref(hlist_first_rcu(head), pos, member, \
-				       rcu_dereference_raw_notrace);	\
+				       LRCU_DEREFERENCE_RAW);	\
 	     pos;							\
-	     pos = __hlist_next_entry_deref(pos, member, rcu_dereference_raw_notrace))
+	     pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_RAW))
 
 /* Inside rcu_read_lock_bh() (each load checked with rcu_dereference_bh()). */
 #define hlist_for_each_entry_rcu_bh(pos, head, member)			\
 	for (pos = __hlist_entry_deref(hlist_first_rcu(head), pos, member, \
-				       rcu_dereference_bh);		\
+				       LRCU_DEREFERENCE_BH);		\
 	     pos;							\
-	     pos = __hlist_next_entry_deref(pos, member, rcu_dereference_bh))
+	     pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_BH))
 
 /* Resume after pos (not visited again); pos must still be valid. */
 #define hlist_for_each_entry_continue_rcu(pos, member)			\
-	for (pos = __hlist_next_entry_deref(pos, member, rcu_dereference_raw); \
+	for (pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_RAW); \
 	     pos;							\
-	     pos = __hlist_next_entry_deref(pos, member, rcu_dereference_raw))
+	     pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_RAW))
 
 #define hlist_for_each_entry_continue_rcu_bh(pos, member)		\
-	for (pos = __hlist_next_entry_deref(pos, member, rcu_dereference_bh); \
+	for (pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_BH); \
 	     pos;							\
-	     pos = __hlist_next_entry_deref(pos, member, rcu_dereference_bh))
+	     pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_BH))
 
 /* Resume from pos (visited). */
 #define hlist_for_each_entry_from_rcu(pos, member)			\
 	for (; pos;							\
-	     pos = __hlist_next_entry_deref(pos, member, rcu_dereference_raw))
+	     pos = __hlist_next_entry_deref(pos, member, LRCU_DEREFERENCE_RAW))
 
 #ifdef __cplusplus
 }

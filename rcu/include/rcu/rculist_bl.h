@@ -29,9 +29,9 @@ static inline void hlist_bl_set_first_rcu(struct hlist_bl_head *h,
 					  struct hlist_bl_node *n)
 {
 	LIST_BL_BUG_ON((uintptr_t)n & LIST_BL_LOCKMASK);
-	LIST_BL_BUG_ON(!(READ_ONCE(*__hlist_bl_word(h)) & LIST_BL_LOCKMASK));
+	LIST_BL_BUG_ON(!(LRCU_READ_ONCE(*__hlist_bl_word(h)) & LIST_BL_LOCKMASK));
 	/* Publish: pairs with rcu_dereference_check() in hlist_bl_first_rcu() */
-	rcu_assign_pointer(h->first,
+	LRCU_ASSIGN_POINTER(h->first,
 			   (struct hlist_bl_node *)((uintptr_t)n | LIST_BL_LOCKMASK));
 }
 
@@ -44,7 +44,7 @@ static inline struct hlist_bl_node *hlist_bl_first_rcu(struct hlist_bl_head *h)
 	/* Consume pairs with the release in hlist_bl_set_first_rcu() and in
 	 * hlist_bl_unlock() (an RMW continuing its release sequence). */
 	return (struct hlist_bl_node *)
-		((uintptr_t)rcu_dereference_check(h->first, hlist_bl_is_locked(h)) &
+		((uintptr_t)LRCU_DEREFERENCE_CHECK(h->first, hlist_bl_is_locked(h)) &
 		 ~LIST_BL_LOCKMASK);
 }
 
@@ -56,7 +56,7 @@ static inline void hlist_bl_del_init_rcu(struct hlist_bl_node *n)
 {
 	if (!hlist_bl_unhashed(n)) {
 		__hlist_bl_del(n);	/* release store of *pprev, in list.h */
-		WRITE_ONCE(n->pprev, NULL);	/* readers never follow ->pprev */
+		LRCU_WRITE_ONCE(n->pprev, NULL);	/* readers never follow ->pprev */
 	}
 }
 
@@ -68,7 +68,7 @@ static inline void hlist_bl_del_rcu(struct hlist_bl_node *n)
 {
 	__hlist_bl_del(n);	/* release store of *pprev, in list.h */
 	/* A link store (list.h); readers never follow ->pprev. */
-	WRITE_ONCE(n->pprev, (struct hlist_bl_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(n->pprev, (struct hlist_bl_node **)LIST_POISON2);
 }
 
 /* Add n at the front of h (lock held) while readers may be traversing. */
@@ -89,7 +89,7 @@ static inline void hlist_bl_add_head_rcu(struct hlist_bl_node *n,
 		({ tpos = hlist_bl_entry(pos, __typeof__(*(tpos)), member); 1; }); \
 	     /* pairs with the release stores of hlist_bl_add_head_rcu() \
 	      * and __hlist_bl_del() */					\
-	     pos = rcu_dereference_raw(pos->next))
+	     pos = LRCU_DEREFERENCE_RAW(pos->next))
 
 #ifdef __cplusplus
 }

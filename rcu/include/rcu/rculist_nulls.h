@@ -22,11 +22,11 @@
  *   begin:
  *	rcu_read_lock();
  *	hlist_nulls_for_each_entry_rcu(obj, pos, &table[slot], node) {
- *		if (READ_ONCE(obj->key) != key)
+ *		if (LRCU_READ_ONCE(obj->key) != key)
  *			continue;
  *		if (!get_ref_unless_zero(obj))
  *			goto restart;
- *		if (READ_ONCE(obj->key) != key) {
+ *		if (LRCU_READ_ONCE(obj->key) != key) {
  *			put_ref(obj);
  *			goto restart;
  *		}
@@ -86,8 +86,8 @@ static inline void hlist_nulls_del_init_rcu(struct hlist_nulls_node *n)
 {
 	if (!hlist_nulls_unhashed(n)) {
 		__hlist_nulls_del(n);	/* release store of *pprev, in list.h */
-		/* pairs with READ_ONCE() in hlist_nulls_unhashed_lockless() */
-		WRITE_ONCE(n->pprev, NULL);
+		/* pairs with LRCU_READ_ONCE() in hlist_nulls_unhashed_lockless() */
+		LRCU_WRITE_ONCE(n->pprev, NULL);
 	}
 }
 
@@ -99,7 +99,7 @@ static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
 {
 	__hlist_nulls_del(n);	/* release store of *pprev, in list.h */
 	/* A link store (list.h); readers never follow ->pprev. */
-	WRITE_ONCE(n->pprev, (struct hlist_nulls_node **)LIST_POISON2);
+	LRCU_WRITE_ONCE(n->pprev, (struct hlist_nulls_node **)LIST_POISON2);
 }
 
 /*
@@ -119,13 +119,13 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 	 * hlist_nulls_for_each_entry_rcu() by a reader that still stands on
 	 * the reused n, so that it sees first (and its object) initialised.
 	 */
-	rcu_assign_pointer(hlist_nulls_next_rcu(n), first);
-	WRITE_ONCE(n->pprev, &h->first);	/* readers never follow ->pprev */
+	LRCU_ASSIGN_POINTER(hlist_nulls_next_rcu(n), first);
+	LRCU_WRITE_ONCE(n->pprev, &h->first);	/* readers never follow ->pprev */
 	/* Publish: pairs with rcu_dereference_raw() of the head in
 	 * hlist_nulls_for_each_entry_rcu(). */
-	rcu_assign_pointer(hlist_nulls_first_rcu(h), n);
+	LRCU_ASSIGN_POINTER(hlist_nulls_first_rcu(h), n);
 	if (!is_a_nulls(first))
-		WRITE_ONCE(first->pprev, &n->next);	/* a link store (list.h) */
+		LRCU_WRITE_ONCE(first->pprev, &n->next);	/* a link store (list.h) */
 }
 
 /* No hlist_nulls_add_tail_rcu(): see the comment at the top of this file. */
@@ -135,16 +135,16 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
  * struct hlist_nulls_node * cursor, which holds the end marker when the
  * loop completes (check get_nulls_value(pos)).  Inside a reader.
  *
- * The leading barrier() keeps the compiler from reusing a head load from
+ * The leading LRCU_BARRIER() keeps the compiler from reusing a head load from
  * before a `goto restart' (the loads are atomic, so it could not anyway;
  * kept for the kernel's documented guarantee).
  */
 #define hlist_nulls_for_each_entry_rcu(tpos, pos, head, member)	\
-	for (({ barrier(); }),						\
-	     pos = rcu_dereference_raw(hlist_nulls_first_rcu(head));	\
+	for (({ LRCU_BARRIER(); }),						\
+	     pos = LRCU_DEREFERENCE_RAW(hlist_nulls_first_rcu(head));	\
 	     !is_a_nulls(pos) &&					\
 		({ tpos = hlist_nulls_entry(pos, __typeof__(*(tpos)), member); 1; }); \
-	     pos = rcu_dereference_raw(hlist_nulls_next_rcu(pos)))
+	     pos = LRCU_DEREFERENCE_RAW(hlist_nulls_next_rcu(pos)))
 
 #ifdef __cplusplus
 }

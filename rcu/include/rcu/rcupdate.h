@@ -33,6 +33,15 @@
  *   handler) is protected all the same, as an interrupt taken from the
  *   kernel's idle loop is.  Update-side calls work from any thread.
  *
+ * Processes
+ *   fork() is handled (pthread_atfork()): the child gets the library's
+ *   threads again, keeps the calling thread's registration (and its open
+ *   read-side section, if any), loses every other thread's (as if each
+ *   had unregistered), and its pending callbacks, grace periods and
+ *   barriers complete.  fork() waits for no grace period.  It must not be
+ *   called from an RCU or SRCU callback.  rcu_shutdown() stops the
+ *   library's threads and frees everything (<rcu/rcutree.h>).
+ *
  * Callbacks
  *   call_rcu() queues on the caller's thread slot (unregistered callers
  *   share one extra slot).  Callbacks are invoked, in the order they were
@@ -66,33 +75,34 @@ extern "C" {
 /* Library entry points (exported, prefixed).  The kernel names below   */
 /* are inline wrappers around these.                                    */
 
-int lrcu_init(void);
-int lrcu_register_thread(void);
-int lrcu_register_thread_cpu(int cpu);
-int lrcu_unregister_thread(void);
-void lrcu_thread_offline(void);
-void lrcu_thread_online(void);
+LRCU_API int lrcu_init(void);
+LRCU_API int lrcu_shutdown(void);
+LRCU_API int lrcu_register_thread(void);
+LRCU_API int lrcu_register_thread_cpu(int cpu);
+LRCU_API int lrcu_unregister_thread(void);
+LRCU_API void lrcu_thread_offline(void);
+LRCU_API void lrcu_thread_online(void);
 
-void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
-void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
-void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
-void lrcu_kfree_call(struct rcu_head *head, size_t offset);
-void lrcu_barrier(enum lrcu_flavor f, const char *caller);
-unsigned long lrcu_get_state(enum lrcu_flavor f);
-unsigned long lrcu_start_poll(enum lrcu_flavor f);
-bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie);
-void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller);
-void lrcu_force_qs(enum lrcu_flavor f);
-void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller);
-unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f);
-void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller);
-void lrcu_expedite_gp(void);
-void lrcu_unexpedite_gp(void);
-bool lrcu_gp_is_expedited(void);
-bool lrcu_gp_is_normal(void);
-void lrcu_end_inkernel_boot(void);
-int lrcu_nocb_cpu_offload(int cpu);
-int lrcu_nocb_cpu_deoffload(int cpu);
+LRCU_API void lrcu_synchronize(enum lrcu_flavor f, const char *caller);
+LRCU_API void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+LRCU_API void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func);
+LRCU_API void lrcu_kfree_call(struct rcu_head *head, size_t offset);
+LRCU_API void lrcu_barrier(enum lrcu_flavor f, const char *caller);
+LRCU_API unsigned long lrcu_get_state(enum lrcu_flavor f);
+LRCU_API unsigned long lrcu_start_poll(enum lrcu_flavor f);
+LRCU_API bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie);
+LRCU_API void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller);
+LRCU_API void lrcu_force_qs(enum lrcu_flavor f);
+LRCU_API void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller);
+LRCU_API unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f);
+LRCU_API void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller);
+LRCU_API void lrcu_expedite_gp(void);
+LRCU_API void lrcu_unexpedite_gp(void);
+LRCU_API bool lrcu_gp_is_expedited(void);
+LRCU_API bool lrcu_gp_is_normal(void);
+LRCU_API void lrcu_end_inkernel_boot(void);
+LRCU_API int lrcu_nocb_cpu_offload(int cpu);
+LRCU_API int lrcu_nocb_cpu_deoffload(int cpu);
 
 enum lrcu_head_op {
 	LRCU_HEAD_INIT,
@@ -100,11 +110,16 @@ enum lrcu_head_op {
 	LRCU_HEAD_DESTROY,
 	LRCU_HEAD_DESTROY_ON_STACK,
 };
-void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op);
-void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once);
+LRCU_API void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op);
+LRCU_API void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once);
 
 /* ------------------------------------------------------------------ */
 /* Threads ("CPUs")                                                     */
+
+/* Start the library now (otherwise it starts on first use): the name
+ * liburcu and perfbook programs call.  Returns 0, or -1 after printing why
+ * (see lrcu_init() in <rcu/rcutree.h>). */
+static inline int rcu_init(void) { return lrcu_init(); }
 
 /*
  * Take a thread slot.  Returns 0, or -1 with errno ENOSPC when all nr_cpus
@@ -120,6 +135,9 @@ static inline int rcu_register_thread(void) { return lrcu_register_thread(); }
 static inline int rcu_register_thread_cpu(int cpu) { return lrcu_register_thread_cpu(cpu); }
 /* Give the slot back; queued callbacks move to another slot. */
 static inline int rcu_unregister_thread(void) { return lrcu_unregister_thread(); }
+/* Stop the library's threads and free everything (see lrcu_shutdown() in
+ * <rcu/rcutree.h>): for a clean exit under valgrind or LeakSanitizer. */
+static inline int rcu_shutdown(void) { return lrcu_shutdown(); }
 static inline void rcu_thread_offline(void) { lrcu_thread_offline(); }
 static inline void rcu_thread_online(void) { lrcu_thread_online(); }
 
@@ -357,7 +375,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define RCU_LOCKDEP_WARN(c, msg) do {					\
 	static bool __rcu_splat_once;					\
 	(void)__rcu_splat_once;						\
-	if (unlikely(c))						\
+	if (LRCU_UNLIKELY(c))						\
 		lrcu_lockdep_splat(__FILE__, __LINE__, (msg),		\
 				   __RCU_SPLAT_ONCE_PTR);		\
 } while (0)
@@ -375,58 +393,74 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define RCU_POINTER_INITIALIZER(p, v)	.p = RCU_INITIALIZER(v)
 
 /*
- * rcu_assign_pointer(p, v): publish v in p.  Release store: everything
+ * The library's own spellings (LRCU_*), which its list headers use, then
+ * the kernel's names for them.  liburcu's <urcu/pointer.h> (and so
+ * perfbook's api.h) defines rcu_dereference() and rcu_assign_pointer()
+ * too: included before this file, its two are replaced here quietly;
+ * included after, they replace these (the same meaning: a consume load, a
+ * release store).  The library's headers never use the kernel names.
+ *
+ * LRCU_ASSIGN_POINTER(p, v): publish v in p.  Release store: everything
  * written to *v before is visible to a reader that loads p with
  * rcu_dereference() (consume/acquire load).
  */
 #ifndef __CHECKER__
 /* The typed temporary makes the compiler check v against p's type. */
-#define __rcu_store_pointer(p, v, mo) do {				\
+#define LRCU_STORE_POINTER(p, v, mo) do {				\
 	__typeof__(p) __rsp_v = RCU_INITIALIZER(v);			\
 	__atomic_store_n(&(p), __rsp_v, (mo));				\
 } while (0)
 #else
 /* sparse: typeof() drops the __rcu address space; cast instead. */
-#define __rcu_store_pointer(p, v, mo) do {				\
+#define LRCU_STORE_POINTER(p, v, mo) do {				\
 	__typeof__(p) __rsp_v = (__typeof__(p))(v);			\
 	__atomic_store_n(&(p), __rsp_v, (mo));				\
 } while (0)
 #endif
-#define rcu_assign_pointer(p, v)	__rcu_store_pointer(p, v, __ATOMIC_RELEASE)
-
-/* Store without ordering: NULL, or a structure readers cannot yet reach
- * or whose reader-visible contents did not change since publication. */
-#define RCU_INIT_POINTER(p, v)		__rcu_store_pointer(p, v, __ATOMIC_RELAXED)
+#define LRCU_ASSIGN_POINTER(p, v)	LRCU_STORE_POINTER(p, v, __ATOMIC_RELEASE)
 
 /*
  * The dereference load.  Consume ordering pairs with the release store in
- * rcu_assign_pointer(): the pointed-to object is seen initialised.  (GCC
+ * LRCU_ASSIGN_POINTER(): the pointed-to object is seen initialised.  (GCC
  * implements consume as acquire: free on x86, ldar on arm64.)
  */
-#define __rcu_dereference_load(p) \
+#define LRCU_DEREFERENCE_LOAD(p) \
 	((__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_CONSUME))
 
-#define rcu_dereference_raw(p)		__rcu_dereference_load(p)
-#define rcu_dereference_raw_notrace(p)	__rcu_dereference_load(p)
-
-#define rcu_dereference_check(p, c) ({					\
+#define LRCU_DEREFERENCE_CHECK(p, c) ({					\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
 			 "suspicious rcu_dereference_check() usage");	\
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
-#define rcu_dereference_bh_check(p, c) ({				\
+#define LRCU_DEREFERENCE_BH_CHECK(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_bh_held()),		\
 			 "suspicious rcu_dereference_bh_check() usage"); \
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
-#define rcu_dereference_sched_check(p, c) ({				\
+#define LRCU_DEREFERENCE_SCHED_CHECK(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_sched_held()),		\
 			 "suspicious rcu_dereference_sched_check() usage"); \
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
-#define rcu_dereference(p)		rcu_dereference_check(p, 0)
-#define rcu_dereference_bh(p)		rcu_dereference_bh_check(p, 0)
-#define rcu_dereference_sched(p)	rcu_dereference_sched_check(p, 0)
+#define LRCU_DEREFERENCE(p)		LRCU_DEREFERENCE_CHECK(p, 0)
+#define LRCU_DEREFERENCE_BH(p)		LRCU_DEREFERENCE_BH_CHECK(p, 0)
+#define LRCU_DEREFERENCE_RAW(p)		LRCU_DEREFERENCE_LOAD(p)
+
+#undef rcu_assign_pointer
+#define rcu_assign_pointer(p, v)	LRCU_ASSIGN_POINTER(p, v)
+/* Store without ordering: NULL, or a structure readers cannot yet reach
+ * or whose reader-visible contents did not change since publication. */
+#define RCU_INIT_POINTER(p, v)		LRCU_STORE_POINTER(p, v, __ATOMIC_RELAXED)
+
+#undef rcu_dereference
+#define rcu_dereference(p)		LRCU_DEREFERENCE(p)
+#define rcu_dereference_bh(p)		LRCU_DEREFERENCE_BH(p)
+#define rcu_dereference_sched(p)	LRCU_DEREFERENCE_SCHED_CHECK(p, 0)
+#define rcu_dereference_check(p, c)	LRCU_DEREFERENCE_CHECK(p, c)
+#define rcu_dereference_bh_check(p, c)	LRCU_DEREFERENCE_BH_CHECK(p, c)
+#define rcu_dereference_sched_check(p, c) LRCU_DEREFERENCE_SCHED_CHECK(p, c)
+#define rcu_dereference_raw(p)		LRCU_DEREFERENCE_RAW(p)
+#define rcu_dereference_raw_notrace(p)	LRCU_DEREFERENCE_RAW(p)
 
 /* Update side, protected by something else (c says what): no ordering. */
 #define rcu_dereference_protected(p, c) ({				\

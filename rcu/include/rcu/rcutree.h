@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <rcu/compiler.h>
 #include <rcu/types.h>
 
 #ifdef __cplusplus
@@ -26,21 +27,34 @@ extern "C" {
  * return -1, apply nothing, and leave a one-line message naming the
  * parameter in err (if non-NULL).
  */
-int lrcu_params_parse(const char *bootargs, char *err, size_t errlen);
-int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen);
+LRCU_API int lrcu_params_parse(const char *bootargs, char *err, size_t errlen);
+LRCU_API int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen);
 /* 1 if name is a library parameter (rcutree.*, rcupdate.*, nr_cpus, ...). */
-int lrcu_param_known(const char *name);
+LRCU_API int lrcu_param_known(const char *name);
 /* Current value of a parameter as text; -1 if unknown. */
-int lrcu_param_get(const char *name, char *buf, size_t len);
+LRCU_API int lrcu_param_get(const char *name, char *buf, size_t len);
 /* Print "name=value" for every parameter, space-separated, one line. */
-void lrcu_params_print(FILE *out);
+LRCU_API void lrcu_params_print(FILE *out);
 
 /* Start the library explicitly (otherwise it starts on first use).
  * Returns 0, or -1 after printing why (e.g. a bad RCU_BOOTARGS). */
-int lrcu_init(void);
+LRCU_API int lrcu_init(void);
+
+/*
+ * Stop the library and free everything it holds (rcu_shutdown()): run
+ * every pending callback (call_rcu(), kfree_rcu(), call_srcu(); also the
+ * callbacks those queue), unregister the calling thread, stop and join
+ * the library's threads, free its memory.  Call it once no other thread
+ * uses RCU or SRCU (they have unregistered and left their SRCU sections),
+ * e.g. just before exit, for a clean valgrind or LeakSanitizer report.
+ * Returns 0, or -1 with errno EBUSY (and a message) if another thread is
+ * still registered; then nothing was stopped.  The library starts again
+ * on its next use, reading RCU_BOOTARGS again.
+ */
+LRCU_API int lrcu_shutdown(void);
 
 /* Print the rcu_node tree: levels, nodes, which slots each leaf covers. */
-void lrcu_print_tree(FILE *out);
+LRCU_API void lrcu_print_tree(FILE *out);
 
 struct lrcu_stats {
 	unsigned long gp_seq;		/* current gp_seq */
@@ -65,7 +79,7 @@ struct lrcu_stats {
 	unsigned long lazy_pending;	/* lazy callbacks whose GP is not requested */
 	unsigned long lazy_flushes;	/* lazy batches whose GP was requested */
 };
-int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
+LRCU_API int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
 
 /*
  * Callback offloading, seen from one CPU (rcu_nocbs=): its group's rcuog
@@ -82,7 +96,7 @@ struct lrcu_nocb_info {
 	unsigned long gp_end_wakes;	/* ... woken by the end of a grace period */
 	unsigned long enqueue_wakes;	/* ... woken by call_rcu() */
 };
-int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info);
+LRCU_API int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info);
 
 /* GP thread state, the kernel's RCU_GP_* names (lrcu_gp_state_name()). */
 enum {
@@ -94,27 +108,27 @@ enum {
 	LRCU_GPS_CLEANUP,	/* RCU_GP_CLEANUP: ending the GP */
 	LRCU_GPS_CLEANED,	/* RCU_GP_CLEANED: done, about to sleep */
 };
-const char *lrcu_gp_state_name(int state);
-const char *lrcu_flavor_name(enum lrcu_flavor f);
+LRCU_API const char *lrcu_gp_state_name(int state);
+LRCU_API const char *lrcu_flavor_name(enum lrcu_flavor f);
 
 /* One-line dump of a flavor's grace-period state (for hang reports):
  * "rcu_preempt: g<seq> f0x<flags> RCU_GP_WAIT_FQS(3) ... root ->qsmask 0x.." */
-void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out);
+LRCU_API void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out);
 
 /* The grace period in progress, on demand: its holdouts (slot, P<tid>,
  * name, how long, as a stall warning lists them) and the rcu_node masks
  * still set; "no grace period in progress" otherwise. */
-void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *out);
+LRCU_API void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *out);
 
 /* Count of detected misuses (lockdep splats, double call_rcu(), ...). */
-unsigned long lrcu_misuse_count(void);
+LRCU_API unsigned long lrcu_misuse_count(void);
 
 /* This thread's slot number, or -1 if it is not registered. */
-int lrcu_thread_slot(void);
+LRCU_API int lrcu_thread_slot(void);
 
 /* The leaf rcu_node (0 = leftmost) that "CPU" cpu (rcu_register_thread_cpu())
  * reports to, or -1 if there is no such CPU. */
-int lrcu_cpu_leaf(int cpu);
+LRCU_API int lrcu_cpu_leaf(int cpu);
 
 #ifdef __cplusplus
 }

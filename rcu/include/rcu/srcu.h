@@ -45,8 +45,9 @@
  *
  *   A thread that exits inside a section is reported; its sections end
  *   with it.  After fork(), only the calling thread exists in the child:
- *   sections other threads had open stay open there (do not fork while
- *   other threads may be inside SRCU sections, or exec at once).
+ *   the sections other threads had open end there (not reported), except
+ *   srcu_down_read() and srcu_read_lock_nmisafe() sections, which belong
+ *   to no thread and stay open in the child.
  *
  * Update side
  *   synchronize_srcu(ssp) waits until every section of the domain that
@@ -111,7 +112,7 @@
  *   srcu_read_lock() orders the section after it and srcu_read_unlock()
  *   orders the section before it (release), which is all a reader needs;
  *   srcu_read_unlock() is not a full barrier: smp_mb__after_srcu_read_unlock()
- *   makes the unlock plus what follows one (it is smp_mb() here).
+ *   makes the unlock plus what follows one (it is LRCU_SMP_MB() here).
  *   synchronize_srcu() (and a poll that returns true) is a full barrier
  *   on both sides of the grace period, as in the kernel.
  */
@@ -130,15 +131,15 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Library entry points (exported, prefixed).                           */
 
-int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name);
-void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp);
-void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller);
-void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback_t func);
-void lrcu_srcu_barrier(struct srcu_struct *ssp);
-unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
-unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
-bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
-unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
+LRCU_API int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name);
+LRCU_API void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp);
+LRCU_API void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller);
+LRCU_API void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback_t func);
+LRCU_API void lrcu_srcu_barrier(struct srcu_struct *ssp);
+LRCU_API unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
+LRCU_API unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
+LRCU_API bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
+LRCU_API unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
 
 /* ------------------------------------------------------------------ */
 /* Domains                                                              */
@@ -207,7 +208,7 @@ static inline int srcu_read_lock_held(struct srcu_struct *ssp)
 
 /* srcu_read_unlock() is a release store, not a full barrier: this makes
  * the unlock and what follows one. */
-#define smp_mb__after_srcu_read_unlock()	smp_mb()
+#define smp_mb__after_srcu_read_unlock()	LRCU_SMP_MB()
 
 /*
  * srcu_dereference_check(p, ssp, c): rcu_dereference() for an SRCU
@@ -218,7 +219,7 @@ static inline int srcu_read_lock_held(struct srcu_struct *ssp)
 #define srcu_dereference_check(p, ssp, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || srcu_read_lock_held(ssp)),		\
 			 "suspicious srcu_dereference_check() usage");	\
-	__rcu_dereference_load(p);					\
+	LRCU_DEREFERENCE_LOAD(p);					\
 })
 #define srcu_dereference(p, ssp)	srcu_dereference_check((p), (ssp), 0)
 #define srcu_dereference_notrace(p, ssp) srcu_dereference_check((p), (ssp), 1)
@@ -278,11 +279,11 @@ struct lrcu_srcu_stats {
 	unsigned long id;		/* the domain's id (LRCU_SRCU_ID_*: none) */
 };
 /* Fill *st; 0, or -1 if the domain has no update-side state yet. */
-int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st);
+LRCU_API int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st);
 /* The domain's grace-period sequence (low two bits: state), unordered. */
-unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp);
+LRCU_API unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp);
 /* One line for rcutorture's stats block: "Tree SRCU g... per-thread(idx=N): ..." */
-void lrcu_srcu_torture_stats(struct srcu_struct *ssp, FILE *out);
+LRCU_API void lrcu_srcu_torture_stats(struct srcu_struct *ssp, FILE *out);
 
 #ifdef __cplusplus
 }

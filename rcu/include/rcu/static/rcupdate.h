@@ -68,70 +68,59 @@ struct lrcu_gp_pub {
 	unsigned long seq;
 } __attribute__((aligned(LRCU_CACHELINE)));
 
-extern __thread struct lrcu_reader lrcu_reader;
-extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
+LRCU_API extern __thread struct lrcu_reader lrcu_reader;
+LRCU_API extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
 /* Set once at init, before any thread registers; 1 if readers may rely on
  * sys_membarrier() instead of fences.  SRCU readers need no registration
  * and may run before init, so it is read with relaxed atomic loads. */
-extern int lrcu_has_membarrier;
+LRCU_API extern int lrcu_has_membarrier;
 
-void lrcu_read_unlock_special(enum lrcu_flavor f);
-void lrcu_read_lock_unregistered(const char *what);
-void lrcu_read_misuse(const char *what);
-void lrcu_qs_special(void);
-void lrcu_qs_slow(void);
-void lrcu_sched_enter_slow(void);
-void lrcu_sched_exit_slow(void);
+LRCU_API void lrcu_read_unlock_special(enum lrcu_flavor f);
+LRCU_API void lrcu_read_lock_unregistered(const char *what);
+LRCU_API void lrcu_read_misuse(const char *what);
+LRCU_API void lrcu_qs_special(void);
+LRCU_API void lrcu_qs_slow(void);
+LRCU_API void lrcu_sched_enter_slow(void);
+LRCU_API void lrcu_sched_exit_slow(void);
 
 #ifdef LRCU_INJECT
 /* Deliberate-bug builds only (make INJECT=1, rcu/src/inject.h): set when
  * rcutree.inject names a bug that lives in these inlines. */
-extern int lrcu_inject_no_reader_fence;	/* reader_fence */
-extern int lrcu_inject_nested_qs;	/* nested_qs */
-void lrcu_inject_nested_unlock(void);
+LRCU_API extern int lrcu_inject_no_reader_fence;	/* reader_fence */
+LRCU_API extern int lrcu_inject_nested_qs;	/* nested_qs */
+LRCU_API void lrcu_inject_nested_unlock(void);
 #endif
 
 /*
  * Reader-side fence.  With sys_membarrier() the updater pays: it forces a
  * fence on every running thread of the process before it looks at reader
- * words, so the reader needs only a compiler barrier.  Without it (and
- * under TSan, which cannot see membarrier()) the reader fences itself.
+ * words, so the reader needs only a compiler barrier.  Without it (never
+ * under ThreadSanitizer: see <rcu/compiler.h>) the reader fences itself.
  */
 static inline void lrcu_reader_fence(void)
 {
-#ifdef LRCU_TSAN
-	barrier();	/* TSan: ordering comes from the seq_cst accesses */
-#else
 	/* Relaxed: a flag set once; see lrcu_membarrier_init(). */
-	if (likely(__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)))
-		barrier();
+	if (LRCU_LIKELY(__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)))
+		LRCU_BARRIER();
 #ifdef LRCU_INJECT
 	else if (lrcu_inject_no_reader_fence)
-		barrier();	/* INJECTED: the fence is missing */
+		LRCU_BARRIER();	/* INJECTED: the fence is missing */
 #endif
 	else
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+		LRCU_SMP_MB();
 }
-
-/* Ordering of the reader-word store at the start of a section. */
-#ifdef LRCU_TSAN
-#define LRCU_MO_LOCK	__ATOMIC_SEQ_CST
-#else
-#define LRCU_MO_LOCK	__ATOMIC_RELAXED
-#endif
 
 static inline void lrcu_read_lock_inline(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
 
-	if (likely(!(w & LRCU_W_NEST_MASK))) {
+	if (LRCU_LIKELY(!(w & LRCU_W_NEST_MASK))) {
 		unsigned long s;
 
 		/* Unregistered threads keep REG clear, so each of their
 		 * sections is reported (and counted) here. */
-		if (unlikely(!(w & LRCU_W_REG)))
+		if (LRCU_UNLIKELY(!(w & LRCU_W_REG)))
 			lrcu_read_lock_unregistered("rcu_read_lock()");
 		/*
 		 * Acquire pairs with the release store that starts a grace
@@ -139,18 +128,19 @@ static inline void lrcu_read_lock_inline(void)
 		 * sees every removal made before it, so the GP may ignore it.
 		 */
 		s = __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_ACQUIRE);
+		/* Relaxed: the fence below orders it (see there). */
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT],
 				 (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1,
-				 LRCU_MO_LOCK);
+				 __ATOMIC_RELAXED);
 		/*
 		 * Word store before the section's loads; pairs with the
-		 * membarrier()/smp_mb() the GP thread issues before it reads
+		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it reads
 		 * reader words (gp_scan_prepare() in tree.c).
 		 */
 		lrcu_reader_fence();
 	} else {
 #ifdef CONFIG_PROVE_RCU
-		if (unlikely((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
+		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
 			lrcu_read_misuse("rcu_read_lock() nesting overflow");
 #endif
 		/* Nested: only the depth changes; nobody orders against it. */
@@ -164,36 +154,31 @@ static inline void lrcu_read_unlock_inline(void)
 	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
 
 #ifdef CONFIG_PROVE_RCU
-	if (unlikely(!(w & LRCU_W_NEST_MASK))) {
+	if (LRCU_UNLIKELY(!(w & LRCU_W_NEST_MASK))) {
 		lrcu_read_misuse("rcu_read_unlock() without matching rcu_read_lock()");
 		return;
 	}
 #endif
-	if (likely((w & LRCU_W_NEST_MASK) == 1)) {
+	if (LRCU_LIKELY((w & LRCU_W_NEST_MASK) == 1)) {
 		/*
 		 * Release: the section's loads complete before the word says
 		 * quiescent; pairs with the acquire load in gp_scan_leaf().
 		 */
-		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1,
-#ifdef LRCU_TSAN
-				 __ATOMIC_SEQ_CST
-#else
-				 __ATOMIC_RELEASE
-#endif
-				 );
+		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1, __ATOMIC_RELEASE);
 		/*
 		 * Word store before the need_qs load; pairs with the GP
-		 * thread's need_qs store + membarrier()/smp_mb() + word load
+		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word load
 		 * (gp_scan_leaf()), so either it sees us quiescent or we see
 		 * its request and wake it.
 		 */
 		lrcu_reader_fence();
-		if (unlikely(__atomic_load_n(&r->need_qs[LRCU_PREEMPT], LRCU_MO_SC)))
+		/* Relaxed: after the fence above. */
+		if (LRCU_UNLIKELY(__atomic_load_n(&r->need_qs[LRCU_PREEMPT], __ATOMIC_RELAXED)))
 			lrcu_read_unlock_special(LRCU_PREEMPT);
 	} else {
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1, __ATOMIC_RELAXED);
 #ifdef LRCU_INJECT
-		if (unlikely(lrcu_inject_nested_qs))
+		if (LRCU_UNLIKELY(lrcu_inject_nested_qs))
 			lrcu_inject_nested_unlock();	/* INJECTED: reports while inside */
 #endif
 	}
@@ -209,23 +194,23 @@ static inline void lrcu_read_lock_sched_inline(void)
 	struct lrcu_reader *r = &lrcu_reader;
 
 	/* First use of the flavor by this thread (or misuse while offline). */
-	if (unlikely(!__atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED)))
+	if (LRCU_UNLIKELY(!__atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED)))
 		lrcu_sched_enter_slow();
 	r->sched_nesting++;
-	barrier();	/* keep the section's accesses after the marker */
+	LRCU_BARRIER();	/* keep the section's accesses after the marker */
 }
 
 static inline void lrcu_read_unlock_sched_inline(void)
 {
-	barrier();	/* keep the section's accesses before the marker */
+	LRCU_BARRIER();	/* keep the section's accesses before the marker */
 #ifdef CONFIG_PROVE_RCU
-	if (unlikely(!lrcu_reader.sched_nesting)) {
+	if (LRCU_UNLIKELY(!lrcu_reader.sched_nesting)) {
 		lrcu_read_misuse("rcu_read_unlock_sched() without matching rcu_read_lock_sched()");
 		return;
 	}
 #endif
 	if (!--lrcu_reader.sched_nesting &&
-	    unlikely(lrcu_reader.flags & LRCU_R_SCHED_MOMENTARY))
+	    LRCU_UNLIKELY(lrcu_reader.flags & LRCU_R_SCHED_MOMENTARY))
 		lrcu_sched_exit_slow();	/* back to the extended quiescent state */
 }
 
@@ -235,7 +220,7 @@ static inline void lrcu_quiescent_state_inline(void)
 	unsigned long w = __atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED);
 	unsigned long s, nw;
 
-	if (unlikely(!w || r->sched_nesting)) {
+	if (LRCU_UNLIKELY(!w || r->sched_nesting)) {
 		/* Not joined yet, offline, or inside a sched section. */
 		lrcu_qs_slow();
 		return;
@@ -253,15 +238,15 @@ static inline void lrcu_quiescent_state_inline(void)
 	 * Prior sched sections complete before the new word is visible;
 	 * pairs with the GP thread's acquire load of the word.
 	 */
-	smp_mb();
-	__atomic_store_n(&r->ctr[LRCU_SCHED], nw, LRCU_MO_SC);
+	LRCU_SMP_MB();
+	__atomic_store_n(&r->ctr[LRCU_SCHED], nw, __ATOMIC_RELAXED);	/* between fences */
 	/*
 	 * Word store before later sections' loads and before the need_qs
-	 * load; pairs with the GP thread's smp_mb() between its need_qs
+	 * load; pairs with the GP thread's LRCU_SMP_MB() between its need_qs
 	 * store and word load (gp_scan_leaf()).
 	 */
-	smp_mb();
-	if (unlikely(__atomic_load_n(&r->need_qs[LRCU_SCHED], LRCU_MO_SC)))
+	LRCU_SMP_MB();
+	if (LRCU_UNLIKELY(__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED)))	/* after it */
 		lrcu_qs_special();
 }
 

@@ -92,19 +92,12 @@ struct lrcu_srcu_rec {
 };
 
 /* Never NULL: a thread without a record points at an empty one. */
-extern __thread struct lrcu_srcu_rec *lrcu_srcu_self;
+LRCU_API extern __thread struct lrcu_srcu_rec *lrcu_srcu_self;
 /* srcu_read_lock_nmisafe() sections this thread has open (any domain). */
-extern __thread unsigned int lrcu_srcu_nmi_nesting;
+LRCU_API extern __thread unsigned int lrcu_srcu_nmi_nesting;
 
-int lrcu_srcu_read_lock_slow(struct srcu_struct *ssp);
-void lrcu_srcu_read_unlock_slow(struct srcu_struct *ssp, int idx);
-
-/* Store order of the count in srcu_read_lock() / srcu_read_unlock(). */
-#ifdef LRCU_TSAN
-#define LRCU_MO_SRCU_UNLOCK	__ATOMIC_SEQ_CST
-#else
-#define LRCU_MO_SRCU_UNLOCK	__ATOMIC_RELEASE
-#endif
+LRCU_API int lrcu_srcu_read_lock_slow(struct srcu_struct *ssp);
+LRCU_API void lrcu_srcu_read_unlock_slow(struct srcu_struct *ssp, int idx);
 
 /* This thread's two counters for the domain, or NULL (slow path). */
 static inline unsigned long *lrcu_srcu_ctr(struct srcu_struct *ssp)
@@ -129,11 +122,12 @@ static inline int lrcu_srcu_lock_ctr(struct srcu_struct *ssp, unsigned long *c)
 	/* Which index: a sample; a stale one is allowed (srcu.c, "stale"). */
 	int idx = (int)(__atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) & 1);
 
-	/* Owner-only counter: load + store (see the top of this file). */
-	__atomic_store_n(&c[idx], __atomic_load_n(&c[idx], __ATOMIC_RELAXED) + 1, LRCU_MO_LOCK);
+	/* Owner-only counter: load + store (see the top of this file);
+	 * relaxed, B below orders it. */
+	__atomic_store_n(&c[idx], __atomic_load_n(&c[idx], __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 	/*
 	 * B: the count before the section's loads.  Pairs with the grace
-	 * period's heavy fences S and D (membarrier(), or smp_mb() where
+	 * period's heavy fences S and D (membarrier(), or LRCU_SMP_MB() where
 	 * readers fence themselves), rcu/src/srcu.c.
 	 */
 	lrcu_reader_fence();
@@ -144,7 +138,7 @@ static inline int lrcu_srcu_read_lock_inline(struct srcu_struct *ssp)
 {
 	unsigned long *c = lrcu_srcu_ctr(ssp);
 
-	if (unlikely(!c))
+	if (LRCU_UNLIKELY(!c))
 		return lrcu_srcu_read_lock_slow(ssp);
 	return lrcu_srcu_lock_ctr(ssp, c);
 }
@@ -155,7 +149,7 @@ static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx
 {
 	unsigned long *c, v;
 
-	if (unlikely(idx & ~1)) {
+	if (LRCU_UNLIKELY(idx & ~1)) {
 		if ((idx & ~(LRCU_SRCU_SHARED | 1)) == 0)
 			lrcu_srcu_unlock_shared(ssp, idx);
 		else
@@ -163,12 +157,12 @@ static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx
 		return;
 	}
 	c = lrcu_srcu_ctr(ssp);
-	if (unlikely(!c)) {
+	if (LRCU_UNLIKELY(!c)) {
 		lrcu_srcu_read_unlock_slow(ssp, idx);	/* not locked on this thread */
 		return;
 	}
 	v = __atomic_load_n(&c[idx], __ATOMIC_RELAXED);
-	if (unlikely(!v)) {
+	if (LRCU_UNLIKELY(!v)) {
 		lrcu_srcu_read_unlock_slow(ssp, idx);	/* reports the bad index */
 		return;
 	}
@@ -177,7 +171,7 @@ static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx
 	 * drops; pairs with the acquire loads of the grace period's scan
 	 * (srcu_readers_drained() in rcu/src/srcu_readers.c).
 	 */
-	__atomic_store_n(&c[idx], v - 1, LRCU_MO_SRCU_UNLOCK);
+	__atomic_store_n(&c[idx], v - 1, __ATOMIC_RELEASE);
 }
 
 /* The shared counters: any thread, any context, no allocation. */
@@ -187,7 +181,7 @@ static inline int lrcu_srcu_lock_shared(struct srcu_struct *ssp)
 
 	/* Relaxed: B below orders the section after it, as for the
 	 * per-thread counters. */
-	__atomic_fetch_add(&ssp->srcu_shared[idx].lock, 1, LRCU_MO_LOCK);
+	__atomic_fetch_add(&ssp->srcu_shared[idx].lock, 1, __ATOMIC_RELAXED);
 	lrcu_reader_fence();	/* B (see lrcu_srcu_lock_ctr()) */
 	return idx | LRCU_SRCU_SHARED;
 }
@@ -196,7 +190,7 @@ static inline void lrcu_srcu_unlock_shared(struct srcu_struct *ssp, int idx)
 {
 	/* C: release, as in lrcu_srcu_read_unlock_inline(); pairs with the
 	 * scan's acquire load of the unlock count. */
-	__atomic_fetch_add(&ssp->srcu_shared[idx & 1].unlock, 1, LRCU_MO_SRCU_UNLOCK);
+	__atomic_fetch_add(&ssp->srcu_shared[idx & 1].unlock, 1, __ATOMIC_RELEASE);
 }
 
 /* Does this thread hold a per-thread section of this domain? */
