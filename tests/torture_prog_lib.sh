@@ -51,6 +51,25 @@ show() {	# the last run's error lines and last lines, as diagnostics
 	tail -n "${1:-15}" "$OUT" | cut -c1-200 | sed 's/^/#   /'
 }
 
+# passes TYPE ARGS...: one TAP test that a run of TYPE with the caller's
+# $ALL parameters and ARGS ends clean: SUCCESS, no error line, and a
+# summary.json with grace periods, reads and no error counted.
+passes() {
+	local t=$1
+	shift
+	# shellcheck disable=SC2086
+	run "pass-${t//[:\/]/_}" rcutorture.torture_type="$t" $ALL "$@"
+	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
+	   ! grep -q '!!!\|???' "$OUT" &&
+	   jq -e '.result == "SUCCESS" and .ver > 0 and .reads > 0 and (.errors | add) == 0 and .close_calls <= 1' \
+		"$DIR/summary.json" >/dev/null; then
+		ok 0 "$t passes ($ELAPSED s)"
+	else
+		ok 1 "$t passes (status $RC)"
+		show
+	fi
+}
+
 # Seconds for a "short run" of a correct type: longer without sanitizers.
 short_secs() {
 	if [ -n "${SAN:-}" ]; then echo "${1:-3}"; else echo "${2:-4}"; fi

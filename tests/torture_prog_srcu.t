@@ -11,23 +11,6 @@ ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreade
 	rcutorture.fwd_progress_holdoff=1 rcutorture.fwd_progress_div=16 rcutorture.read_exit_delay=1
 	rcutorture.read_exit_burst=4 rcutorture.shuffle_interval=1"
 
-# passes TYPE ARGS...
-passes() {
-	local t=$1
-	shift
-	# shellcheck disable=SC2086
-	run "pass-$t" rcutorture.torture_type="$t" $ALL "$@"
-	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
-	   ! grep -q '!!!\|???' "$OUT" &&
-	   jq -e '.result == "SUCCESS" and .ver > 0 and .reads > 0 and (.errors | add) == 0 and .close_calls <= 1' \
-		"$DIR/summary.json" >/dev/null; then
-		ok 0 "$t passes ($ELAPSED s)"
-	else
-		ok 1 "$t passes (status $RC)"
-		show
-	fi
-}
-
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # SKIP jq not installed (Debian package jq)"
 	exit 0

@@ -14,23 +14,6 @@ ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreade
 	rcutorture.fqs_duration=2000 rcutorture.fqs_holdoff=200 rcutorture.fqs_stutter=1
 	rcutorture.shuffle_interval=1"
 
-# passes TYPE ARGS...
-passes() {
-	local t=$1
-	shift
-	# shellcheck disable=SC2086
-	run "pass-${t//[:\/]/_}" rcutorture.torture_type="$t" $ALL "$@"
-	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
-	   ! grep -q '!!!\|???' "$OUT" &&
-	   jq -e '.result == "SUCCESS" and .ver > 0 and .reads > 0 and (.errors | add) == 0 and .close_calls <= 1' \
-		"$DIR/summary.json" >/dev/null; then
-		ok 0 "$t passes ($ELAPSED s)"
-	else
-		ok 1 "$t passes (status $RC)"
-		show
-	fi
-}
-
 for t in rcu rcu_bh sched trivial; do
 	passes "$t"
 done
@@ -39,7 +22,7 @@ jq -e 'select(.final) | .barrier_ok > 0 and .barrier_errors == 0 and .onoff.off_
 ok $? "sched: barrier rounds, onoff transitions, mailbox checks, irq reads all happened"
 grep -q "rcu_torture_fwd_prog n_max_cbs: [0-9]" "$T_TMP/pass-rcu.log"
 ok $? "rcu: a forward-progress callback flood ran"
-jq -e 'select(.final) | .read_exits > 0 or true' "$T_TMP/pass-rcu/stats.jsonl" >/dev/null &&
+jq -e 'select(.final) | .read_exits > 0' "$T_TMP/pass-rcu/stats.jsonl" >/dev/null &&
 	grep -q "read-exits: [1-9]" "$T_TMP/pass-rcu.log"
 ok $? "rcu: read-exit bursts ran"
 
