@@ -131,6 +131,16 @@ static void sync_rcu(void) { synchronize_rcu(); }
 static void sync_exp(void) { synchronize_rcu_expedited(); }
 static void sync_sched(void) { synchronize_sched(); }
 
+/* The polled expedited call asks the GP kthread to drive the expedited
+ * grace period (a caller that cannot block cannot drive it). */
+static void sync_exp_poll(void)
+{
+	unsigned long cookie = start_poll_synchronize_rcu_expedited();
+
+	while (!poll_state_synchronize_rcu(cookie))
+		sleep_ms(5);
+}
+
 static int child_stall(const char *mode)
 {
 	struct staller s = { .want = 1, .max_s = 30 };
@@ -143,6 +153,8 @@ static int child_stall(const char *mode)
 		sync = sync_sched;
 	} else if (!strcmp(mode, "exp")) {
 		sync = sync_exp;
+	} else if (!strcmp(mode, "exppoll")) {
+		sync = sync_exp_poll;
 	} else if (!strcmp(mode, "repeat")) {
 		s.want = 2;
 	} else if (!strcmp(mode, "suppress")) {
@@ -351,6 +363,22 @@ static void test_exp(void)
 	   "expedited: its own message and timeout (rcu_exp_cpu_stall_timeout=200 ms), after %lu ms",
 	   r.dur);
 	if (!good)
+		diag_output(out);
+	/*
+	 * Polled: the GP kthread drives the expedited grace period and sleeps
+	 * until the holdout reports or the stall is due.  That is not a
+	 * starved kthread (with a normal timeout of 0.3 s, a driver idle for
+	 * 0.15 s would be called one).
+	 */
+	good = run("exppoll", "rcupdate.rcu_cpu_stall_timeout=0.3 "
+		   "rcupdate.rcu_exp_cpu_stall_timeout=200", &r);
+	ok(good && line_has("rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {",
+			    "jiffies s:", NULL) &&
+	   r.action == RCU_STALL_NOTIFY_EXP && r.holdout_tid == r.tid && !r.starved &&
+	   !strstr(out, "kthread starved"),
+	   "expedited, driven by the GP kthread (polled): no \"kthread starved\" line, as in "
+	   "the kernel");
+	if (!good || r.starved)
 		diag_output(out);
 }
 

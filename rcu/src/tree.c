@@ -714,6 +714,10 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 			if (!expedited && (us < 0 || fqs_us < us))
 				us = fqs_us;
 			lrcu_futex_wait(&rsp->gp_wake, a.w, us);
+			/* Awake again: a driver that slept on purpose (an
+			 * expedited one sleeps until a holdout reports or a
+			 * stall is due) is not a starved one. */
+			gp_set_state(rsp, LRCU_GPS_DOING_FQS, lrcu_now_us());
 		}
 		fqs_us = READ_ONCE(lrcu_params.jiffies_till_next_fqs) * LRCU_JIFFY_US;
 	}

@@ -236,7 +236,9 @@ void lrcu_stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *sr
 		text_printf(&out, &len, "rcu: INFO: Stall ended before state dump start\n");
 	text_printf(&out, &len, "\t(detected by %s, t=%lu jiffies, g=%ld, q=%lu)\n",
 		    who, age_ms, (long)g, src->cbs_queued(src->arg));
-	if (src->print_starved) {
+	/* As the kernel: an expedited stall is the caller's wait, not the
+	 * GP kthread's, so only a normal one asks whether it starved. */
+	if (src->print_starved && !exp) {
 		out.blen = 0;
 		out.body[0] = '\0';
 		src->print_starved(src->arg, &out, now);
