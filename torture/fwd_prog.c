@@ -150,27 +150,60 @@ static void fwd_prog_cr(void)
 /* nr: read-side load while a self-propagating callback counts GPs */
 
 static int nr_running;		/* the callback re-posts itself while set */
+static int nr_parked;		/* ... and says here that it stopped */
 static long nr_gps;		/* its invocations */
+
+#define NR_PARK_TRIES	10	/* cb_barrier() calls before we give up on it */
 
 static void nr_cbf(struct torture_cb *cb)
 {
 	__atomic_fetch_add(&nr_gps, 1, __ATOMIC_RELAXED);	/* a count, read below */
 	if (__atomic_load_n(&nr_running, __ATOMIC_ACQUIRE))	/* pairs with the clear below */
 		cur_ops->call(cb);
+	else	/* release: our last touch of cb, before nr_park()'s acquire */
+		__atomic_store_n(&nr_parked, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Stop the self-propagating callback.  One cb_barrier() is not enough: an
+ * invocation that saw nr_running still set re-posts cb while the barrier
+ * runs, and a barrier need not wait for callbacks posted after it started
+ * (the kernel's rcu_barrier() does not).  So barrier until the callback
+ * says it stopped; only then may cb be freed.  False if it never did (cb
+ * must then be leaked: it may still be queued).
+ */
+static bool nr_park(void)
+{
+	int i;
+
+	/* Release: stop re-posting (pairs with nr_cbf()'s acquire). */
+	__atomic_store_n(&nr_running, 0, __ATOMIC_RELEASE);
+	for (i = 0; i < NR_PARK_TRIES; i++) {
+		cur_ops->cb_barrier();
+		if (__atomic_load_n(&nr_parked, __ATOMIC_ACQUIRE))	/* pairs with nr_cbf() */
+			return true;
+	}
+	return false;
 }
 
 static void fwd_prog_nr(struct torture_random *rng)
 {
 	unsigned long base = 8000000UL / (unsigned long)tp.fwd_progress_div;
 	unsigned long dur = base + torture_random(rng) % base, end, loops = 0;
-	struct torture_cb cb;
+	/* On the heap: a callback that never stops must not point at our stack. */
+	struct torture_cb *cb = calloc(1, sizeof(*cb));
 	long gps;
 	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
 
+	if (!cb) {
+		fwd_error("reader loop: out of memory");
+		return;
+	}
 	/* Relaxed: call() below publishes them to the callback. */
 	__atomic_store_n(&nr_gps, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&nr_parked, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&nr_running, 1, __ATOMIC_RELAXED);
-	torture_call(&cb, nr_cbf);
+	torture_call(cb, nr_cbf);
 	torture_online();
 	end = torture_now_us() + dur;
 	while (!torture_must_stop() && (torture_now_us() < end ||
@@ -186,9 +219,11 @@ static void fwd_prog_nr(struct torture_random *rng)
 	}
 	torture_offline();
 	gps = __atomic_load_n(&nr_gps, __ATOMIC_RELAXED);	/* a count: pairs with nothing */
-	/* Release: stop re-posting; the barrier below waits for the last one. */
-	__atomic_store_n(&nr_running, 0, __ATOMIC_RELEASE);
-	cur_ops->cb_barrier();
+	if (nr_park())
+		free(cb);
+	else
+		fwd_error("reader loop: the self-propagating callback still ran after "
+			  "10 cb_barrier() calls");
 	torverbose(" rcu_torture_fwd_prog_nr: Duration %lu loops %lu gps %ld",
 		   (torture_now_us() - end + dur) / 1000, loops, gps);
 	if (!torture_must_stop() && gps < 2)
