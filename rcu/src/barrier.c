@@ -103,9 +103,7 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 	unsigned long s;
 	bool was;
 
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	lrcu_sched_block_begin(&was);
+	lrcu_update_begin(f, caller, &was);
 	s = rcu_seq_snap(&rsp->barrier_seq);
 	pthread_mutex_lock(&rsp->barrier_mutex);
 	if (unlikely(rcu_seq_state(rsp->barrier_seq))) {
@@ -117,7 +115,7 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 	if (rcu_seq_done(&rsp->barrier_seq, s)) {
 		/* Someone else's pass covered us. */
 		pthread_mutex_unlock(&rsp->barrier_mutex);
-		lrcu_sched_block_end(was);
+		lrcu_update_end(was);
 		return;
 	}
 	barrier_entrain_all(rsp);
@@ -128,5 +126,5 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 	rcu_seq_end(&rsp->barrier_seq);
 	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&rsp->barrier_mutex);
-	lrcu_sched_block_end(was);
+	lrcu_update_end(was);
 }

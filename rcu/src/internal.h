@@ -453,12 +453,12 @@ void lrcu_srcu_fork_child(void);
 unsigned long lrcu_srcu_shutdown_barrier(void);	/* callbacks queued so far */
 void lrcu_srcu_shutdown_free(void);
 
-/* update.c: the normal ways, whatever rcu_expedited says */
-void lrcu_synchronize_normal(enum lrcu_flavor f);
-void lrcu_cond_sync_normal(enum lrcu_flavor f, unsigned long cookie);
+/* update.c: the prelude of every blocking update-side call */
+void lrcu_update_begin(enum lrcu_flavor f, const char *caller, bool *was_online);
+void lrcu_update_end(bool was_online);
 
-/* tree_exp.c */
-bool lrcu_normal_goes_expedited(void);	/* rcu_expedited, not rcu_normal */
+/* tree_exp.c: wait for the grace period ending at snap, expedited */
+void lrcu_exp_wait(struct lrcu_state *rsp, unsigned long snap);
 
 /* tree_stall.c: the flavors' hooks, and the API any source of grace
  * periods (a flavor, an SRCU domain) uses to get stall warnings. */

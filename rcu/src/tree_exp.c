@@ -77,31 +77,14 @@ void lrcu_end_inkernel_boot(void)
 		WRITE_ONCE(lrcu_params.rcu_normal, 1);	/* read with READ_ONCE() */
 }
 
-/* Do the normal calls act expedited?  rcu_normal wins. */
-bool lrcu_normal_goes_expedited(void)
-{
-	return lrcu_gp_is_expedited() && !lrcu_gp_is_normal();
-}
-
 /* ------------------------------------------------------------------ */
-/* The API */
+/* The API (the blocking calls' prelude and routing: update.c) */
 
-void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller)
+/* Wait for the grace period ending at snap (a caller's snapshot or a
+ * cookie), driving it the expedited way or sharing its driver's. */
+void lrcu_exp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
-	struct lrcu_state *rsp = &lrcu_states[f];
-	unsigned long s;
-	bool was;
-
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	if (lrcu_gp_is_normal()) {
-		lrcu_synchronize_normal(f);
-		return;
-	}
-	lrcu_sched_block_begin(&was);
-	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
-	lrcu_gp_drive(rsp, s, true);
-	lrcu_sched_block_end(was);
+	lrcu_gp_drive(rsp, snap, true);
 }
 
 unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
@@ -113,22 +96,4 @@ unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
 	else
 		lrcu_gp_request_exp(&lrcu_states[f], s);
 	return s;
-}
-
-void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller)
-{
-	bool was;
-
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	if (lrcu_poll_state(f, cookie))
-		return;
-	if (lrcu_gp_is_normal()) {
-		lrcu_cond_sync_normal(f, cookie);
-		return;
-	}
-	lrcu_sched_block_begin(&was);
-	/* A cookie is a snapshot: the grace period that ends at it is full. */
-	lrcu_gp_drive(&lrcu_states[f], cookie, true);
-	lrcu_sched_block_end(was);
 }

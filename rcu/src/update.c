@@ -28,27 +28,56 @@ static void normal_wait(struct lrcu_state *rsp, unsigned long snap)
 	lrcu_gp_wait(rsp, snap);
 }
 
-/* synchronize_*() the normal way. */
-void lrcu_synchronize_normal(enum lrcu_flavor f)
+/*
+ * The prelude of every blocking update-side call (synchronize_*(),
+ * cond_synchronize_*(), rcu_barrier()): the library is up, the caller is
+ * not where blocking would deadlock (lrcu_check_blocking()), and a
+ * sched-joined caller goes offline while it waits, so that a sched grace
+ * period never waits for its own requester.  lrcu_update_end() undoes
+ * the last.
+ */
+void lrcu_update_begin(enum lrcu_flavor f, const char *caller, bool *was_online)
+{
+	lrcu_init_once();
+	lrcu_check_blocking(f, caller);
+	lrcu_sched_block_begin(was_online);
+}
+
+void lrcu_update_end(bool was_online)
+{
+	lrcu_sched_block_end(was_online);
+}
+
+/* Does a call that asked for an expedited grace period (or not) get one?
+ * rcupdate.rcu_normal wins over rcu_expedited and rcu_expedite_gp(). */
+static bool runs_expedited(bool asked)
+{
+	return !lrcu_gp_is_normal() && (asked || lrcu_gp_is_expedited());
+}
+
+static void synchronize(enum lrcu_flavor f, bool expedited, const char *caller)
 {
 	struct lrcu_state *rsp = &lrcu_states[f];
 	unsigned long s;
 	bool was;
 
-	lrcu_sched_block_begin(&was);
+	lrcu_update_begin(f, caller, &was);
 	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
-	normal_wait(rsp, s);
-	lrcu_sched_block_end(was);
+	if (runs_expedited(expedited))
+		lrcu_exp_wait(rsp, s);
+	else
+		normal_wait(rsp, s);
+	lrcu_update_end(was);
 }
 
 void lrcu_synchronize(enum lrcu_flavor f, const char *caller)
 {
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	if (lrcu_normal_goes_expedited())
-		lrcu_synchronize_expedited(f, caller);
-	else
-		lrcu_synchronize_normal(f);
+	synchronize(f, false, caller);
+}
+
+void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller)
+{
+	synchronize(f, true, caller);
 }
 
 unsigned long lrcu_get_state(enum lrcu_flavor f)
@@ -83,23 +112,28 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	return true;
 }
 
-/* cond_synchronize_*() the normal way, for a cookie not yet complete. */
-void lrcu_cond_sync_normal(enum lrcu_flavor f, unsigned long cookie)
+static void cond_sync(enum lrcu_flavor f, unsigned long cookie, bool expedited,
+		      const char *caller)
 {
-	struct lrcu_state *rsp = &lrcu_states[f];
 	bool was;
 
-	lrcu_sched_block_begin(&was);
-	normal_wait(rsp, cookie);
-	lrcu_sched_block_end(was);
+	lrcu_update_begin(f, caller, &was);
+	if (!lrcu_poll_state(f, cookie)) {
+		/* A cookie is a snapshot: the grace period ending at it is full. */
+		if (runs_expedited(expedited))
+			lrcu_exp_wait(&lrcu_states[f], cookie);
+		else
+			normal_wait(&lrcu_states[f], cookie);
+	}
+	lrcu_update_end(was);
 }
 
 void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller)
 {
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	if (lrcu_normal_goes_expedited())
-		lrcu_cond_sync_expedited(f, cookie, caller);
-	else if (!lrcu_poll_state(f, cookie))
-		lrcu_cond_sync_normal(f, cookie);
+	cond_sync(f, cookie, false, caller);
+}
+
+void lrcu_cond_sync_expedited(enum lrcu_flavor f, unsigned long cookie, const char *caller)
+{
+	cond_sync(f, cookie, true, caller);
 }
