@@ -29,9 +29,12 @@ tests: lib $(TEST_BINS) $(CHECK_DEPS)
 # the library's threads never finish, so do not wait for them.
 export TSAN_OPTIONS ?= atexit_sleep_ms=0
 
+# Each test's TAP output is kept in $(BUILD)/test-logs (tests/run-one).
 check: tests
+	@rm -rf $(BUILD)/test-logs
 	@if command -v $(PROVE) >/dev/null; then \
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
+	  TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs \
 	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/run-one $(TEST_TIMEOUT)' \
 	    $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
 	else \
