@@ -271,7 +271,6 @@ static void write_summary(const char *result, const char *reason, int status)
 {
 	char path[4096];
 	FILE *f;
-	bool gk = cur_ops->gps_completed != NULL;
 
 	if (!outdir)
 		return;
@@ -289,23 +288,18 @@ static void write_summary(const char *result, const char *reason, int status)
 	params_json(f);
 	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":", result, reason);
 	failures_json(f);
-	fprintf(f, ",\"oracle_checks\":%lu,", STAT_READ(tc.gpo_checks));
+	/* The counters (counters.c's summary places) between our own keys. */
+	counters_summary(f, 1, 1);			/* oracle_checks */
 	if (first_error_us)
-		fprintf(f, "\"first_error_s\":%.3f,", (double)first_error_us / 1e6);
+		fprintf(f, ",\"first_error_s\":%.3f", (double)first_error_us / 1e6);
 	else
-		fprintf(f, "\"first_error_s\":null,");
-	if (gk)
-		fprintf(f, "\"gps\":%lu,", cur_ops->gps_completed());
-	else
-		fprintf(f, "\"gps\":null,");
-	fprintf(f, "\"ver\":%lu,\"reads\":%lu,\"close_calls\":%lu,\"duration_s\":%.3f,"
-		"\"seed\":%lu,\"latency_us\":", STAT_READ(tc.ver), STAT_READ(tc.reads),
-		hist_sum_from(tc.batch, 2),
+		fprintf(f, ",\"first_error_s\":null");
+	counters_summary(f, 2, 5);			/* gps ver reads close_calls */
+	fprintf(f, ",\"duration_s\":%.3f,\"seed\":%lu,\"latency_us\":",
 		(double)torture_now_us() / 1e6, tp.seed);
 	torture_latency_summary(f);
-	fprintf(f, ",\"stalls\":%lu,\"rcu_stalls\":%lu,\"exit_status\":%d}\n",
-		STAT_READ(tc.writer_stalls) + STAT_READ(tc.rcu_stalls), STAT_READ(tc.rcu_stalls),
-		status);
+	counters_summary(f, 6, 0);			/* stalls rcu_stalls, any new one */
+	fprintf(f, ",\"exit_status\":%d}\n", status);
 	fflush(f);
 	torture_io_check(f, "summary.json");
 	if (fclose(f))

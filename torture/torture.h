@@ -165,7 +165,7 @@ void torture_io_check(FILE *f, const char *what);
 const char *torture_io_error(void);	/* NULL if every write worked */
 
 /* ------------------------------------------------------------------ */
-/* Counters shown in the stats block (stats.c prints them). */
+/* The run's counters; counters.c says which are reported, and how. */
 struct torture_counters {
 	unsigned long ver;		/* writer updates (rcu_torture_current_version) */
 	unsigned long rta, rtaf, rtf;	/* allocs, failed allocs, frees */
@@ -297,13 +297,15 @@ int stats_start(void);
 void stats_print(bool final);
 bool stall_deliberate_now(void);
 
-/* Failure counters (counters.c): one table for the verdict, the JSON
- * files and the console. */
+/* Every reported counter (counters.c): one table makes the console's
+ * stats block, stats.jsonl's counters, summary.json's and the verdict. */
+void counters_console(bool failing);	/* the stats line, " !!! Failures:",
+					 * the histogram lines */
+void counters_json(FILE *out);		/* "key":n,... (stats.jsonl, in order) */
+void counters_summary(FILE *out, int from, int to);	/* ,"key":n for summary.json's
+							 * places from..to (0: on) */
+void failures_json(FILE *out);		/* {"key":n,...}: the failure counters */
 unsigned long torture_errors(char *reason, size_t len);	/* total; first reason */
-unsigned long misuse_unexpected(void);
-unsigned long hist_sum_from(const unsigned long *a, int from);	/* a[from..PIPE_LEN] */
-void failures_json(FILE *out);		/* {"key":n,...} */
-void failures_console(void);		/* " !!! Failures: ..." if any */
 
 /* The exact grace-period oracle and hang watchdog (oracle.c). */
 unsigned long gpo_removed(void);	/* ticket for a removal */
