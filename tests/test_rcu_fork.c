@@ -355,6 +355,74 @@ static int scenario_storm(void)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * Scenario "gate": the debug-objects table is first used while a fork()
+ * is between the library's prepare and parent steps.  Our prepare handler
+ * is registered before the library's (a constructor of higher priority),
+ * so it runs after the library's prepare; it has another thread make the
+ * table's first use then.  The library must not then unlock in its parent
+ * step a lock its prepare step did not take: the next fork() hung.
+ */
+static int gate_armed;
+static int gate_done;
+static struct rcu_head gate_head;
+
+static void *gate_first_use(void *arg)
+{
+	(void)arg;
+	init_rcu_head(&gate_head);	/* the table's first use */
+	__atomic_store_n(&gate_done, 1, __ATOMIC_RELEASE);	/* pairs with gate_prepare() */
+	return NULL;
+}
+
+static void gate_prepare(void)
+{
+	pthread_t t;
+	int i;
+
+	if (!__atomic_exchange_n(&gate_armed, 0, __ATOMIC_RELAXED))
+		return;
+	pthread_create(&t, NULL, gate_first_use, NULL);
+	pthread_detach(t);
+	/* A fixed library blocks that thread until our fork ends: go on. */
+	for (i = 0; i < 1000 && !__atomic_load_n(&gate_done, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(1);
+}
+
+__attribute__((constructor(101)))
+static void gate_register(void)
+{
+	pthread_atfork(gate_prepare, NULL, NULL);
+}
+
+static int fork_and_wait(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	return waitpid(pid, &st, 0) == pid && exited_with(st, 0);
+}
+
+static int scenario_gate(void)
+{
+	int first, second;
+
+	alarm(30);	/* the hang this catches */
+	rcu_init();	/* reads debug_objects=1; the table stays unused */
+	__atomic_store_n(&gate_armed, 1, __ATOMIC_RELAXED);
+	first = fork_and_wait();
+	while (!__atomic_load_n(&gate_done, __ATOMIC_ACQUIRE))	/* pairs with gate_first_use() */
+		sleep_ms(1);
+	second = fork_and_wait();
+	init_rcu_head(&gate_head);	/* the table still works */
+	printf("%sok - a fork() during the debug table's first use, then another "
+	       "(%d, %d)\n", first && second ? "" : "not ", first, second);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Scenario "from-callback": fork() from an RCU callback is refused. */
 
 static void fork_cb(struct rcu_head *rh)
@@ -417,6 +485,7 @@ int main(int argc, char **argv)
 		{ "exp", scenario_exp, NULL },
 		{ "srcu", scenario_srcu, NULL },
 		{ "storm", scenario_storm, "debug_objects=1" },
+		{ "gate", scenario_gate, "debug_objects=1" },
 		/* Offloaded callbacks: the rcuo threads restart in the child. */
 		{ "nocb", scenario_gp, "rcu_nocbs=all" },
 	};

@@ -242,7 +242,7 @@ static void dobj_init(void)
 	gate_init();
 	for (i = 0; i < DOBJ_BUCKETS; i++)
 		pthread_mutex_init(&dobj_table[i].lock, NULL);
-	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with the fork's load */
+	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with lrcu_debug_shutdown() */
 }
 
 static void bucket_lock(unsigned int b)
@@ -258,12 +258,18 @@ static void bucket_unlock(unsigned int b)
 	pthread_rwlock_unlock(&dobj_gate);
 }
 
+/*
+ * The gate is made ready here if nobody has used it yet: deciding by
+ * dobj_ready at each phase would let a thread that initialises the table
+ * between prepare and parent make the parent unlock a gate it never
+ * locked (seen: the next fork() hung in its wrlock).
+ */
 void lrcu_debug_fork(enum lrcu_fork_phase ph)
 {
-	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
-		return;
-	if (ph == LRCU_FORK_PREPARE)
+	if (ph == LRCU_FORK_PREPARE) {
+		pthread_once(&dobj_once, dobj_init);
 		pthread_rwlock_wrlock(&dobj_gate);
+	}
 	else if (ph == LRCU_FORK_PARENT)
 		pthread_rwlock_unlock(&dobj_gate);
 	else
