@@ -179,7 +179,9 @@ static void srcum_cb_barrier(void)
 
 	pthread_mutex_lock(&srcum_mutex);
 	target = srcum_seq;
-	while (srcum_back_seq != target)	/* batches come back in order */
+	/* Batches come back in order; "before", not "!=": a later batch may
+	 * come back before we wake (concurrent barriers hung on that). */
+	while ((long)(srcum_back_seq - target) < 0)
 		pthread_cond_wait(&srcum_back, &srcum_mutex);
 	pthread_mutex_unlock(&srcum_mutex);
 	for (i = 0; i < SRCUM_DOMAINS; i++)
