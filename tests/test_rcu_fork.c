@@ -275,18 +275,8 @@ static int scenario_srcu(void)
  * callback thread, or with rcu_nocbs the CPU's rcuop thread) drives their
  * grace period itself, slowed by rcutree.gp_init_delay, when fork()
  * comes: it parks as any driver; the child's GP kthread finishes the
- * grace period, the parent's keeper does. */
-
-static int lazy_child(void)
-{
-	rcu_barrier();
-	check(__atomic_load_n(&cbs_run, __ATOMIC_RELAXED) == NCBS, "child",
-	      "rcu_barrier() returned and the lazy callbacks queued before fork() ran");
-	synchronize_rcu();
-	check(true, "child", "synchronize_rcu() returned");
-	rcu_unregister_thread();
-	return 0;
-}
+ * grace period, the parent's keeper does.  The child checks what the
+ * "gp" scenario's does. */
 
 static int scenario_lazy(void)
 {
@@ -298,7 +288,7 @@ static int scenario_lazy(void)
 	for (i = 0; i < NCBS; i++)
 		call_rcu(&heads[i], count_cb);	/* lazy: rcutree.enable_rcu_lazy=1 */
 	wait_gp_in_flight();	/* only their keeper asks for one */
-	fork_and_check(lazy_child, NULL, 0);
+	fork_and_check(gp_child, NULL, 0);
 	rcu_barrier();
 	lrcu_get_stats(LRCU_PREEMPT, &st);
 	check(__atomic_load_n(&cbs_run, __ATOMIC_RELAXED) == NCBS && st.lazy_gps_driven == 1,
