@@ -20,7 +20,8 @@
  * grace period (its GP hook), walks the slots it serves that have
  * callbacks, advances each list and runs at most rcutree.blimit ready
  * callbacks per slot per pass, so one slot's flood does not starve the
- * others; it also keeps the timers of their lazy callbacks.  A slot
+ * others; it also keeps the timers of their lazy callbacks, and runs
+ * their grace periods itself when it can (lazy.c).  A slot
  * holding more than rcutree.qhimark callbacks has its limit lifted until
  * it drops below rcutree.qlowmark.  The invokers are registered (callbacks
  * may use rcu_read_lock()) and offline for rcu_sched while they sleep.

@@ -75,8 +75,13 @@
  * normal one sleeps until woken or the next force-quiescent-state scan is
  * due; an expedited one polls briefly, then sleeps until a holdout wakes
  * it.  rcutree.gp_caller_drives=0 sends normal callers to the kthread
- * (the kernel's way).  The protocol (what is scanned, fenced, reported)
- * is the same whoever drives.
+ * (the kernel's way).  The keeper of a lazy batch's timer (a callback
+ * or rcuo thread, lazy.c) drives too, through lrcu_gp_try_drive(): only
+ * if it can without waiting (nobody drives, no holdout after its first
+ * scan); otherwise it leaves the grace period in flight, its start
+ * confirmed, for the kthread to finish (lrcu_gp_run() resumes one, as a
+ * fork child's first driver does).  The protocol (what is scanned,
+ * fenced, reported) is the same whoever drives.
  *
  * Hook points: a mechanism that must see every grace period registers
  * struct lrcu_gp_hooks (lrcu_gp_hook_add(), at init): gp_start after the

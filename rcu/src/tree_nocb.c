@@ -22,10 +22,13 @@
  * thread only if it sleeps with nothing to wait for (->idle), so a stream
  * of callbacks costs one wakeup per grace period, not one per call.  With
  * rcu_nocb_poll=1 call_rcu() never wakes anybody: rcuog polls every
- * jiffy while its group is idle.  Lazy callbacks (lazy.c) are timed by
- * rcuog: it sleeps at most until the first is due, and it waits for
- * their grace period even unrequested, so one that ends anyway carries
- * them along.
+ * jiffy while its group is idle.  Lazy callbacks (lazy.c) are the rcuop
+ * thread's: the first of a batch wakes it (not rcuog), it keeps their
+ * timer, drives their grace period itself when it is due and it can,
+ * then runs them; meanwhile it waits for their grace period itself, so
+ * that one that ends anyway carries them along.  rcuog leaves a list
+ * whose next grace period only deferred lazy callbacks need (it is not
+ * requested) to them, and with polling tells the rcuop thread of them.
  *
  * Which thread invokes a slot's callbacks is rdp->cb_owner; only the
  * owner starts a batch, and never while one is out (rdp->cb_busy), so the
