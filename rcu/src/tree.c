@@ -818,6 +818,8 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 	else
 		gstart = gp_init(rsp);
 	ended = gp_wait_qs(rsp, gstart, expedited, may_leave);
+	if (LRCU_INJECTED(LRCU_BUG_LAZY_LEAVE_ENDS))
+		ended = true;	/* INJECTED: holdouts or not */
 	if (ended)
 		gp_cleanup(rsp, expedited);
 	if (ended && expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
