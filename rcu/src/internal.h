@@ -292,7 +292,6 @@ struct lrcu_state {
 	unsigned long n_cb_batches;
 	unsigned long cb_max_batch;
 	unsigned long n_barriers;
-	unsigned long n_lazy_gps_driven;	/* by a lazy callbacks' keeper */
 };
 
 extern struct lrcu_state lrcu_states[LRCU_NR_FLAVORS];
@@ -421,7 +420,7 @@ void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
 void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller);	/* gp_mutex held */
 void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
-bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap, unsigned long *gps);
+bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
 void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);

@@ -198,13 +198,11 @@ void lrcu_lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
 bool lrcu_lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us)
 {
 	struct lrcu_lazy_keeper *k = p->k;
-	unsigned long gps, end;
 	bool ended = false;
+	unsigned long end;
 
 	if (p->due) {
-		ended = lrcu_gp_try_drive(rsp, p->snap, &gps);
-		/* Statistic (relaxed). */
-		__atomic_fetch_add(&rsp->n_lazy_gps_driven, gps, __ATOMIC_RELAXED);
+		ended = lrcu_gp_try_drive(rsp, p->snap);
 		end = p->now + (unsigned long)lazy_delay_us();
 		k->period_end_us = end ? end : 1;	/* a period starts, or goes on */
 	} else if (p->flush) {

@@ -53,7 +53,6 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	st->exp_gps = LD(rsp->n_exp_gps);
 	st->stalls = LD(rsp->stall.n_reports);
 	st->exp_stalls = LD(rsp->stall.n_exp_reports);
-	st->lazy_gps_driven = LD(rsp->n_lazy_gps_driven);
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		pthread_mutex_lock(&rdp->cblock);
 		st->cbs_queued += rdp->n_cbs_queued;

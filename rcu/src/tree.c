@@ -901,13 +901,12 @@ void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
  * lrcu_update_begin() makes synchronize_*() callers do), so that an
  * rcu_sched grace period does not wait for its own driver.  With
  * rcutree.gp_caller_drives=0 it only requests.  Returns true if gp_seq
- * has reached snap; *gps: how many grace periods it drove to their end.
+ * has reached snap.
  */
-bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap, unsigned long *gps)
+bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 {
 	bool was, left = false;
 
-	*gps = 0;
 	if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: pairs with rcu_seq_end() */
 		return true;
 	lrcu_sched_block_begin(&was);
@@ -921,7 +920,6 @@ bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap, unsigned long
 	while (!left && !rcu_seq_done(rsp->gp_seq, snap)) {
 		lrcu_gp_note_request(rsp, snap);
 		left = !gp_run(rsp, gp_exp_wanted(rsp), true, true);
-		*gps += !left;
 	}
 	lrcu_gp_release(rsp);
 	lrcu_sched_block_end(was);

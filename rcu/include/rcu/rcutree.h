@@ -78,8 +78,6 @@ struct lrcu_stats {
 	int nocb_offloaded;		/* CPUs whose callbacks are offloaded now */
 	unsigned long lazy_pending;	/* lazy callbacks whose GP is not requested */
 	unsigned long lazy_flushes;	/* lazy batches whose GP was requested */
-	unsigned long lazy_gps_driven;	/* GPs their keeper drove itself (of
-					 * lazy batches due; no GP kthread) */
 };
 LRCU_API int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
 
