@@ -917,7 +917,7 @@ bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 		return false;
 	}
 	/* At most two: snap was sampled while one may have been running. */
-	while (!left && !rcu_seq_done(rsp->gp_seq, snap)) {
+	while (!left && !rcu_seq_done(rsp->gp_seq, snap)) {	/* ours, under gp_mutex */
 		lrcu_gp_note_request(rsp, snap);
 		left = !gp_run(rsp, gp_exp_wanted(rsp), true, true);
 	}

@@ -400,9 +400,9 @@ static bool cb_wait(struct nocb_cb *c, uint32_t w, unsigned long gp, long sleep_
 
 	if (gp == WAIT_NONE)
 		return lrcu_cb_sleep(&c->wake, w, sleep_us);
-	__atomic_fetch_add(&c->grp->lazy_waiters, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&c->wait_gp, gp, __ATOMIC_SEQ_CST);
-	smp_mb();	/* both before gp_seq: pairs with nocb_gp_end() */
+	__atomic_fetch_add(&c->grp->lazy_waiters, 1, __ATOMIC_SEQ_CST);	/* before the fence */
+	__atomic_store_n(&c->wait_gp, gp, __ATOMIC_SEQ_CST);	/* ditto */
+	smp_mb();	/* both before gp_seq: pairs with nocb_gp_end()'s fence */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
 		stop = lrcu_cb_sleep(&c->wake, w, sleep_us);
 	__atomic_store_n(&c->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);	/* the hook's hint */
