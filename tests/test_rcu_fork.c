@@ -17,6 +17,8 @@
 #include "rcu_test.h"
 
 #define NCBS	50
+#define LAZY_BOOT	"rcutree.enable_rcu_lazy=1 rcutree.jiffies_lazy_flush=50 " \
+			"rcutree.gp_init_delay=200"
 
 static char out[16384];
 static int cbs_run;
@@ -269,6 +271,32 @@ static int scenario_srcu(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Scenario "lazy": lazy callbacks' timer fired and their keeper (the
+ * callback thread, or with rcu_nocbs the CPU's rcuop thread) drives their
+ * grace period itself, slowed by rcutree.gp_init_delay, when fork()
+ * comes: it parks as any driver; the child's GP kthread finishes the
+ * grace period, the parent's keeper does.  The child checks what the
+ * "gp" scenario's does. */
+
+static int scenario_lazy(void)
+{
+	int i;
+
+	alarm(60);
+	rcu_register_thread();
+	for (i = 0; i < NCBS; i++)
+		call_rcu(&heads[i], count_cb);	/* lazy: rcutree.enable_rcu_lazy=1 */
+	wait_gp_in_flight();	/* only their keeper asks for one */
+	fork_and_check(gp_child, NULL, 0);
+	rcu_barrier();
+	check(__atomic_load_n(&cbs_run, __ATOMIC_RELAXED) == NCBS, "parent",
+	      "rcu_barrier() returned and the callbacks ran (their keeper ended the grace "
+	      "period it parked in)");
+	rcu_unregister_thread();
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Scenario "storm": forks while other threads keep every update-side path
  * busy (callbacks of both flavors and SRCU, normal and expedited grace
  * periods, barriers, registration, debug objects), so that fork()
@@ -488,6 +516,8 @@ int main(int argc, char **argv)
 		{ "gate", scenario_gate, "debug_objects=1" },
 		/* Offloaded callbacks: the rcuo threads restart in the child. */
 		{ "nocb", scenario_gp, "rcu_nocbs=all" },
+		{ "lazy", scenario_lazy, LAZY_BOOT },
+		{ "lazy-nocb", scenario_lazy, LAZY_BOOT " rcu_nocbs=all" },
 	};
 	size_t i;
 	int st;

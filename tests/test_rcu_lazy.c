@@ -4,17 +4,23 @@
  * rcutree.enable_rcu_lazy=1), on a CPU whose callbacks the flavor's thread
  * runs and on an offloaded one: they wait (no grace period is requested,
  * none runs, the library's threads sleep), rcu_barrier() flushes them at
- * once, their timer (rcutree.rcu_idle_lazy_gp_delay) flushes them, a grace
- * period that happens anyway takes them along, call_rcu_hurry() is never
- * lazy, and rcu_idle_lazy_gp_delay=0 turns laziness off.
+ * once, their timer (rcutree.jiffies_lazy_flush) flushes them, and then
+ * their keeper (the callback thread, or the CPU's rcuop thread) drives
+ * the grace period itself: the GP kthread and rcuog sleep through the
+ * batch; a reader inside since before them still holds them (the keeper
+ * leaves that grace period to the kthread); a grace period that happens
+ * anyway takes them along, call_rcu_hurry() is never lazy, and
+ * jiffies_lazy_flush=0 turns laziness off.
  *
- * nr_cpus=4; CPU 2 offloaded, CPU 0 not; the delay starts at 10 minutes,
- * so that nothing but the test flushes them.
+ * nr_cpus=4; CPU 2 offloaded, CPU 0 not, CPU 1 the reader's; the delay
+ * starts at 10 minutes, so that nothing but the test flushes them.  The
+ * counters compared below only move when something wakes a thread or
+ * drives a grace period, so the equalities do not depend on timing.
  */
 #include <rcu/rcutree.h>
 #include "rcu_test.h"
 
-#define BOOT	"nr_cpus=4 rcu_nocbs=2 rcutree.rcu_idle_lazy_gp_delay=600000"
+#define BOOT	"nr_cpus=4 rcu_nocbs=2 rcutree.jiffies_lazy_flush=600000"
 
 static long nr_run;
 
@@ -189,16 +195,113 @@ static void test_deferred(struct cpu_thread *c, const char *what)
 	set("rcutree.enable_rcu_lazy", "0");
 }
 
-static void test_timer(struct cpu_thread *c, const char *what)
+static bool gp_kthread(const char *comm)
 {
-	int flag = 0;
+	return !strcmp(comm, "rcu_preempt");
+}
+
+static struct lrcu_nocb_info nocb_info(int cpu)
+{
+	struct lrcu_nocb_info ni;
+
+	if (lrcu_nocb_info(LRCU_PREEMPT, cpu, &ni))
+		printf("Bail out! no offloading information for CPU %d\n", cpu), exit(1);
+	return ni;
+}
+
+/*
+ * The timer flushes them, and their keeper drives the grace period itself
+ * (nobody reads): grace periods end while the GP kthread never wakes
+ * (nobody else asks for one), nor (offloaded) the group's rcuog thread.
+ * From a window in which the library's threads sleep, so that no wakeup
+ * from before is still being counted.
+ */
+static void test_timer(struct cpu_thread *c, const char *what, int nocb_cpu)
+{
+	struct lrcu_nocb_info nb = { 0 }, na = { 0 };
+	struct lrcu_stats b, a;
+	long k0, k1, sw = 0;
+	int flag = 0, n;
+	bool idle;
 
 	set("rcutree.enable_rcu_lazy", "1");
-	set("rcutree.rcu_idle_lazy_gp_delay", "50");
+	set("rcutree.jiffies_lazy_flush", "50");
+	idle = idle_window(&n, &sw);
+	b = stats();
+	k0 = thread_switches(gp_kthread, &n);
+	if (nocb_cpu >= 0)
+		nb = nocb_info(nocb_cpu);
 	on(c, q_lazy, &flag);
 	/* Bounded: a hang, not a timing verdict. */
 	ok(wait_flag(&flag, 60), "%s: the lazy timer (50 ms) flushed them", what);
-	set("rcutree.rcu_idle_lazy_gp_delay", "600000");
+	a = stats();
+	k1 = thread_switches(gp_kthread, &n);
+	ok(idle && n == 1 && a.gps_completed > b.gps_completed && k1 == k0,
+	   "%s: their keeper drove the grace period (%lu ended), the GP kthread slept "
+	   "(%ld context switches)", what, a.gps_completed - b.gps_completed, k1 - k0);
+	if (nocb_cpu >= 0) {
+		na = nocb_info(nocb_cpu);
+		ok(na.gp_wakeups == nb.gp_wakeups && na.cb_wakeups > nb.cb_wakeups,
+		   "%s: its rcuop thread kept the timer (%lu wakeups), rcuog slept (%lu)", what,
+		   na.cb_wakeups - nb.cb_wakeups, na.gp_wakeups - nb.gp_wakeups);
+	}
+	set("rcutree.jiffies_lazy_flush", "600000");
+	set("rcutree.enable_rcu_lazy", "0");
+	rcu_barrier();
+}
+
+/* A reader on CPU 1, inside from before the callbacks until told. */
+static int reader_in, reader_go;
+
+static void *reader_main(void *arg)
+{
+	(void)arg;
+	if (rcu_register_thread_cpu(1))
+		printf("Bail out! cannot register as CPU 1\n"), exit(1);
+	rcu_read_lock();
+	set_flag(&reader_in);
+	wait_flag(&reader_go, 120);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/*
+ * Their timer fires while a reader that was inside before they were
+ * queued still is: they must wait for it.  The keeper, which never waits
+ * for a reader, leaves the grace period to the GP kthread: seen waiting
+ * for the reader (RCU_GP_WAIT_FQS) after the flush; none ran meanwhile.
+ */
+static void test_reader(struct cpu_thread *c, const char *what)
+{
+	struct lrcu_stats b, a;
+	long base = run();
+	int flag = 0;
+	pthread_t t;
+
+	set("rcutree.enable_rcu_lazy", "1");
+	set("rcutree.jiffies_lazy_flush", "50");
+	reader_in = reader_go = 0;
+	if (pthread_create(&t, NULL, reader_main, NULL) || !wait_flag(&reader_in, 60))
+		printf("Bail out! the reader did not start\n"), exit(1);
+	b = stats();
+	on(c, q_lazy, &flag);
+	watchdog_arm("a lazy batch's grace period waiting for a reader", 60);
+	do {
+		sleep_ms(1);
+		a = stats();
+	} while (a.lazy_flushes == b.lazy_flushes || a.gp_state != LRCU_GPS_WAIT_FQS);
+	watchdog_done();
+	sleep_ms(100);	/* a keeper that ended it wrongly has run them by now */
+	a = stats();
+	ok(!__atomic_load_n(&flag, __ATOMIC_ACQUIRE) && run() == base &&
+	   a.gps_completed == b.gps_completed,
+	   "%s: flushed while a reader from before is inside: left to the GP kthread, "
+	   "none ran (%ld)", what, run() - base);
+	set_flag(&reader_go);
+	ok(wait_flag(&flag, 60), "%s: they ran once the reader left", what);
+	pthread_join(t, NULL);
+	set("rcutree.jiffies_lazy_flush", "600000");
 	set("rcutree.enable_rcu_lazy", "0");
 	rcu_barrier();
 }
@@ -231,12 +334,12 @@ static void test_kfree(void)
 	a = stats();
 	ok(a.cbs_invoked - b.cbs_invoked == N && !a.lazy_pending && a.lazy_flushes > b.lazy_flushes,
 	   "rcu_barrier() freed them (%lu)", a.cbs_invoked - b.cbs_invoked);
-	set("rcutree.rcu_idle_lazy_gp_delay", "0");
+	set("rcutree.jiffies_lazy_flush", "0");
 	b = stats();
 	on(&cpu2, q_kfree, NULL);
 	a = stats();
-	ok(!a.lazy_pending, "rcutree.rcu_idle_lazy_gp_delay=0: nothing lazy");
-	set("rcutree.rcu_idle_lazy_gp_delay", "600000");
+	ok(!a.lazy_pending, "rcutree.jiffies_lazy_flush=0: nothing lazy");
+	set("rcutree.jiffies_lazy_flush", "600000");
 	rcu_barrier();
 }
 
@@ -244,7 +347,7 @@ int main(void)
 {
 	char err[256];
 
-	plan(15);
+	plan(22);
 	if (lrcu_params_parse(BOOT, err, sizeof(err)))
 		printf("Bail out! %s\n", err), exit(1);
 	if (pthread_create(&cpu0.t, NULL, cpu_main, &cpu0) ||
@@ -252,8 +355,10 @@ int main(void)
 		abort();
 	test_deferred(&cpu0, "CPU 0 (not offloaded)");
 	test_deferred(&cpu2, "CPU 2 (offloaded)");
-	test_timer(&cpu0, "CPU 0");
-	test_timer(&cpu2, "CPU 2");
+	test_timer(&cpu0, "CPU 0", -1);
+	test_timer(&cpu2, "CPU 2", 2);
+	test_reader(&cpu0, "CPU 0");
+	test_reader(&cpu2, "CPU 2");
 	test_piggyback(&cpu0, "CPU 0");
 	test_piggyback(&cpu2, "CPU 2");
 	test_kfree();

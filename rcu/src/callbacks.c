@@ -20,7 +20,8 @@
  * grace period (its GP hook), walks the slots it serves that have
  * callbacks, advances each list and runs at most rcutree.blimit ready
  * callbacks per slot per pass, so one slot's flood does not starve the
- * others; it also keeps the timers of their lazy callbacks.  A slot
+ * others; it also keeps the timers of their lazy callbacks, and runs
+ * their grace periods itself when it can (lazy.c).  A slot
  * holding more than rcutree.qhimark callbacks has its limit lifted until
  * it drops below rcutree.qlowmark.  The invokers are registered (callbacks
  * may use rcu_read_lock()) and offline for rcu_sched while they sleep.
@@ -39,16 +40,6 @@ struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp)
 static void cblist_set_len_locked(struct lrcu_data *rdp, long len)
 {
 	WRITE_ONCE(rdp->cbl.len, len);	/* read unlocked by the invoker */
-}
-
-/* The flavor's callback thread keeps the timer of a non-offloaded slot's
- * lazy callbacks: wake it if it may not know of one (see cb_kthread()). */
-static void lazy_arm_thread(struct lrcu_state *rsp)
-{
-	/* Seq_cst: our deferral (under cblock) before the exchange; pairs
-	 * with the thread's store of 0 + smp_mb() before its pass. */
-	if (!__atomic_exchange_n(&rsp->lazy_armed, 1, __ATOMIC_SEQ_CST))
-		lrcu_cb_wake(rsp);
 }
 
 static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func,
@@ -89,8 +80,8 @@ static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_
 		lrcu_gp_request(rsp, snap);
 	if (owner == LRCU_CBO_NOCB)
 		lrcu_nocb_queued(rsp, rdp, lz);
-	else if (lz == LRCU_LAZY_ARMED)
-		lazy_arm_thread(rsp);
+	else if (lz == LRCU_LAZY_ARMED && lrcu_lazy_keeper_wake(&rsp->lazy))
+		lrcu_cb_wake(rsp);	/* it keeps the timer: see lazy.c */
 	if (flood)
 		lrcu_force_qs(f);	/* a flood: push the grace period along */
 }
@@ -258,27 +249,9 @@ bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long
 	return more;
 }
 
-/*
- * The lazy callbacks of a slot we serve: request their grace period if it
- * is due; *sleep_us: the earliest other deadline.
- */
-static void lazy_check(struct lrcu_state *rsp, struct lrcu_data *rdp, long *sleep_us)
-{
-	unsigned long snap;
-	long w;
-	bool due;
-
-	pthread_mutex_lock(&rdp->cblock);
-	due = rdp->cb_owner == LRCU_CBO_THREAD &&
-	      lrcu_lazy_due(rdp, lrcu_now_us(), false, &snap, &w);
-	pthread_mutex_unlock(&rdp->cblock);
-	if (due)
-		lrcu_gp_request(rsp, snap);
-	else if (w >= 0 && (*sleep_us < 0 || w < *sleep_us))
-		*sleep_us = w;
-}
-
-static bool invoke_pass(struct lrcu_state *rsp, long *sleep_us)
+/* Run the ready callbacks of the slots we serve, and look at their lazy
+ * callbacks' timers (lazy.c). */
+static bool invoke_pass(struct lrcu_state *rsp, struct lrcu_lazy_pass *lp)
 {
 	unsigned long cur = rcu_seq_current(rsp->gp_seq);
 	struct lrcu_data *rdp;
@@ -289,8 +262,8 @@ static bool invoke_pass(struct lrcu_state *rsp, long *sleep_us)
 		/* Peeks (WRITE_ONCE() under cblock), rechecked under it. */
 		if (!READ_ONCE(rdp->cbl.len) || READ_ONCE(rdp->cb_owner) != LRCU_CBO_THREAD)
 			continue;
-		if (READ_ONCE(rdp->lazy_since_us))
-			lazy_check(rsp, rdp, sleep_us);
+		if (READ_ONCE(rdp->lazy_since_us))	/* WRITE_ONCE() under cblock */
+			lrcu_lazy_pass_slot(rsp, lp, rdp, LRCU_CBO_THREAD);
 		more |= lrcu_cb_invoke(rsp, rdp, cur, LRCU_CBO_THREAD);
 	}
 	return more;
@@ -309,7 +282,9 @@ bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us)
 static void *cb_kthread(void *arg)
 {
 	struct lrcu_state *rsp = arg;
+	struct lrcu_lazy_pass lp;
 	long sleep_us;
+	bool more;
 	uint32_t w;
 
 	if (lrcu_register_internal(rsp->cb_thread_name))
@@ -317,19 +292,12 @@ static void *cb_kthread(void *arg)
 	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&rsp->cb_wake, __ATOMIC_ACQUIRE);
-		/*
-		 * Lazy timers: from now on a slot's first deferral wakes us
-		 * (lazy_arm_thread()), unless we say below that we time one
-		 * already, which then expires no later than the new one.
-		 */
-		__atomic_store_n(&rsp->lazy_armed, 0, __ATOMIC_SEQ_CST);
-		smp_mb();	/* the store before the peeks at ->len; pairs
-				 * with lazy_arm_thread()'s exchange */
-		sleep_us = -1;
-		if (invoke_pass(rsp, &sleep_us))
+		lrcu_lazy_pass_begin(&rsp->lazy, &lp);
+		more = invoke_pass(rsp, &lp);
+		/* Lazy callbacks due: their grace period driven here if it
+		 * can be, and then they run at once. */
+		if (lrcu_lazy_pass_end(rsp, &lp, &sleep_us) || more)
 			continue;
-		if (sleep_us >= 0)
-			__atomic_store_n(&rsp->lazy_armed, 1, __ATOMIC_RELAXED);	/* a hint */
 		if (lrcu_cb_sleep(&rsp->cb_wake, w, sleep_us))
 			break;
 	}

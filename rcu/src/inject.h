@@ -33,6 +33,8 @@ enum lrcu_bug {
 					 * progress ends, not after */
 	LRCU_BUG_NOCB_TOGGLE_DROP,	/* (de-)offloading forgets the callbacks
 					 * waiting for a grace period */
+	LRCU_BUG_LAZY_LEAVE_ENDS,	/* a lazy batch's keeper that leaves its
+					 * grace period to the kthread ends it */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported */

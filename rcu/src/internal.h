@@ -74,8 +74,8 @@ struct lrcu_params {
 					 * rcuog threads, which poll */
 	long nocb_gp_stride;		/* rcutree.rcu_nocb_gp_stride: CPUs per
 					 * rcuog group; -1: nr_cpus / sqrt(nr_cpus) */
-	long lazy_gp_delay;		/* rcutree.rcu_idle_lazy_gp_delay (ms) a
-					 * lazy callback may wait for a GP request */
+	long lazy_gp_delay;		/* rcutree.jiffies_lazy_flush (ms) a lazy
+					 * callback may wait for a GP request */
 	long enable_lazy;		/* rcutree.enable_rcu_lazy: call_rcu() is lazy */
 };
 extern struct lrcu_params lrcu_params;
@@ -189,6 +189,15 @@ struct lrcu_gp_hooks {
 };
 #define LRCU_MAX_HOOKS	4
 
+/* The keeper of the timers of some slots' lazy callbacks (lazy.c): the
+ * flavor's callback thread, or an offloaded slot's rcuo thread. */
+struct lrcu_lazy_keeper {
+	unsigned long armed;		/* it will look at a new deferral without
+					 * being woken (atomic; see lazy.c) */
+	unsigned long period_end_us;	/* end of its running period; 0: none
+					 * (the keeper's own) */
+};
+
 /* ------------------------------------------------------------------ */
 /* rcu_state: one per flavor. */
 struct lrcu_state {
@@ -259,8 +268,8 @@ struct lrcu_state {
 
 	/* Callback invocation thread (callbacks.c). */
 	uint32_t cb_wake;		/* futex word bumped by every waker */
-	unsigned long lazy_armed;	/* a non-offloaded slot holds lazy
-					 * callbacks the thread must time (atomic) */
+	struct lrcu_lazy_keeper lazy;	/* it keeps the timers of the lazy
+					 * callbacks of the slots it serves */
 
 	/* Callback offloading (tree_nocb.c); NULL without rcu_nocbs. */
 	struct lrcu_nocb *nocb;
@@ -411,6 +420,7 @@ void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
 void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller);	/* gp_mutex held */
 void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
+bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap);
 void lrcu_gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
 void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);
@@ -491,18 +501,34 @@ bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long
 bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us);	/* true: stop */
 
 /* lazy.c: lazy callbacks (kfree_rcu(), call_rcu() with enable_rcu_lazy)
- * wait up to rcutree.rcu_idle_lazy_gp_delay before their GP is requested.
- * All with rdp->cblock held. */
+ * wait up to rcutree.jiffies_lazy_flush before their GP is requested.
+ * defer and covered with rdp->cblock held. */
 enum lrcu_lazy { LRCU_LAZY_NOW, LRCU_LAZY_DEFERRED, LRCU_LAZY_ARMED };
 enum lrcu_lazy lrcu_lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 			       unsigned long snap, unsigned long now);
 void lrcu_lazy_covered(struct lrcu_data *rdp, unsigned long snap);
-/* Due (or `flush'): returns true with *snap the GP to request now; else
- * *wait_us: how long until it is due (-1: nothing deferred). */
-bool lrcu_lazy_due(struct lrcu_data *rdp, unsigned long now, bool flush,
-		   unsigned long *snap, long *wait_us);
 /* Request the GP of every slot's deferred lazy callbacks (rcu_barrier()). */
 void lrcu_lazy_flush_all(struct lrcu_state *rsp);
+/* A slot's first deferral (LRCU_LAZY_ARMED): true if its keeper must be
+ * woken to time it. */
+bool lrcu_lazy_keeper_wake(struct lrcu_lazy_keeper *k);
+/* A keeper's pass over the slots it serves: begin, each slot, end. */
+struct lrcu_lazy_pass {
+	struct lrcu_lazy_keeper *k;
+	unsigned long now;
+	bool flush;			/* its period is over: flush them all */
+	bool due;			/* some were flushed, needing GP snap */
+	unsigned long snap;
+	bool deferred;			/* some still wait, for GP deferred_gp */
+	unsigned long deferred_gp;
+	long sleep_us;			/* until the first deferral is due */
+};
+void lrcu_lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p);
+void lrcu_lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
+			 struct lrcu_data *rdp, int owner);	/* takes cblock */
+/* Drive (or request) the GP of those flushed: true if it has ended, so
+ * that the keeper invokes them now; *sleep_us: how long it may sleep. */
+bool lrcu_lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us);
 
 /* tree_nocb.c: callback offloading */
 int lrcu_nocb_nr_slots(void);			/* internal slots it needs */

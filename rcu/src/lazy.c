@@ -6,19 +6,47 @@
  * never call_rcu_hurry()) only frees memory, so nobody waits for it.  It
  * is queued and tagged as any other (so a grace period that ends anyway
  * carries it along), but its grace period is not requested until
- * rcutree.rcu_idle_lazy_gp_delay (6 s, the kernel's default) after the
- * first lazy callback of its slot arrived, or until qhimark of them wait,
- * or until rcu_barrier() flushes them.  An otherwise idle process that
- * frees now and then thus sees one grace period per delay instead of one
- * per free, and its library threads sleep.  A non-lazy callback queued on
- * the slot meanwhile asks for a grace period that covers the lazy ones.
+ * rcutree.jiffies_lazy_flush (10 s, the kernel's CONFIG_RCU_LAZY value;
+ * also named rcutree.rcu_idle_lazy_gp_delay) after the first lazy
+ * callback of its slot arrived, or until qhimark of them wait, or until
+ * rcu_barrier() flushes them.  An otherwise idle process that frees now
+ * and then thus sees one grace period per delay instead of one per free,
+ * and its library threads sleep.  A non-lazy callback queued on the slot
+ * meanwhile asks for a grace period that covers the lazy ones.
  *
  * Per slot (under rdp->cblock): how many are deferred, since when, and the
  * grace period they need.  Whoever invokes the slot's callbacks keeps the
- * timer: the flavor's callback thread (callbacks.c) or the slot's rcuog
- * thread (tree_nocb.c); lrcu_lazy_defer() says when a timer was armed, so
- * that the caller wakes it to sleep less.  rcutree.rcu_idle_lazy_gp_delay=0
- * turns laziness off.
+ * timer: the flavor's callback thread (callbacks.c) or the slot's rcuo
+ * thread (tree_nocb.c).  rcutree.jiffies_lazy_flush=0 turns laziness off.
+ *
+ * What a batch costs, in wakeups of library threads (the point of it all):
+ *
+ *  - Its keeper drives the batch's grace period itself when it is due
+ *    (lrcu_gp_try_drive(), as a synchronize_rcu() caller does) and then
+ *    invokes the callbacks at once: one wakeup, its timer's, instead of
+ *    four (timer; the GP kthread, to start the grace period; the keeper
+ *    or the group's rcuog, at its end; the invoker).  If a reader holds
+ *    the grace period up, or someone else drives one, it is left to the
+ *    GP kthread as any request, and its end wakes the invoker as usual:
+ *    the keeper never waits for a reader.
+ *
+ *  - A sleeping keeper learns of a slot's first deferral by being woken
+ *    (lrcu_lazy_keeper_wake(): it must start a timer).  So that a steady
+ *    trickle of frees does not pay that wakeup once per batch, a keeper
+ *    that has just flushed a batch keeps a period going: it sleeps until
+ *    one delay after the flush, and deferrals made meanwhile do not wake
+ *    it; at the period's end it flushes whatever came (lazy callbacks
+ *    may wait less than the delay, never more).  A period in which no
+ *    lazy callback came ends the keeper's timer: it then sleeps until
+ *    woken.  A trickle thus costs one wakeup per delay, and its end one
+ *    more; a process with no lazy callbacks is never woken by a timer.
+ *
+ * The ->armed hint of a keeper says it will look at a new deferral
+ * without being woken: it is cleared (with a fence) before each pass and
+ * set after one that leaves the keeper sleeping on a timer that expires
+ * no later than any new deferral would be due (a slot's own deadline, or
+ * the period's end, both at most one delay from now).  A change of the
+ * delay takes effect from the next deferral or period.
  */
 #include "internal.h"
 
@@ -28,11 +56,17 @@ static void lazy_clear(struct lrcu_data *rdp)
 	WRITE_ONCE(rdp->lazy_since_us, 0);	/* peeked at by invokers */
 }
 
+static long lazy_delay_us(void)
+{
+	return READ_ONCE(lrcu_params.lazy_gp_delay) * LRCU_JIFFY_US;	/* run-time parameter */
+}
+
 /*
  * A lazy callback was queued on rdp for grace period snap: may its request
  * wait?  LRCU_LAZY_NOW: request it now (laziness off, the limit reached,
  * or it is requested already); DEFERRED: later, a timer runs already;
- * ARMED: later, and this is the slot's first: wake the timer's keeper.
+ * ARMED: later, and this is the slot's first: its keeper may have to be
+ * woken to time it (lrcu_lazy_keeper_wake()).
  */
 enum lrcu_lazy lrcu_lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 			       unsigned long snap, unsigned long now)
@@ -63,16 +97,20 @@ void lrcu_lazy_covered(struct lrcu_data *rdp, unsigned long snap)
 		lazy_clear(rdp);
 }
 
-bool lrcu_lazy_due(struct lrcu_data *rdp, unsigned long now, bool flush,
-		   unsigned long *snap, long *wait_us)
+/*
+ * rdp's deferral (cblock held): if it is due (or `flush'), clear it and
+ * return true with *snap the GP to request now; else *wait_us: how long
+ * until it is due (-1: nothing deferred).
+ */
+static bool lazy_due(struct lrcu_data *rdp, unsigned long now, bool flush,
+		     unsigned long *snap, long *wait_us)
 {
-	long delay = READ_ONCE(lrcu_params.lazy_gp_delay) * LRCU_JIFFY_US;
 	long left;
 
 	*wait_us = -1;
 	if (!rdp->lazy_since_us)
 		return false;
-	left = delay - (long)(now - rdp->lazy_since_us);
+	left = lazy_delay_us() - (long)(now - rdp->lazy_since_us);
 	if (!flush && left > 0) {
 		*wait_us = left;
 		return false;
@@ -93,9 +131,88 @@ void lrcu_lazy_flush_all(struct lrcu_state *rsp)
 
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		pthread_mutex_lock(&rdp->cblock);
-		due = lrcu_lazy_due(rdp, 0, true, &snap, &w);
+		due = lazy_due(rdp, 0, true, &snap, &w);
 		pthread_mutex_unlock(&rdp->cblock);
 		if (due)
 			lrcu_gp_request(rsp, snap);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Keepers */
+
+bool lrcu_lazy_keeper_wake(struct lrcu_lazy_keeper *k)
+{
+	/* Seq_cst: the caller's deferral (under cblock) before the exchange;
+	 * pairs with the store of 0 + smp_mb() in lrcu_lazy_pass_begin(). */
+	return !__atomic_exchange_n(&k->armed, 1, __ATOMIC_SEQ_CST);
+}
+
+void lrcu_lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p)
+{
+	/* From now on a slot's first deferral wakes us, until
+	 * lrcu_lazy_pass_end() says that we keep a timer. */
+	__atomic_store_n(&k->armed, 0, __ATOMIC_SEQ_CST);
+	smp_mb();	/* the store before the peeks at the slots; pairs with
+			 * lrcu_lazy_keeper_wake()'s exchange */
+	*p = (struct lrcu_lazy_pass){ .k = k, .now = lrcu_now_us(), .sleep_us = -1 };
+	p->flush = k->period_end_us && ULONG_CMP_GE(p->now, k->period_end_us);
+}
+
+static void min_sleep(long *sleep_us, long us)
+{
+	if (us >= 0 && (*sleep_us < 0 || us < *sleep_us))
+		*sleep_us = us;
+}
+
+void lrcu_lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
+			 struct lrcu_data *rdp, int owner)
+{
+	unsigned long snap;
+	bool due = false;
+	long w = -1;
+
+	pthread_mutex_lock(&rdp->cblock);
+	if (rdp->cb_owner != owner || !rdp->lazy_since_us) {
+		pthread_mutex_unlock(&rdp->cblock);
+		return;
+	}
+	/* A grace period that ended anyway took them along (acquire:
+	 * pairs with rcu_seq_end(); their invoker advances the list). */
+	if (rcu_seq_done(rsp->gp_seq, rdp->lazy_snap))
+		lazy_clear(rdp);
+	else
+		due = lazy_due(rdp, p->now, p->flush, &snap, &w);
+	if (!due && rdp->lazy_since_us) {
+		p->deferred_gp = !p->deferred || ULONG_CMP_LT(p->deferred_gp, rdp->lazy_snap) ?
+				 rdp->lazy_snap : p->deferred_gp;
+		p->deferred = true;
+	}
+	pthread_mutex_unlock(&rdp->cblock);
+	min_sleep(&p->sleep_us, w);
+	if (due && (!p->due || ULONG_CMP_LT(p->snap, snap)))
+		p->snap = snap;
+	p->due |= due;
+}
+
+bool lrcu_lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us)
+{
+	struct lrcu_lazy_keeper *k = p->k;
+	bool ended = false;
+	unsigned long end;
+
+	if (p->due) {
+		ended = lrcu_gp_try_drive(rsp, p->snap);
+		end = p->now + (unsigned long)lazy_delay_us();
+		k->period_end_us = end ? end : 1;	/* a period starts, or goes on */
+	} else if (p->flush) {
+		k->period_end_us = 0;	/* a whole period without lazy callbacks */
+	}
+	*sleep_us = p->sleep_us;
+	if (k->period_end_us)
+		min_sleep(sleep_us, ULONG_CMP_GE(p->now, k->period_end_us) ? 0 :
+			  (long)(k->period_end_us - p->now));
+	if (*sleep_us >= 0)
+		__atomic_store_n(&k->armed, 1, __ATOMIC_RELAXED);	/* a hint, see above */
+	return ended;
 }

@@ -53,7 +53,7 @@ struct lrcu_params lrcu_params = {
 	.nocbs_given = 0,		/* no rcu_nocbs: no offloading */
 	.nocb_poll = 0,
 	.nocb_gp_stride = -1,
-	.lazy_gp_delay = 6000,		/* 6 * HZ */
+	.lazy_gp_delay = 10000,		/* the kernel's LAZY_FLUSH_JIFFIES, 10 * HZ */
 	.enable_lazy = 0,		/* CONFIG_RCU_LAZY=n */
 };
 
@@ -131,8 +131,11 @@ static const struct param_desc param_table[] = {
 	  "CPUs per rcuog group (-1: nr_cpus / sqrt(nr_cpus))"),
 	P("rcutree.rcu_nocb_leader_stride", nocb_gp_stride, -1, 1L << 20, true,
 	  "the older name of rcutree.rcu_nocb_gp_stride"),
+	P("rcutree.jiffies_lazy_flush", lazy_gp_delay, 0, 3600000, false,
+	  "ms lazy callbacks (kfree_rcu()) may wait before their grace period is requested "
+	  "(the kernel's jiffies_lazy_flush, set there by rcu_set_jiffies_lazy_flush())"),
 	P("rcutree.rcu_idle_lazy_gp_delay", lazy_gp_delay, 0, 3600000, false,
-	  "ms lazy callbacks (kfree_rcu()) may wait before their grace period is requested"),
+	  "the older name of rcutree.jiffies_lazy_flush (RCU_FAST_NO_HZ's, 6 s there)"),
 	P("rcutree.enable_rcu_lazy", enable_lazy, 0, 1, false,
 	  "call_rcu() queues lazy callbacks (CONFIG_RCU_LAZY; call_rcu_hurry() never)"),
 };

@@ -75,8 +75,13 @@
  * normal one sleeps until woken or the next force-quiescent-state scan is
  * due; an expedited one polls briefly, then sleeps until a holdout wakes
  * it.  rcutree.gp_caller_drives=0 sends normal callers to the kthread
- * (the kernel's way).  The protocol (what is scanned, fenced, reported)
- * is the same whoever drives.
+ * (the kernel's way).  The keeper of a lazy batch's timer (a callback
+ * or rcuo thread, lazy.c) drives too, through lrcu_gp_try_drive(): only
+ * if it can without waiting (nobody drives, no holdout after its first
+ * scan); otherwise it leaves the grace period in flight, its start
+ * confirmed, for the kthread to finish (lrcu_gp_run() resumes one, as a
+ * fork child's first driver does).  The protocol (what is scanned,
+ * fenced, reported) is the same whoever drives.
  *
  * Hook points: a mechanism that must see every grace period registers
  * struct lrcu_gp_hooks (lrcu_gp_hook_add(), at init): gp_start after the
@@ -673,9 +678,12 @@ static bool gp_woken_cond(void *p)
  * state scan is due (rcutree.jiffies_till_{first,next}_fqs); an expedited
  * driver polls for a holdout's report first, then sleeps until woken,
  * never on a timer (the hooks may still ask to look at the GP: stall
- * warnings).
+ * warnings).  A driver that may leave (lrcu_gp_try_drive()) does not
+ * wait at all: if its first scan leaves holdouts it returns false, the
+ * grace period still in flight.
  */
-static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedited)
+static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedited,
+		       bool may_leave)
 {
 	long fqs_us = READ_ONCE(lrcu_params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
 	struct gp_woken_arg a = { .rsp = rsp };
@@ -707,7 +715,9 @@ static void gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 				  LRCU_INJECTED(LRCU_BUG_EXP_SKIP_READER)))
 			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
 		if (!root_qsmask(rsp))
-			break;
+			return true;
+		if (may_leave)
+			return false;
 		us = gp_hooks_check(rsp, true);
 		if (!expedited || !lrcu_spin_until(gp_woken_cond, &a, LRCU_SPIN_US)) {
 			gp_set_state(rsp, LRCU_GPS_WAIT_FQS, lrcu_now_us());
@@ -787,10 +797,17 @@ static unsigned long gp_resume(struct lrcu_state *rsp)
 	return gstart;
 }
 
-/* One grace period, start to end.  The caller holds ->gp_mutex. */
-void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
+/*
+ * One grace period, start to end; the caller holds ->gp_mutex.  With
+ * `may_leave', only if no holdout remains after the first scan: else it
+ * returns false and leaves the grace period in flight, its start
+ * confirmed and its tree whole, for the next driver to finish (as a fork
+ * child's first driver finishes the one its parent's driver parked in).
+ */
+static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool may_leave)
 {
 	unsigned long gstart;
+	bool ended;
 
 	in_gp_driver = true;
 	/* Read by diagnostics (stall warnings) without the mutex. */
@@ -800,13 +817,22 @@ void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
 		gstart = gp_resume(rsp);
 	else
 		gstart = gp_init(rsp);
-	gp_wait_qs(rsp, gstart, expedited);
-	gp_cleanup(rsp, expedited);
-	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+	ended = gp_wait_qs(rsp, gstart, expedited, may_leave);
+	if (LRCU_INJECTED(LRCU_BUG_LAZY_LEAVE_ENDS))
+		ended = true;	/* INJECTED: holdouts or not */
+	if (ended)
+		gp_cleanup(rsp, expedited);
+	if (ended && expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
 		fault_words_save(rsp);
 	WRITE_ONCE(rsp->gp_expedited, false);
 	WRITE_ONCE(rsp->gp_by_caller, false);
 	in_gp_driver = false;
+	return ended;
+}
+
+void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
+{
+	gp_run(rsp, expedited, by_caller, false);
 }
 
 struct drive_arg {
@@ -859,6 +885,49 @@ void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 		if (!expedited || !lrcu_spin_until(drive_may_retry, &a, LRCU_SPIN_US))
 			lrcu_gp_wq_wait(rsp, drive_may_retry, &a);
 	}
+}
+
+/*
+ * For a library thread that would otherwise ask the GP kthread for the
+ * grace period ending at snap and sleep until its end wakes it again (the
+ * keeper of lazy callbacks, lazy.c): drive it here, as synchronize_*()
+ * callers do, so that it costs no other thread a wakeup -- but only if
+ * nobody drives one now and no reader holds it up, so that the caller,
+ * which has callbacks to invoke, never waits for a reader.  Otherwise the
+ * grace period is left to the GP kthread: requested (and, if we started
+ * it, left in flight for the kthread to finish), and its end wakes the
+ * caller through the GP hooks as any requester's would.  The caller holds
+ * no lock; a sched-joined one goes offline while it drives (as
+ * lrcu_update_begin() makes synchronize_*() callers do), so that an
+ * rcu_sched grace period does not wait for its own driver.  With
+ * rcutree.gp_caller_drives=0 it only requests.  Returns true if gp_seq
+ * has reached snap.
+ */
+bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
+{
+	bool was, left = false;
+
+	if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: pairs with rcu_seq_end() */
+		return true;
+	lrcu_sched_block_begin(&was);
+	if (!READ_ONCE(lrcu_params.gp_caller_drives) ||	/* a run-time parameter */
+	    pthread_mutex_trylock(&rsp->gp_mutex)) {
+		lrcu_sched_block_end(was);
+		lrcu_gp_request(rsp, snap);
+		return false;
+	}
+	/* At most two: snap was sampled while one may have been running. */
+	while (!left && !rcu_seq_done(rsp->gp_seq, snap)) {	/* ours, under gp_mutex */
+		lrcu_gp_note_request(rsp, snap);
+		left = !gp_run(rsp, gp_exp_wanted(rsp), true, true);
+	}
+	lrcu_gp_release(rsp);
+	lrcu_sched_block_end(was);
+	/* Requested already (lrcu_gp_note_request()), but the kthread was
+	 * not woken: wake it to finish what we left. */
+	if (left)
+		lrcu_wake(&rsp->gp_wake);
+	return !left;
 }
 
 /*

@@ -22,10 +22,13 @@
  * thread only if it sleeps with nothing to wait for (->idle), so a stream
  * of callbacks costs one wakeup per grace period, not one per call.  With
  * rcu_nocb_poll=1 call_rcu() never wakes anybody: rcuog polls every
- * jiffy while its group is idle.  Lazy callbacks (lazy.c) are timed by
- * rcuog: it sleeps at most until the first is due, and it waits for
- * their grace period even unrequested, so one that ends anyway carries
- * them along.
+ * jiffy while its group is idle.  Lazy callbacks (lazy.c) are the rcuop
+ * thread's: the first of a batch wakes it (not rcuog), it keeps their
+ * timer, drives their grace period itself when it is due and it can,
+ * then runs them; meanwhile it waits for their grace period itself, so
+ * that one that ends anyway carries them along.  rcuog leaves a list
+ * whose next grace period only deferred lazy callbacks need (it is not
+ * requested) to them, and with polling tells the rcuop thread of them.
  *
  * Which thread invokes a slot's callbacks is rdp->cb_owner; only the
  * owner starts a batch, and never while one is out (rdp->cb_busy), so the
@@ -63,7 +66,11 @@ struct nocb_group;
 struct nocb_cb {
 	struct lrcu_data *rdp;		/* the slot it serves (const) */
 	struct nocb_group *grp;		/* its group (const) */
-	uint32_t wake;			/* futex word: rcuog, toggles, barriers */
+	uint32_t wake;			/* futex word: rcuog, toggles, barriers,
+					 * lazy deferrals, GP ends it waits for */
+	struct lrcu_lazy_keeper lazy;	/* it keeps its CPU's lazy timer */
+	unsigned long wait_gp;		/* GP end its lazy callbacks wait for,
+					 * WAIT_NONE: none (read by the GP hook) */
 	int started;			/* spawned (toggle_lock; atomic reads) */
 	int tid;			/* OS thread id, 0 until it runs (atomic) */
 	unsigned long n_wakeups;	/* stats: it woke from a sleep (atomic) */
@@ -79,6 +86,8 @@ struct nocb_group {
 					 * requested; call_rcu() clears and wakes */
 	unsigned long wait_gp;		/* GP end it sleeps for, WAIT_NONE: none
 					 * (read by the GP hook) */
+	int lazy_waiters;		/* its rcuo threads with a ->wait_gp
+					 * (atomic; the GP hook looks if > 0) */
 	int started;			/* spawned (toggle_lock; atomic reads) */
 	int tid;			/* (atomic) */
 	unsigned long n_wakeups;	/* stats (atomic): it woke from a sleep, */
@@ -248,6 +257,7 @@ int lrcu_nocb_init(struct lrcu_state *rsp)
 
 		c->rdp = cpu_rdp(rsp, cpu);
 		c->grp = &n->grp[cpu / n->stride];
+		c->wait_gp = WAIT_NONE;
 		snprintf(c->name, sizeof(c->name), "%s/%d", sched ? "rcuos" : "rcuop", cpu);
 		if (nocb_boot[cpu])
 			c->rdp->cb_owner = LRCU_CBO_NOCB;	/* no thread runs yet */
@@ -273,39 +283,61 @@ static struct nocb_cb *rdp_cb(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	return &rsp->nocb->cb[rdp->slot - lrcu_nr_internal];
 }
 
+/* Does a grace period ending at gend complete what *wait_gp waits for? */
+static bool gp_end_completes(unsigned long *wait_gp, unsigned long gend)
+{
+	unsigned long t = __atomic_load_n(wait_gp, __ATOMIC_RELAXED);	/* after the hook's fence */
+
+	return t != WAIT_NONE && ULONG_CMP_GE(gend, t);
+}
+
 /*
  * End of a grace period (GP hook, called by its driver): wake each rcuog
- * thread that sleeps for a grace period this one completes.  The fence
- * orders rcu_seq_end() before the loads of ->wait_gp; pairs with the
- * smp_mb() between rcuog's store of ->wait_gp and its rcu_seq_done().
+ * thread that sleeps for a grace period this one completes, and each
+ * rcuo thread whose lazy callbacks do (only in groups that have such a
+ * waiter).  The fence orders rcu_seq_end() before the loads of the
+ * ->wait_gp and ->lazy_waiters; pairs with the smp_mb() between a
+ * sleeper's stores of those and its rcu_seq_done() (wait_gp(),
+ * cb_wait()).
  */
 static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
 {
 	struct lrcu_nocb *n = rsp->nocb;
-	unsigned long t;
-	int g;
+	int g, cpu;
 
 	(void)now;
 	smp_mb();
 	for (g = 0; g < n->nr_groups; g++) {
 		struct nocb_group *grp = &n->grp[g];
 
-		t = __atomic_load_n(&grp->wait_gp, __ATOMIC_RELAXED);	/* after the fence above */
-		if (t != WAIT_NONE && ULONG_CMP_GE(gend, t)) {
+		if (gp_end_completes(&grp->wait_gp, gend)) {
 			stat_inc(&grp->n_gp_wakes);
 			lrcu_wake(&grp->wake);
 		}
+		if (!__atomic_load_n(&grp->lazy_waiters, __ATOMIC_RELAXED))	/* after the fence */
+			continue;
+		for (cpu = grp->first; cpu <= grp->last; cpu++)
+			if (gp_end_completes(&n->cb[cpu].wait_gp, gend))
+				lrcu_wake(&n->cb[cpu].wake);
 	}
 }
 
 void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz)
 {
-	struct nocb_group *grp = rdp_cb(rsp, rdp)->grp;
+	struct nocb_cb *c = rdp_cb(rsp, rdp);
+	struct nocb_group *grp = c->grp;
 
-	/* A deferred lazy callback behind another: rcuog times that one
-	 * already; with polling, it looks by itself (run-time parameter). */
+	/* A deferred lazy callback behind another: timed already; with
+	 * polling, rcuog looks by itself (run-time parameter). */
 	if (lz == LRCU_LAZY_DEFERRED || READ_ONCE(lrcu_params.nocb_poll))
 		return;
+	/* The slot's first lazy one: its rcuo thread keeps the timer (and
+	 * drives the grace period when due), rcuog is not involved. */
+	if (lz == LRCU_LAZY_ARMED) {
+		if (lrcu_lazy_keeper_wake(&c->lazy))
+			lrcu_wake(&c->wake);
+		return;
+	}
 	/*
 	 * Our enqueue (under cblock) before the ->idle load: pairs with
 	 * rcuog's store of ->idle, smp_mb(), then its scan.  Either it
@@ -356,10 +388,44 @@ static unsigned long nocb_cur(struct lrcu_state *rsp)
 	return cur;
 }
 
+/*
+ * Sleep (offline for rcu_sched) until woken or sleep_us passed; with gp
+ * (not WAIT_NONE), also until the grace period ending at gp is over: the
+ * GP hook looks at our ->wait_gp while our group counts us.  True: stop.
+ */
+static bool cb_wait(struct nocb_cb *c, uint32_t w, unsigned long gp, long sleep_us)
+{
+	struct lrcu_state *rsp = c->grp->rsp;
+	bool stop = false;
+
+	if (gp == WAIT_NONE)
+		return lrcu_cb_sleep(&c->wake, w, sleep_us);
+	__atomic_fetch_add(&c->grp->lazy_waiters, 1, __ATOMIC_SEQ_CST);	/* before the fence */
+	__atomic_store_n(&c->wait_gp, gp, __ATOMIC_SEQ_CST);	/* ditto */
+	smp_mb();	/* both before gp_seq: pairs with nocb_gp_end()'s fence */
+	if (!rcu_seq_done(rsp->gp_seq, gp))
+		stop = lrcu_cb_sleep(&c->wake, w, sleep_us);
+	__atomic_store_n(&c->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);	/* the hook's hint */
+	__atomic_fetch_sub(&c->grp->lazy_waiters, 1, __ATOMIC_RELAXED);	/* ditto */
+	return stop;
+}
+
+/*
+ * An rcuo invoker: runs its CPU's ready callbacks when rcuog says so, and
+ * keeps the timer of its lazy callbacks (lazy.c): when due, it drives
+ * their grace period itself if it can and runs them at once; if it left
+ * the grace period to the GP kthread, the group waits for it as for any
+ * requested one (rcuog is told as call_rcu() would tell it).  While they
+ * are deferred it waits for their grace period itself, so that one that
+ * ends anyway (requested by others) carries them along.
+ */
 static void *nocb_cb_kthread(void *arg)
 {
 	struct nocb_cb *c = arg;
 	struct lrcu_state *rsp = c->grp->rsp;
+	struct lrcu_lazy_pass lp;
+	bool more, ended;
+	long sleep_us;
 	uint32_t w;
 
 	if (lrcu_register_internal(c->name))
@@ -368,9 +434,16 @@ static void *nocb_cb_kthread(void *arg)
 	while (!lrcu_kthread_check()) {
 		/* Sample before looking for work: see lrcu_wake(). */
 		w = __atomic_load_n(&c->wake, __ATOMIC_ACQUIRE);
-		if (lrcu_cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB))
+		lrcu_lazy_pass_begin(&c->lazy, &lp);
+		more = lrcu_cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB);
+		if (READ_ONCE(c->rdp->lazy_since_us))	/* WRITE_ONCE() under cblock */
+			lrcu_lazy_pass_slot(rsp, &lp, c->rdp, LRCU_CBO_NOCB);
+		ended = lrcu_lazy_pass_end(rsp, &lp, &sleep_us);
+		if (lp.due && !ended)	/* left to the GP kthread: requested */
+			lrcu_nocb_queued(rsp, c->rdp, LRCU_LAZY_NOW);
+		if (ended || more)
 			continue;
-		if (lrcu_cb_sleep(&c->wake, w, -1))
+		if (cb_wait(c, w, lp.deferred ? lp.deferred_gp : WAIT_NONE, sleep_us))
 			break;
 		stat_inc(&c->n_wakeups);
 	}
@@ -382,24 +455,29 @@ static void *nocb_cb_kthread(void *arg)
 struct nocb_scan {
 	bool waits;			/* some callbacks wait for a grace period */
 	unsigned long gp;		/* ... the earliest one */
-	long sleep_us;			/* first lazy timer due (-1: none) */
 };
 
-static void scan_min_sleep(struct nocb_scan *sc, long us)
+static bool gp_requested(struct lrcu_state *rsp, unsigned long gp)
 {
-	if (us >= 0 && (sc->sleep_us < 0 || us < sc->sleep_us))
-		sc->sleep_us = us;
+	/* Relaxed: a request we miss was made by a call_rcu() that tells us
+	 * after (lrcu_nocb_queued()), or covers lazy callbacks whose rcuo
+	 * thread waits for it. */
+	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED), gp);
 }
 
-/* One offloaded list: advance it, time its lazy callbacks, note the grace
- * period it waits for, wake its invoker if callbacks are ready. */
+/*
+ * One offloaded list: advance it, note the grace period it waits for,
+ * wake its invoker if callbacks are ready.  A grace period that only
+ * deferred lazy callbacks need is their rcuo thread's business (it times
+ * them, and waits for it), not ours; with polling, enqueuers wake nobody,
+ * so we tell it of them.
+ */
 static void scan_one(struct lrcu_state *rsp, struct nocb_cb *c, unsigned long cur,
-		     unsigned long now, struct nocb_scan *sc)
+		     bool poll, struct nocb_scan *sc)
 {
 	struct lrcu_data *rdp = c->rdp;
-	unsigned long gp, snap;
-	bool ready, due, waits;
-	long w;
+	bool ready, waits, lazy;
+	unsigned long gp;
 
 	pthread_mutex_lock(&rdp->cblock);
 	if (rdp->cb_owner != LRCU_CBO_NOCB) {
@@ -408,12 +486,13 @@ static void scan_one(struct lrcu_state *rsp, struct nocb_cb *c, unsigned long cu
 	}
 	lrcu_cblist_advance(&rdp->cbl, cur);
 	ready = lrcu_cblist_ready(&rdp->cbl) && !rdp->cb_busy;
-	due = lrcu_lazy_due(rdp, now, false, &snap, &w);
 	waits = lrcu_cblist_next_gp(&rdp->cbl, &gp);
+	lazy = rdp->lazy_since_us != 0;
 	pthread_mutex_unlock(&rdp->cblock);
-	if (due)
-		lrcu_gp_request(rsp, snap);
-	scan_min_sleep(sc, w);
+	if (lazy && poll && lrcu_lazy_keeper_wake(&c->lazy))
+		lrcu_wake(&c->wake);
+	if (waits && lazy && !gp_requested(rsp, gp))
+		waits = false;
 	if (waits && (!sc->waits || ULONG_CMP_LT(gp, sc->gp))) {
 		sc->waits = true;
 		sc->gp = gp;
@@ -422,27 +501,26 @@ static void scan_one(struct lrcu_state *rsp, struct nocb_cb *c, unsigned long cu
 		lrcu_wake(&c->wake);
 }
 
-static void scan_group(struct nocb_group *grp, struct nocb_scan *sc)
+static void scan_group(struct nocb_group *grp, bool poll, struct nocb_scan *sc)
 {
 	struct lrcu_state *rsp = grp->rsp;
-	unsigned long cur = nocb_cur(rsp), now = lrcu_now_us();
+	unsigned long cur = nocb_cur(rsp);
 	int cpu;
 
 	sc->waits = false;
 	sc->gp = 0;
-	sc->sleep_us = -1;
 	for (cpu = grp->first; cpu <= grp->last; cpu++) {
 		struct nocb_cb *c = &rsp->nocb->cb[cpu];
 
 		/* Peeks, rechecked under cblock (WRITE_ONCE() there). */
 		if (READ_ONCE(c->rdp->cb_owner) == LRCU_CBO_NOCB && READ_ONCE(c->rdp->cbl.len))
-			scan_one(rsp, c, cur, now, sc);
+			scan_one(rsp, c, cur, poll, sc);
 	}
 }
 
 /* Sleep until the grace period ending at gp is over (or we are woken);
  * true: stop (rcu_shutdown()). */
-static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp, long sleep_us)
+static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp)
 {
 	struct lrcu_state *rsp = grp->rsp;
 	bool stop = false;
@@ -450,7 +528,7 @@ static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp, long s
 	__atomic_store_n(&grp->wait_gp, gp, __ATOMIC_SEQ_CST);
 	smp_mb();	/* ->wait_gp before gp_seq: pairs with nocb_gp_end() */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
-		stop = lrcu_kthread_idle(&grp->wake, w, sleep_us);
+		stop = lrcu_kthread_idle(&grp->wake, w, -1);
 	__atomic_store_n(&grp->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);
 	return stop;
 }
@@ -471,21 +549,15 @@ static void *nocb_gp_kthread(void *arg)
 		/* From here on call_rcu() wakes us: see lrcu_nocb_queued(). */
 		__atomic_store_n(&grp->idle, !poll, __ATOMIC_SEQ_CST);
 		smp_mb();	/* ->idle before the list peeks */
-		scan_group(grp, &sc);
+		scan_group(grp, poll, &sc);
 		if (sc.waits) {
 			/* We look again when it ends: no wakeups meanwhile. */
 			__atomic_store_n(&grp->idle, 0, __ATOMIC_RELAXED);
-			/* Requested already (one load), unless lazy callbacks
-			 * wait for their timer, which is set. */
-			if (sc.sleep_us < 0)
-				lrcu_gp_request(grp->rsp, sc.gp);
-			if (wait_gp(grp, w, sc.gp, sc.sleep_us))
+			lrcu_gp_request(grp->rsp, sc.gp);	/* requested already: one load */
+			if (wait_gp(grp, w, sc.gp))
 				break;
-		} else {
-			if (poll && (sc.sleep_us < 0 || sc.sleep_us > POLL_US))
-				sc.sleep_us = POLL_US;
-			if (lrcu_kthread_idle(&grp->wake, w, sc.sleep_us))
-				break;
+		} else if (lrcu_kthread_idle(&grp->wake, w, poll ? POLL_US : -1)) {
+			break;
 		}
 		stat_inc(&grp->n_wakeups);
 	}

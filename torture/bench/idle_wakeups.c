@@ -11,7 +11,7 @@
  * liburcu's call_rcu worker.  Modes:
  *
  *   lazy        kfree_rcu(): lazy callbacks, grace periods batched
- *               (rcutree.rcu_idle_lazy_gp_delay, 6 s)
+ *               (rcutree.jiffies_lazy_flush, 10 s)
  *   hurry       call_rcu_hurry(): a grace period per callback
  *   lazy-nocb   lazy, with the main thread's "CPU" offloaded
  *               (rcu_nocbs=all: rcuog/rcuop threads)

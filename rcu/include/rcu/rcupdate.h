@@ -218,8 +218,8 @@ static inline void call_rcu_sched(struct rcu_head *head, rcu_callback_t func)
  * call_rcu() for a callback somebody waits for: never lazy.  With
  * rcutree.enable_rcu_lazy=1 (CONFIG_RCU_LAZY) call_rcu() and
  * call_rcu_sched() queue lazy callbacks, as kfree_rcu() always does: their
- * grace period is requested only rcutree.rcu_idle_lazy_gp_delay (6 s)
- * later, or when many wait, or at rcu_barrier(), so that an otherwise
+ * grace period is requested only rcutree.jiffies_lazy_flush (10 s) later,
+ * or when many wait, or at rcu_barrier(), so that an otherwise
  * idle program is not woken for each one.  A grace period that happens
  * anyway takes them along.
  */
