@@ -27,6 +27,12 @@ cmp -s "$tmp/exported" "$tmp/api"
 ok $? "librcu.so exports exactly the LRCU_API entry points ($(wc -l <"$tmp/api") of them)$(diff "$tmp/api" "$tmp/exported" | grep '^[<>]' | tr '\n' ' ')"
 cmp -s "$tmp/map" "$tmp/api"
 ok $? "rcu/librcu.map lists exactly them$(diff "$tmp/api" "$tmp/map" | grep '^[<>]' | tr '\n' ' ')"
+# In librcu.a every global symbol is visible: the internal ones are named
+# lrcu__*, so that lrcu_* (one underscore) names exactly the public API.
+nm --defined-only "$BUILD_DIR/librcu.a" | awk '$2 ~ /^[TDBRC]$/ { print $3 }' |
+	grep '^lrcu_[^_]' | grep -v '^lrcu_inject_' | sort -u >"$tmp/static"
+cmp -s "$tmp/static" "$tmp/api"
+ok $? "librcu.a: the lrcu_ globals are the API, internals are lrcu__$(diff "$tmp/api" "$tmp/static" | grep '^[<>]' | head -5 | tr '\n' ' ')"
 unversioned=$(grep -v '@@LRCU_0$' "$tmp/nm" | grep -v '^LRCU_0$')
 [ -z "$unversioned" ]; ok $? "every export has the version LRCU_0${unversioned:+ (not: $unversioned)}"
 

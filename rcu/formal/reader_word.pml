@@ -373,7 +373,7 @@ inline updater(t, k, s, old)
 		s = SEQ_SNAP(s);
 		printf("U%d removed element %d, waits for gp_seq %d\n", (k) + 1, 2 * (k), s)
 	};
-	/* lrcu_gp_request(): a relaxed peek; return if already requested. */
+	/* lrcu__gp_request(): a relaxed peek; return if already requested. */
 	atomic { LOAD(old, needed, 0, t) };
 	if
 	:: old >= s ->
@@ -397,11 +397,11 @@ inline updater(t, k, s, old)
 			fi
 		};
 		if
-		:: old == 255 -> RMW_INC(gp_wake, 0, t)	/* lrcu_wake() */
+		:: old == 255 -> RMW_INC(gp_wake, 0, t)	/* lrcu__wake() */
 		:: else -> skip
 		fi
 	fi;
-	/* lrcu_gp_wait(): until rcu_seq_done() (acquire) sees s. */
+	/* lrcu__gp_wait(): until rcu_seq_done() (acquire) sees s. */
 	d_step { gp_seq[0] >= s -> ARRIVE(gp_seq, 0, t) };
 	/* free(): no reader may still hold the element. */
 	atomic {
@@ -445,7 +445,7 @@ proctype updater2()
 	:: else -> skip							\
 	fi
 
-/* lrcu_report_qs_rnp(): clear slot i in its leaf; the leaf's last bit
+/* lrcu__report_qs_rnp(): clear slot i in its leaf; the leaf's last bit
  * clears the leaf's bit in the root; an empty root ends the wait. */
 #define REPORT_QS(i)	lqsmask[i] = 0; rootmask = rootmask & ~B(i)
 

@@ -79,7 +79,7 @@ static void barrier_entrain_all(struct lrcu_state *rsp)
 			continue;
 		pthread_mutex_lock(&rdp->cblock);
 		rdp->barrier_head.func = barrier_callback;
-		if (lrcu_cblist_entrain(&rdp->cbl, &rdp->barrier_head))
+		if (lrcu__cblist_entrain(&rdp->cbl, &rdp->barrier_head))
 			/* The guard keeps it above 0; cblock orders the rest. */
 			__atomic_fetch_add(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&rdp->cblock);
@@ -99,11 +99,11 @@ static void barrier_wait(struct lrcu_state *rsp)
 
 void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 {
-	struct lrcu_state *rsp = &lrcu_states[f];
+	struct lrcu_state *rsp = &lrcu__states[f];
 	unsigned long s;
 	bool was;
 
-	lrcu_update_begin(f, caller, &was);
+	lrcu__update_begin(f, caller, &was);
 	s = rcu_seq_snap(&rsp->barrier_seq);
 	pthread_mutex_lock(&rsp->barrier_mutex);
 	if (unlikely(rcu_seq_state(rsp->barrier_seq))) {
@@ -115,16 +115,16 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 	if (rcu_seq_done(&rsp->barrier_seq, s)) {
 		/* Someone else's pass covered us. */
 		pthread_mutex_unlock(&rsp->barrier_mutex);
-		lrcu_update_end(was);
+		lrcu__update_end(was);
 		return;
 	}
 	barrier_entrain_all(rsp);
-	lrcu_lazy_flush_all(rsp);	/* no waiting for lazy timers */
-	lrcu_cb_wake(rsp);	/* some may have landed in DONE */
-	lrcu_nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
+	lrcu__lazy_flush_all(rsp);	/* no waiting for lazy timers */
+	lrcu__cb_wake(rsp);	/* some may have landed in DONE */
+	lrcu__nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
 	barrier_wait(rsp);
 	rcu_seq_end(&rsp->barrier_seq);
 	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&rsp->barrier_mutex);
-	lrcu_update_end(was);
+	lrcu__update_end(was);
 }

@@ -30,11 +30,11 @@
 #include <stdlib.h>
 #include "internal.h"
 
-struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp)
+struct lrcu_data *lrcu__this_rdp(struct lrcu_state *rsp)
 {
 	int slot = lrcu_reader.slot;
 
-	return &rsp->rda[slot >= 0 ? slot : lrcu_nr_slots];
+	return &rsp->rda[slot >= 0 ? slot : lrcu__nr_slots];
 }
 
 static void cblist_set_len_locked(struct lrcu_data *rdp, long len)
@@ -45,50 +45,50 @@ static void cblist_set_len_locked(struct lrcu_data *rdp, long len)
 static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func,
 			bool lazy)
 {
-	struct lrcu_state *rsp = &lrcu_states[f];
+	struct lrcu_state *rsp = &lrcu__states[f];
 	enum lrcu_lazy lz = LRCU_LAZY_NOW;
 	struct lrcu_data *rdp;
 	unsigned long snap;
 	bool flood = false;
 	int owner;
 
-	lrcu_init_once();
+	lrcu__init_once();
 	/* Parameters may change at run time (WRITE_ONCE() in params.c). */
-	if (READ_ONCE(lrcu_params.debug_objects) && !lrcu_debug_head_queue(head))
+	if (READ_ONCE(lrcu__params.debug_objects) && !lrcu__debug_head_queue(head))
 		return;		/* double call_rcu(): reported and dropped */
 	head->func = func;
-	rdp = lrcu_this_rdp(rsp);
+	rdp = lrcu__this_rdp(rsp);
 	pthread_mutex_lock(&rdp->cblock);
-	lrcu_cblist_enqueue(&rdp->cbl, head);
+	lrcu__cblist_enqueue(&rdp->cbl, head);
 	/* Full fence inside: the caller's removals before the sample. */
 	snap = rcu_seq_snap(rsp->gp_seq);
 	if (LRCU_INJECTED(LRCU_BUG_CB_STALE_SNAP))	/* INJECTED: a GP too early */
 		snap -= RCU_SEQ_STATE_MASK + 1;
-	lrcu_cblist_advance_accelerate(&rdp->cbl, rcu_seq_current(rsp->gp_seq), snap);
+	lrcu__cblist_advance_accelerate(&rdp->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	rdp->n_cbs_queued++;
 	if (lazy)
-		lz = lrcu_lazy_defer(rsp, rdp, snap, lrcu_now_us());
+		lz = lrcu__lazy_defer(rsp, rdp, snap, lrcu__now_us());
 	if (lz == LRCU_LAZY_NOW)
-		lrcu_lazy_covered(rdp, snap);
-	if (rdp->cbl.len > READ_ONCE(lrcu_params.qhimark) && !rdp->blimit_lifted) {
+		lrcu__lazy_covered(rdp, snap);
+	if (rdp->cbl.len > READ_ONCE(lrcu__params.qhimark) && !rdp->blimit_lifted) {
 		rdp->blimit_lifted = true;
 		flood = true;
 	}
 	owner = rdp->cb_owner;
 	pthread_mutex_unlock(&rdp->cblock);
 	if (lz == LRCU_LAZY_NOW)
-		lrcu_gp_request(rsp, snap);
+		lrcu__gp_request(rsp, snap);
 	if (owner == LRCU_CBO_NOCB)
-		lrcu_nocb_queued(rsp, rdp, lz);
-	else if (lz == LRCU_LAZY_ARMED && lrcu_lazy_keeper_wake(&rsp->lazy))
-		lrcu_cb_wake(rsp);	/* it keeps the timer: see lazy.c */
+		lrcu__nocb_queued(rsp, rdp, lz);
+	else if (lz == LRCU_LAZY_ARMED && lrcu__lazy_keeper_wake(&rsp->lazy))
+		lrcu__cb_wake(rsp);	/* it keeps the timer: see lazy.c */
 	if (flood)
 		lrcu_force_qs(f);	/* a flood: push the grace period along */
 }
 
 void lrcu_call(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
 {
-	call_common(f, head, func, READ_ONCE(lrcu_params.enable_lazy));	/* run-time parameter */
+	call_common(f, head, func, READ_ONCE(lrcu__params.enable_lazy));	/* run-time parameter */
 }
 
 void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func)
@@ -99,13 +99,13 @@ void lrcu_call_hurry(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t f
 void lrcu_kfree_call(struct rcu_head *head, size_t offset)
 {
 	if (offset >= 4096)
-		lrcu_fatal("kfree_rcu(): rcu_head at offset %zu, must be below 4096", offset);
+		lrcu__fatal("kfree_rcu(): rcu_head at offset %zu, must be below 4096", offset);
 	call_common(LRCU_PREEMPT, head, (rcu_callback_t)(uintptr_t)offset, true);
 }
 
-void lrcu_cb_wake(struct lrcu_state *rsp)
+void lrcu__cb_wake(struct lrcu_state *rsp)
 {
-	lrcu_wake(&rsp->cb_wake);
+	lrcu__wake(&rsp->cb_wake);
 }
 
 /*
@@ -124,7 +124,7 @@ static void cb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long 
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		/* Both WRITE_ONCE() under cblock. */
 		if (READ_ONCE(rdp->cbl.len) && READ_ONCE(rdp->cb_owner) == LRCU_CBO_THREAD) {
-			lrcu_cb_wake(rsp);
+			lrcu__cb_wake(rsp);
 			return;
 		}
 	}
@@ -132,9 +132,9 @@ static void cb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long 
 
 static const struct lrcu_gp_hooks cb_hooks = { .gp_end = cb_gp_end };
 
-void lrcu_cb_init(struct lrcu_state *rsp)
+void lrcu__cb_init(struct lrcu_state *rsp)
 {
-	lrcu_gp_hook_add(rsp, &cb_hooks);
+	lrcu__gp_hook_add(rsp, &cb_hooks);
 }
 
 /* ------------------------------------------------------------------ */
@@ -144,8 +144,8 @@ static void invoke_one(struct rcu_head *h)
 {
 	rcu_callback_t fn = h->func;
 
-	if (READ_ONCE(lrcu_params.debug_objects))
-		lrcu_debug_head_unqueue(h);
+	if (READ_ONCE(lrcu__params.debug_objects))
+		lrcu__debug_head_unqueue(h);
 	if ((uintptr_t)fn < 4096)
 		free((char *)h - (uintptr_t)fn);	/* kfree_rcu() */
 	else
@@ -176,18 +176,18 @@ static bool cbs_account(struct lrcu_state *rsp, struct lrcu_data *rdp, long ran,
 	pthread_mutex_lock(&rdp->cblock);
 	cblist_set_len_locked(rdp, rdp->cbl.len - ran);
 	rdp->n_cbs_invoked += (unsigned long)invoked;
-	if (rdp->blimit_lifted && rdp->cbl.len < READ_ONCE(lrcu_params.qlowmark))
+	if (rdp->blimit_lifted && rdp->cbl.len < READ_ONCE(lrcu__params.qlowmark))
 		rdp->blimit_lifted = false;
 	if (last)
 		rdp->cb_busy = false;
 	owner = rdp->cb_owner;
-	more = owner == invoker && lrcu_cblist_ready(&rdp->cbl);
+	more = owner == invoker && lrcu__cblist_ready(&rdp->cbl);
 	handoff = last && owner != invoker && rdp->cbl.len;
 	pthread_mutex_unlock(&rdp->cblock);
 	if (handoff && owner == LRCU_CBO_NOCB)
-		lrcu_nocb_wake_invoker(rsp, rdp);
+		lrcu__nocb_wake_invoker(rsp, rdp);
 	else if (handoff)
-		lrcu_cb_wake(rsp);
+		lrcu__cb_wake(rsp);
 	return more;
 }
 
@@ -199,7 +199,7 @@ static bool cbs_account(struct lrcu_state *rsp, struct lrcu_data *rdp, long ran,
  * even while offloading is switched.  Returns true if it still has ready
  * callbacks for us.
  */
-bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
+bool lrcu__cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
 		    int invoker)
 {
 	struct lrcu_cbs cbs;
@@ -212,9 +212,9 @@ bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long
 		pthread_mutex_unlock(&rdp->cblock);
 		return false;
 	}
-	lrcu_cblist_advance(&rdp->cbl, cur);
-	limit = rdp->blimit_lifted ? LONG_MAX : READ_ONCE(lrcu_params.blimit);
-	lrcu_cblist_extract_done(&rdp->cbl, limit, &cbs);
+	lrcu__cblist_advance(&rdp->cbl, cur);
+	limit = rdp->blimit_lifted ? LONG_MAX : READ_ONCE(lrcu__params.blimit);
+	lrcu__cblist_extract_done(&rdp->cbl, limit, &cbs);
 	rdp->cb_busy = cbs.len != 0;
 	pthread_mutex_unlock(&rdp->cblock);
 	if (!cbs.len)
@@ -263,19 +263,19 @@ static bool invoke_pass(struct lrcu_state *rsp, struct lrcu_lazy_pass *lp)
 		if (!READ_ONCE(rdp->cbl.len) || READ_ONCE(rdp->cb_owner) != LRCU_CBO_THREAD)
 			continue;
 		if (READ_ONCE(rdp->lazy_since_us))	/* WRITE_ONCE() under cblock */
-			lrcu_lazy_pass_slot(rsp, lp, rdp, LRCU_CBO_THREAD);
-		more |= lrcu_cb_invoke(rsp, rdp, cur, LRCU_CBO_THREAD);
+			lrcu__lazy_pass_slot(rsp, lp, rdp, LRCU_CBO_THREAD);
+		more |= lrcu__cb_invoke(rsp, rdp, cur, LRCU_CBO_THREAD);
 	}
 	return more;
 }
 
-bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us)
+bool lrcu__cb_sleep(uint32_t *wake, uint32_t w, long timeout_us)
 {
 	bool was, stop;
 
-	lrcu_sched_block_begin(&was);
-	stop = lrcu_kthread_idle(wake, w, timeout_us);
-	lrcu_sched_block_end(was);
+	lrcu__sched_block_begin(&was);
+	stop = lrcu__kthread_idle(wake, w, timeout_us);
+	lrcu__sched_block_end(was);
 	return stop;
 }
 
@@ -287,35 +287,35 @@ static void *cb_kthread(void *arg)
 	bool more;
 	uint32_t w;
 
-	if (lrcu_register_internal(rsp->cb_thread_name))
-		lrcu_fatal("%s: cannot register", rsp->cb_thread_name);
-	while (!lrcu_kthread_check()) {
-		/* Sample before looking for work: see lrcu_wake(). */
+	if (lrcu__register_internal(rsp->cb_thread_name))
+		lrcu__fatal("%s: cannot register", rsp->cb_thread_name);
+	while (!lrcu__kthread_check()) {
+		/* Sample before looking for work: see lrcu__wake(). */
 		w = __atomic_load_n(&rsp->cb_wake, __ATOMIC_ACQUIRE);
-		lrcu_lazy_pass_begin(&rsp->lazy, &lp);
+		lrcu__lazy_pass_begin(&rsp->lazy, &lp);
 		more = invoke_pass(rsp, &lp);
 		/* Lazy callbacks due: their grace period driven here if it
 		 * can be, and then they run at once. */
-		if (lrcu_lazy_pass_end(rsp, &lp, &sleep_us) || more)
+		if (lrcu__lazy_pass_end(rsp, &lp, &sleep_us) || more)
 			continue;
-		if (lrcu_cb_sleep(&rsp->cb_wake, w, sleep_us))
+		if (lrcu__cb_sleep(&rsp->cb_wake, w, sleep_us))
 			break;
 	}
 	lrcu_unregister_thread();	/* rcu_shutdown(): nothing left to move */
 	return NULL;
 }
 
-int lrcu_cb_thread_start(struct lrcu_state *rsp)
+int lrcu__cb_thread_start(struct lrcu_state *rsp)
 {
-	return lrcu_spawn(cb_kthread, rsp);
+	return lrcu__spawn(cb_kthread, rsp);
 }
 
 /* ------------------------------------------------------------------ */
 /* Migration: an unregistering slot hands its callbacks to the unbound rdp. */
 
-void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
+void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 {
-	struct lrcu_data *dst = &rsp->rda[lrcu_nr_slots];
+	struct lrcu_data *dst = &rsp->rda[lrcu__nr_slots];
 	struct lrcu_cbs done, pend;
 	unsigned long snap;
 
@@ -331,7 +331,7 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	 */
 	while (rdp->cb_busy) {
 		pthread_mutex_unlock(&rdp->cblock);
-		lrcu_sleep_us(50);
+		lrcu__sleep_us(50);
 		pthread_mutex_lock(&rdp->cblock);
 	}
 	if (rdp->cb_owner == LRCU_CBO_NOCB) {
@@ -341,25 +341,25 @@ void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 		pthread_mutex_unlock(&rsp->barrier_lock);
 		return;
 	}
-	lrcu_cblist_extract_all(&rdp->cbl, &done, &pend);
+	lrcu__cblist_extract_all(&rdp->cbl, &done, &pend);
 	rdp->blimit_lifted = false;
 	snap = rcu_seq_snap(rsp->gp_seq);
-	lrcu_lazy_covered(rdp, snap);	/* requested below, for dst */
+	lrcu__lazy_covered(rdp, snap);	/* requested below, for dst */
 	pthread_mutex_unlock(&rdp->cblock);
 	if (!done.len && !pend.len) {
 		pthread_mutex_unlock(&rsp->barrier_lock);
 		return;
 	}
 	pthread_mutex_lock(&dst->cblock);
-	lrcu_cblist_insert(&dst->cbl, LRCU_DONE, &done);
-	lrcu_cblist_insert(&dst->cbl, LRCU_NEXT, &pend);
+	lrcu__cblist_insert(&dst->cbl, LRCU_DONE, &done);
+	lrcu__cblist_insert(&dst->cbl, LRCU_NEXT, &pend);
 	snap = rcu_seq_snap(rsp->gp_seq);
-	lrcu_lazy_covered(dst, snap);
-	lrcu_cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);
+	lrcu__lazy_covered(dst, snap);
+	lrcu__cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);
 	dst->n_cbs_orphaned += (unsigned long)(done.len + pend.len);
 	pthread_mutex_unlock(&dst->cblock);
 	pthread_mutex_unlock(&rsp->barrier_lock);
-	lrcu_gp_request(rsp, snap);
+	lrcu__gp_request(rsp, snap);
 	if (done.len)
-		lrcu_cb_wake(rsp);
+		lrcu__cb_wake(rsp);
 }

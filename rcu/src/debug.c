@@ -18,17 +18,17 @@
 
 static unsigned long misuse_count;
 
-void lrcu_misuse(void)
+void lrcu__misuse(void)
 {
 	__atomic_fetch_add(&misuse_count, 1, __ATOMIC_RELAXED);	/* a counter: no ordering */
 }
 
 unsigned long lrcu_misuse_count(void)
 {
-	return __atomic_load_n(&misuse_count, __ATOMIC_RELAXED);	/* see lrcu_misuse() */
+	return __atomic_load_n(&misuse_count, __ATOMIC_RELAXED);	/* see lrcu__misuse() */
 }
 
-void lrcu_fatal(const char *fmt, ...)
+void lrcu__fatal(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -47,14 +47,14 @@ void lrcu_fatal(const char *fmt, ...)
  * on the stack and written with one write(2).  No stdio (its lock may be
  * held by the interrupted code), no allocation.
  */
-void lrcu_msg_str(struct lrcu_msg *m, const char *s)
+void lrcu__msg_str(struct lrcu_msg *m, const char *s)
 {
 	while (*s && m->len < sizeof(m->buf) - 1)
 		m->buf[m->len++] = *s++;
 	m->buf[m->len] = '\0';
 }
 
-void lrcu_msg_num(struct lrcu_msg *m, long v)
+void lrcu__msg_num(struct lrcu_msg *m, long v)
 {
 	char d[24];
 	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
@@ -67,10 +67,10 @@ void lrcu_msg_num(struct lrcu_msg *m, long v)
 	} while (u);
 	if (v < 0)
 		d[--i] = '-';
-	lrcu_msg_str(m, d + i);
+	lrcu__msg_str(m, d + i);
 }
 
-void lrcu_msg_write(const struct lrcu_msg *m)
+void lrcu__msg_write(const struct lrcu_msg *m)
 {
 	size_t off = 0;
 	ssize_t n;
@@ -85,9 +85,9 @@ void lrcu_msg_write(const struct lrcu_msg *m)
 	}
 }
 
-void lrcu_msg_fatal(const struct lrcu_msg *m)
+void lrcu__msg_fatal(const struct lrcu_msg *m)
 {
-	lrcu_msg_write(m);
+	lrcu__msg_write(m);
 	abort();
 }
 
@@ -98,17 +98,17 @@ static void thread_desc(struct lrcu_msg *m)
 
 	prctl(PR_GET_NAME, name);	/* this thread's: a system call */
 	name[sizeof(name) - 1] = '\0';
-	lrcu_msg_str(m, name);
-	lrcu_msg_str(m, "/");
-	lrcu_msg_num(m, (long)syscall(SYS_gettid));
-	lrcu_msg_str(m, " (slot ");
-	lrcu_msg_num(m, lrcu_reader.slot);
-	lrcu_msg_str(m, ", rcu nesting ");
-	lrcu_msg_num(m, (long)(__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+	lrcu__msg_str(m, name);
+	lrcu__msg_str(m, "/");
+	lrcu__msg_num(m, (long)syscall(SYS_gettid));
+	lrcu__msg_str(m, " (slot ");
+	lrcu__msg_num(m, lrcu_reader.slot);
+	lrcu__msg_str(m, ", rcu nesting ");
+	lrcu__msg_num(m, (long)(__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
 			       LRCU_W_NEST_MASK));	/* our own word */
-	lrcu_msg_str(m, ", sched nesting ");
-	lrcu_msg_num(m, (long)lrcu_reader.sched_nesting);
-	lrcu_msg_str(m, (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline)" : ")");
+	lrcu__msg_str(m, ", sched nesting ");
+	lrcu__msg_num(m, (long)lrcu_reader.sched_nesting);
+	lrcu__msg_str(m, (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline)" : ")");
 }
 
 /* The kernel's lockdep-RCU splat, once per call site unless once is NULL. */
@@ -116,7 +116,7 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 {
 	struct lrcu_msg who = { 0 };
 
-	lrcu_misuse();
+	lrcu__misuse();
 	/* Only decides who prints; orders nothing. */
 	if (once && __atomic_exchange_n(once, true, __ATOMIC_RELAXED))
 		return;
@@ -142,7 +142,7 @@ static void report_once(const char *prefix, const char *what)
 	struct lrcu_msg m = { 0 };
 	unsigned int i;
 
-	lrcu_misuse();
+	lrcu__misuse();
 	for (i = 0; i < ARRAY_SIZE(seen); i++) {
 		/* Pairs with the CAS below (messages are string literals). */
 		const char *s = __atomic_load_n(&seen[i], __ATOMIC_ACQUIRE);
@@ -159,13 +159,13 @@ static void report_once(const char *prefix, const char *what)
 				return;
 		}
 	}
-	lrcu_msg_str(&m, "rcu: WARNING: ");
-	lrcu_msg_str(&m, prefix);
-	lrcu_msg_str(&m, what);
-	lrcu_msg_str(&m, " in thread ");
+	lrcu__msg_str(&m, "rcu: WARNING: ");
+	lrcu__msg_str(&m, prefix);
+	lrcu__msg_str(&m, what);
+	lrcu__msg_str(&m, " in thread ");
 	thread_desc(&m);
-	lrcu_msg_str(&m, "\n");
-	lrcu_msg_write(&m);
+	lrcu__msg_str(&m, "\n");
+	lrcu__msg_write(&m);
 }
 
 void lrcu_read_misuse(const char *what)
@@ -175,25 +175,25 @@ void lrcu_read_misuse(const char *what)
 
 void lrcu_read_lock_unregistered(const char *what)
 {
-	lrcu_reader_unprotected(what);
+	lrcu__reader_unprotected(what);
 	report_once("read-side critical section outside RCU's view (call "
 		    "rcu_register_thread() first): ", what);
 }
 
 /* Blocking calls that would deadlock or break a read-side section. */
-void lrcu_check_blocking(enum lrcu_flavor f, const char *caller)
+void lrcu__check_blocking(enum lrcu_flavor f, const char *caller)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 
 	if (r->flags & LRCU_R_IN_CALLBACK)
-		lrcu_fatal("%s() called from an RCU callback: it would wait for the "
+		lrcu__fatal("%s() called from an RCU callback: it would wait for the "
 			   "callback thread that is running it", caller);
 	if (r->sched_nesting)
-		lrcu_fatal("%s() called inside rcu_read_lock_sched(): an rcu_sched "
+		lrcu__fatal("%s() called inside rcu_read_lock_sched(): an rcu_sched "
 			   "read-side critical section must not block%s", caller,
 			   f == LRCU_SCHED ? " (and it would wait for itself)" : "");
 	if (f == LRCU_PREEMPT && rcu_read_lock_held())
-		lrcu_fatal("%s() called inside rcu_read_lock(): it would wait for "
+		lrcu__fatal("%s() called inside rcu_read_lock(): it would wait for "
 			   "its own read-side critical section", caller);
 }
 
@@ -242,7 +242,7 @@ static void dobj_init(void)
 	gate_init();
 	for (i = 0; i < DOBJ_BUCKETS; i++)
 		pthread_mutex_init(&dobj_table[i].lock, NULL);
-	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with lrcu_debug_shutdown() */
+	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with lrcu__debug_shutdown() */
 }
 
 static void bucket_lock(unsigned int b)
@@ -264,7 +264,7 @@ static void bucket_unlock(unsigned int b)
  * between prepare and parent make the parent unlock a gate it never
  * locked (seen: the next fork() hung in its wrlock).
  */
-void lrcu_debug_fork(enum lrcu_fork_phase ph)
+void lrcu__debug_fork(enum lrcu_fork_phase ph)
 {
 	if (ph == LRCU_FORK_PREPARE) {
 		pthread_once(&dobj_once, dobj_init);
@@ -278,7 +278,7 @@ void lrcu_debug_fork(enum lrcu_fork_phase ph)
 
 /* rcu_shutdown(): every callback has run; forget the objects left
  * (initialised heads never destroyed). */
-void lrcu_debug_shutdown(void)
+void lrcu__debug_shutdown(void)
 {
 	struct dobj *o;
 	int i;
@@ -314,7 +314,7 @@ static struct dobj *dobj_find(unsigned int b, struct rcu_head *h, bool create)
 		return NULL;
 	o = calloc(1, sizeof(*o));
 	if (!o)
-		lrcu_fatal("debug_objects: out of memory");
+		lrcu__fatal("debug_objects: out of memory");
 	o->head = h;
 	o->state = ODEBUG_INIT;
 	o->next = dobj_table[b].chain;
@@ -338,7 +338,7 @@ static void odebug_splat(const char *op, struct rcu_head *h)
 {
 	struct lrcu_msg who = { 0 };
 
-	lrcu_misuse();
+	lrcu__misuse();
 	thread_desc(&who);
 	fprintf(stderr, "------------[ cut here ]------------\n"
 		"ODEBUG: %s active (active state 0) object type: rcu_head hint: %p\n"
@@ -349,7 +349,7 @@ static void odebug_splat(const char *op, struct rcu_head *h)
 		"freed or re-initialised while queued for a callback", who.buf);
 }
 
-bool lrcu_debug_head_queue(struct rcu_head *head)
+bool lrcu__debug_head_queue(struct rcu_head *head)
 {
 	unsigned int b = dobj_hash(head);
 	struct dobj *o;
@@ -367,7 +367,7 @@ bool lrcu_debug_head_queue(struct rcu_head *head)
 	return ok;
 }
 
-void lrcu_debug_head_unqueue(struct rcu_head *head)
+void lrcu__debug_head_unqueue(struct rcu_head *head)
 {
 	unsigned int b = dobj_hash(head);
 	struct dobj *o;
@@ -389,7 +389,7 @@ void lrcu_head_debug(struct rcu_head *head, enum lrcu_head_op op)
 	struct dobj *o;
 	bool active = false;
 
-	if (!READ_ONCE(lrcu_params.debug_objects))
+	if (!READ_ONCE(lrcu__params.debug_objects))
 		return;
 	bucket_lock(b);
 	switch (op) {

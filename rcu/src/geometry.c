@@ -15,7 +15,7 @@
 #include <string.h>
 #include "internal.h"
 
-void lrcu_node_lock(struct lrcu_node *rnp)
+void lrcu__node_lock(struct lrcu_node *rnp)
 {
 	pthread_mutex_lock(&rnp->lock);
 	/*
@@ -35,14 +35,14 @@ void lrcu_node_lock(struct lrcu_node *rnp)
 #endif
 }
 
-void lrcu_node_unlock(struct lrcu_node *rnp)
+void lrcu__node_unlock(struct lrcu_node *rnp)
 {
 	pthread_mutex_unlock(&rnp->lock);
 }
 
-int lrcu_geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
+int lrcu__geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
 {
-	long leaf = lrcu_params.fanout_leaf, fan = lrcu_params.fanout;
+	long leaf = lrcu__params.fanout_leaf, fan = lrcu__params.fanout;
 	long cap[LRCU_MAX_LEVELS], stride;
 	int levels, i, j, k, cprv;
 	struct lrcu_node *rnp;
@@ -74,7 +74,7 @@ int lrcu_geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
 	for (i = levels - 1; i >= 0; i--) {
 		int ccur = rsp->level_count[i];
 
-		if (lrcu_params.fanout_exact)
+		if (lrcu__params.fanout_exact)
 			rsp->levelspread[i] = (int)(i == levels - 1 ? leaf : fan);
 		else
 			rsp->levelspread[i] = (cprv + ccur - 1) / ccur;
@@ -125,16 +125,16 @@ int lrcu_geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
  */
 void lrcu_print_tree(FILE *out)
 {
-	struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
+	struct lrcu_state *rsp = &lrcu__states[LRCU_PREEMPT];
 	int i, j;
 
-	lrcu_init_once();
+	lrcu__init_once();
 	fprintf(out, "rcu: rcu_node tree: %d level%s, %d nodes, %d slots (nr_cpus=%ld + %d library threads), "
 		"rcu_fanout=%ld rcu_fanout_leaf=%ld%s\n",
-		rsp->levels, rsp->levels > 1 ? "s" : "", rsp->nr_nodes, lrcu_nr_slots,
-		lrcu_params.nr_cpus, lrcu_nr_slots - (int)lrcu_params.nr_cpus,
-		lrcu_params.fanout, lrcu_params.fanout_leaf,
-		lrcu_params.fanout_exact ? " (exact)" : " (balanced)");
+		rsp->levels, rsp->levels > 1 ? "s" : "", rsp->nr_nodes, lrcu__nr_slots,
+		lrcu__params.nr_cpus, lrcu__nr_slots - (int)lrcu__params.nr_cpus,
+		lrcu__params.fanout, lrcu__params.fanout_leaf,
+		lrcu__params.fanout_exact ? " (exact)" : " (balanced)");
 	for (i = 0; i < rsp->levels; i++) {
 		fprintf(out, "rcu:  level %d (%d node%s, up to %d %s each):", i,
 			rsp->level_count[i], rsp->level_count[i] > 1 ? "s" : "",

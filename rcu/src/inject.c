@@ -39,7 +39,7 @@ static const char *const bug_names[LRCU_NR_BUGS] = {
 	[LRCU_BUG_LOST_WAKEUP] = "lost_wakeup",
 };
 
-int lrcu_inject_select(const char *v, size_t len, char *err, size_t errlen)
+int lrcu__inject_select(const char *v, size_t len, char *err, size_t errlen)
 {
 	const char *colon = memchr(v, ':', len);
 	size_t nlen = colon ? (size_t)(colon - v) : len;
@@ -80,7 +80,7 @@ int lrcu_inject_select(const char *v, size_t len, char *err, size_t errlen)
 void lrcu_inject_nested_unlock(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
-	struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
+	struct lrcu_state *rsp = &lrcu__states[LRCU_PREEMPT];
 	struct lrcu_data *rdp;
 	struct lrcu_node *rnp;
 
@@ -90,16 +90,16 @@ void lrcu_inject_nested_unlock(void)
 	__atomic_store_n(&r->need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
 	rdp = &rsp->rda[r->slot];
 	rnp = rdp->mynode;
-	lrcu_node_lock(rnp);
+	lrcu__node_lock(rnp);
 	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask))
-		lrcu_report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+		lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
 	else
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 }
 
 #else
 
-int lrcu_inject_select(const char *v, size_t len, char *err, size_t errlen)
+int lrcu__inject_select(const char *v, size_t len, char *err, size_t errlen)
 {
 	(void)v;
 	(void)len;

@@ -54,6 +54,6 @@ extern long lrcu_inject_arg;		/* NAME:ARG (e.g. the leaf), default 1 */
 #endif
 
 /* params.c: rcutree.inject=NAME[:ARG]; 0, or -1 with the reason in err. */
-int lrcu_inject_select(const char *v, size_t len, char *err, size_t errlen);
+int lrcu__inject_select(const char *v, size_t len, char *err, size_t errlen);
 
 #endif /* LRCU_INJECT_H */

@@ -27,7 +27,7 @@
 /* ------------------------------------------------------------------ */
 /* Parameters (params.c).  Read with READ_ONCE() where they may change at
  * run time; the geometry ones are fixed at init. */
-struct lrcu_params {
+struct lrcu__params {
 	long nr_cpus;			/* nr_cpus: thread-slot capacity */
 	long fanout;			/* rcutree.rcu_fanout */
 	long fanout_leaf;		/* rcutree.rcu_fanout_leaf */
@@ -78,7 +78,7 @@ struct lrcu_params {
 					 * callback may wait for a GP request */
 	long enable_lazy;		/* rcutree.enable_rcu_lazy: call_rcu() is lazy */
 };
-extern struct lrcu_params lrcu_params;
+extern struct lrcu__params lrcu__params;
 
 /* ------------------------------------------------------------------ */
 /* rcu_node: one node of the combining tree, stored heap-ordered in
@@ -165,7 +165,7 @@ struct lrcu_stall {
 struct lrcu_stall_out;
 struct lrcu_stall_source {
 	const char *name;		/* "rcu_preempt", an SRCU domain's name */
-	/* One line per holdout (lrcu_stall_holdout()); returns how many. */
+	/* One line per holdout (lrcu__stall_holdout()); returns how many. */
 	int (*print_holdouts)(void *arg, struct lrcu_stall_out *o, unsigned long now);
 	/* Values of the "(detected by ...)" line: gp_seq and callbacks queued. */
 	unsigned long (*gp_seq)(void *arg);
@@ -223,8 +223,8 @@ struct lrcu_state {
 	int gp_tid;			/* GP kthread's OS thread id (WRITE_ONCE) */
 
 	/* The driver of the current grace period, the GP kthread or a
-	 * caller of synchronize_*() (lrcu_gp_drive()), holds gp_mutex from
-	 * init to cleanup; lrcu_gp_release() bumps gp_releases (atomic)
+	 * caller of synchronize_*() (lrcu__gp_drive()), holds gp_mutex from
+	 * init to cleanup; lrcu__gp_release() bumps gp_releases (atomic)
 	 * and wakes gp_wq's waiters, if any, when it lets go. */
 	pthread_mutex_t gp_mutex;
 	int gp_expedited;		/* current GP runs expedited (driver;
@@ -232,7 +232,7 @@ struct lrcu_state {
 	int gp_by_caller;		/* current GP driven by a caller, not the
 					 * kthread (driver; READ_ONCE()) */
 	unsigned long gp_releases;
-	int gp_wq_waiters;		/* threads in lrcu_gp_wq_wait() (atomic):
+	int gp_wq_waiters;		/* threads in lrcu__gp_wq_wait() (atomic):
 					 * a release with none broadcasts nothing */
 	bool gp_driver_parked;		/* the driver is parked mid-GP for a
 					 * fork() (lifecycle.c's lock) */
@@ -252,7 +252,7 @@ struct lrcu_state {
 	/* 1 + the highest leaf that ever had a registered slot (slots are
 	 * taken lowest first, so usually a few leaves).  Grace periods look
 	 * at no node to its right: their ->qsmaskinit stays 0.  Raised under
-	 * lrcu_slots_lock before the ->qsmaskinit_gen bump that announces the
+	 * lrcu__slots_lock before the ->qsmaskinit_gen bump that announces the
 	 * slot (atomic). */
 	int leaf_hwm;
 	int gp_leaves;			/* leaf_hwm as the current GP's init read
@@ -294,72 +294,72 @@ struct lrcu_state {
 	unsigned long n_barriers;
 };
 
-extern struct lrcu_state lrcu_states[LRCU_NR_FLAVORS];
+extern struct lrcu_state lrcu__states[LRCU_NR_FLAVORS];
 #define LRCU_NR_CB_THREADS	2	/* the flavors' callback threads */
-extern int lrcu_nr_internal;		/* slots of library threads: those two,
+extern int lrcu__nr_internal;		/* slots of library threads: those two,
 					 * then the rcuo threads (const) */
-extern int lrcu_nr_slots;		/* lrcu_nr_internal + nr_cpus (const) */
-extern int lrcu_slots_hwm;		/* 1 + highest slot ever used (atomic) */
-extern struct lrcu_slot *lrcu_slots;
-extern pthread_mutex_t lrcu_slots_lock;
+extern int lrcu__nr_slots;		/* lrcu__nr_internal + nr_cpus (const) */
+extern int lrcu__slots_hwm;		/* 1 + highest slot ever used (atomic) */
+extern struct lrcu_slot *lrcu__slots;
+extern pthread_mutex_t lrcu__slots_lock;
 
 /* ------------------------------------------------------------------ */
 /* Shared helpers */
 
 /* init.c: set up and start the tree (init_lock held, lifecycle.c) /
  * stop it and free its memory (its threads already stopped). */
-int lrcu_start(void);
-void lrcu_stop(void);
+int lrcu__start(void);
+void lrcu__stop(void);
 
 /* lifecycle.c: starting, the library's threads, fork() and shutdown */
-void lrcu_init_once(void);		/* lrcu_init() or die trying */
+void lrcu__init_once(void);		/* lrcu_init() or die trying */
 /*
  * Start a library thread (joinable, every signal blocked).  It must call
- * lrcu_kthread_check() at the top of its loop and sleep only in
- * lrcu_kthread_idle(), holding no lock at either, and return from fn when
+ * lrcu__kthread_check() at the top of its loop and sleep only in
+ * lrcu__kthread_idle(), holding no lock at either, and return from fn when
  * they return true; then fork() parks and restarts it and rcu_shutdown()
  * stops it.  Returns 0 or an errno value.  A mechanism that starts its
  * thread on demand sets its "started" flag and calls this under one lock
  * its fork step takes, so that a fork sees both or neither.
  */
-int lrcu_spawn(void *(*fn)(void *), void *arg);
-bool lrcu_kthread_check(void);		/* parks for a fork; true: stop */
+int lrcu__spawn(void *(*fn)(void *), void *arg);
+bool lrcu__kthread_check(void);		/* parks for a fork; true: stop */
 /* The idle sleep: futex wait on *word while it is val (sampled before
  * looking for work), at most timeout_us (< 0: no limit); true: stop. */
-bool lrcu_kthread_idle(uint32_t *word, uint32_t val, long timeout_us);
-bool lrcu_kthread_requested(void);	/* a park or stop is asked for */
-bool lrcu_fork_pending(void);		/* a fork() is being prepared */
+bool lrcu__kthread_idle(uint32_t *word, uint32_t val, long timeout_us);
+bool lrcu__kthread_requested(void);	/* a park or stop is asked for */
+bool lrcu__fork_pending(void);		/* a fork() is being prepared */
 /* A GP driver parks here (holding gp_mutex only); *parked tells the
  * forking thread, which may then leave that flavor's gp_mutex alone. */
-void lrcu_fork_park(bool *parked);
-void lrcu_fork_notify(void);		/* a GP driver let go of gp_mutex */
+void lrcu__fork_park(bool *parked);
+void lrcu__fork_notify(void);		/* a GP driver let go of gp_mutex */
 /* Fork steps of a mechanism whose locks user threads may hold: PREPARE
  * takes them (in the library's lock order), PARENT and CHILD release them
  * (the child then re-initialises what dead threads may hold). */
 enum lrcu_fork_phase { LRCU_FORK_PREPARE, LRCU_FORK_PARENT, LRCU_FORK_CHILD };
-void lrcu_fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph);
-void lrcu_fork_reclaim(pthread_mutex_t *m);	/* child: maybe a dead thread's */
+void lrcu__fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph);
+void lrcu__fork_reclaim(pthread_mutex_t *m);	/* child: maybe a dead thread's */
 /* params.c */
-void lrcu_params_freeze(void);		/* fixed parameters are now fixed */
-void lrcu_params_thaw(void);		/* ... until the library stops */
+void lrcu__params_freeze(void);		/* fixed parameters are now fixed */
+void lrcu__params_thaw(void);		/* ... until the library stops */
 /* time.c */
-unsigned long lrcu_now_us(void);
-void lrcu_sleep_us(unsigned long us);
+unsigned long lrcu__now_us(void);
+void lrcu__sleep_us(unsigned long us);
 /* futex wait/wake on a 32-bit word (wait returns early on change/timeout). */
-void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us);
-void lrcu_futex_wake(uint32_t *word);
+void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us);
+void lrcu__futex_wake(uint32_t *word);
 /* Bump *word and wake its waiter. */
-void lrcu_wake(uint32_t *word);
+void lrcu__wake(uint32_t *word);
 #define LRCU_SPIN_US	50	/* poll this long before sleeping */
-bool lrcu_spin_until(bool (*cond)(void *), void *arg, unsigned long us);
+bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 
 /* membarrier.c */
-void lrcu_membarrier_init(void);
-void lrcu_membarrier_fork_child(void);
-void lrcu_heavy_fence(void);	/* pairs with lrcu_reader_fence() */
+void lrcu__membarrier_init(void);
+void lrcu__membarrier_fork_child(void);
+void lrcu__heavy_fence(void);	/* pairs with lrcu_reader_fence() */
 
 /* geometry.c */
-int lrcu_geometry_init(struct lrcu_state *rsp, int nr_slots, char *err, size_t len);
+int lrcu__geometry_init(struct lrcu_state *rsp, int nr_slots, char *err, size_t len);
 static inline bool lrcu_node_is_leaf(const struct lrcu_state *rsp, const struct lrcu_node *rnp)
 {
 	return rnp->level == rsp->levels - 1;
@@ -400,41 +400,41 @@ static inline struct lrcu_node *lrcu_node_next_used(struct lrcu_state *rsp,
 	     (rnp) < (rsp)->node + (rsp)->level_first[(rsp)->levels - 1] + (leaves); (rnp)++)
 /* Lock a node; the fence makes unlock(child)+lock(parent) a full barrier
  * on the reporting path (the kernel's smp_mb__after_unlock_lock()). */
-void lrcu_node_lock(struct lrcu_node *rnp);
-void lrcu_node_unlock(struct lrcu_node *rnp);
+void lrcu__node_lock(struct lrcu_node *rnp);
+void lrcu__node_unlock(struct lrcu_node *rnp);
 
 /* tree.c */
-int lrcu_tree_start(struct lrcu_state *rsp);
+int lrcu__tree_start(struct lrcu_state *rsp);
 /* fork(): wake the GP drivers and kthreads; hold every flavor's grace
  * periods (a parked driver, or gp_mutex taken into own[]: false if not
  * yet); let go of them again in the parent or the child. */
-void lrcu_tree_kick(void);
-bool lrcu_tree_fork_hold(bool own[LRCU_NR_FLAVORS]);
-void lrcu_tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child);
-void lrcu_gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h);
-void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap);
-void lrcu_gp_request_exp(struct lrcu_state *rsp, unsigned long snap);
-void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap);
-void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap);
-void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap);
-void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
-void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller);	/* gp_mutex held */
-void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
-bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap);
-void lrcu_gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
-void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
+void lrcu__tree_kick(void);
+bool lrcu__tree_fork_hold(bool own[LRCU_NR_FLAVORS]);
+void lrcu__tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child);
+void lrcu__gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h);
+void lrcu__gp_request(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__gp_request_exp(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__gp_want_exp(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__gp_note_request(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__gp_wait(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
+void lrcu__gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller);	/* gp_mutex held */
+void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
+bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
+void lrcu__report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);
-void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
+void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
 
 /* registry.c */
-void lrcu_registry_init(void);
-void lrcu_registry_stop(void);
-int lrcu_registry_others(void);		/* user threads registered but us */
-void lrcu_registry_fork_child(void);	/* give up the other threads' slots */
-int lrcu_register_internal(const char *name);
-void lrcu_reader_unprotected(const char *what);	/* fatal after a failed registration */
-void lrcu_sched_block_begin(bool *was_online);
-void lrcu_sched_block_end(bool was_online);
+void lrcu__registry_init(void);
+void lrcu__registry_stop(void);
+int lrcu__registry_others(void);		/* user threads registered but us */
+void lrcu__registry_fork_child(void);	/* give up the other threads' slots */
+int lrcu__register_internal(const char *name);
+void lrcu__reader_unprotected(const char *what);	/* fatal after a failed registration */
+void lrcu__sched_block_begin(bool *was_online);
+void lrcu__sched_block_end(bool was_online);
 
 /*
  * Walk the rcu_data of every slot that was ever used, then the unbound
@@ -448,70 +448,70 @@ static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
 	int i = (int)(rdp - rsp->rda) + 1;
 
 	if (i == hwm)
-		i = lrcu_nr_slots;
-	return i <= lrcu_nr_slots ? &rsp->rda[i] : NULL;
+		i = lrcu__nr_slots;
+	return i <= lrcu__nr_slots ? &rsp->rda[i] : NULL;
 }
 #define lrcu_for_each_used_rdp(rsp, rdp, hwm)					\
-	for ((hwm) = __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_ACQUIRE),	\
-	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu_nr_slots];			\
+	for ((hwm) = __atomic_load_n(&lrcu__slots_hwm, __ATOMIC_ACQUIRE),	\
+	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu__nr_slots];			\
 	     (rdp); (rdp) = lrcu_rdp_next((rsp), (rdp), (hwm)))
 
 /* srcu*.c: fork() steps (domains, srcu_worker, reader records) and
  * shutdown (every domain's callbacks run, then its state freed). */
-void lrcu_srcu_fork(enum lrcu_fork_phase ph);
-void lrcu_srcu_fork_child(void);
-unsigned long lrcu_srcu_shutdown_barrier(void);	/* callbacks queued so far */
-void lrcu_srcu_shutdown_free(void);
+void lrcu__srcu_fork(enum lrcu_fork_phase ph);
+void lrcu__srcu_fork_child(void);
+unsigned long lrcu__srcu_shutdown_barrier(void);	/* callbacks queued so far */
+void lrcu__srcu_shutdown_free(void);
 
 /* update.c: the prelude of every blocking update-side call */
-void lrcu_update_begin(enum lrcu_flavor f, const char *caller, bool *was_online);
-void lrcu_update_end(bool was_online);
+void lrcu__update_begin(enum lrcu_flavor f, const char *caller, bool *was_online);
+void lrcu__update_end(bool was_online);
 
 /* tree_exp.c: wait for the grace period ending at snap, expedited */
-void lrcu_exp_wait(struct lrcu_state *rsp, unsigned long snap);
+void lrcu__exp_wait(struct lrcu_state *rsp, unsigned long snap);
 
 /* tree_stall.c: the flavors' hooks, and the API any source of grace
  * periods (a flavor, an SRCU domain) uses to get stall warnings. */
-void lrcu_stall_init(struct lrcu_state *rsp);
-void lrcu_stall_fork(enum lrcu_fork_phase ph);	/* report_lock */
-void lrcu_stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long now,
+void lrcu__stall_init(struct lrcu_state *rsp);
+void lrcu__stall_fork(enum lrcu_fork_phase ph);	/* report_lock */
+void lrcu__stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long now,
 		    bool expedited);
-void lrcu_stall_disarm(struct lrcu_stall *st);
+void lrcu__stall_disarm(struct lrcu_stall *st);
 /* Is a warning due?  If so the caller has claimed it (print it with
- * lrcu_stall_report()); *next_us: how long until the next check. */
-bool lrcu_stall_due(struct lrcu_stall *st, unsigned long now, long *next_us);
-void lrcu_stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *src,
+ * lrcu__stall_report()); *next_us: how long until the next check. */
+bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us);
+void lrcu__stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *src,
 		       unsigned long now);
 __attribute__((format(printf, 2, 3)))
-void lrcu_stall_printf(struct lrcu_stall_out *o, const char *fmt, ...);
-void lrcu_stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char *name,
+void lrcu__stall_printf(struct lrcu_stall_out *o, const char *fmt, ...);
+void lrcu__stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char *name,
 			unsigned long ms, unsigned long gps_behind);
 
 /* callbacks.c */
-void lrcu_cb_init(struct lrcu_state *rsp);	/* its GP hook; before threads */
-int lrcu_cb_thread_start(struct lrcu_state *rsp);
-void lrcu_cb_wake(struct lrcu_state *rsp);
-void lrcu_migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp);
-struct lrcu_data *lrcu_this_rdp(struct lrcu_state *rsp);
+void lrcu__cb_init(struct lrcu_state *rsp);	/* its GP hook; before threads */
+int lrcu__cb_thread_start(struct lrcu_state *rsp);
+void lrcu__cb_wake(struct lrcu_state *rsp);
+void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp);
+struct lrcu_data *lrcu__this_rdp(struct lrcu_state *rsp);
 /* Invoke one batch of rdp's ready callbacks (advanced to `cur') if
  * `invoker' owns the slot and no batch is out; true if more are ready. */
-bool lrcu_cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
+bool lrcu__cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned long cur,
 		    int invoker);
 /* Sleep until *wake moves from w, offline for rcu_sched (callback threads). */
-bool lrcu_cb_sleep(uint32_t *wake, uint32_t w, long timeout_us);	/* true: stop */
+bool lrcu__cb_sleep(uint32_t *wake, uint32_t w, long timeout_us);	/* true: stop */
 
 /* lazy.c: lazy callbacks (kfree_rcu(), call_rcu() with enable_rcu_lazy)
  * wait up to rcutree.jiffies_lazy_flush before their GP is requested.
  * defer and covered with rdp->cblock held. */
 enum lrcu_lazy { LRCU_LAZY_NOW, LRCU_LAZY_DEFERRED, LRCU_LAZY_ARMED };
-enum lrcu_lazy lrcu_lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
+enum lrcu_lazy lrcu__lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 			       unsigned long snap, unsigned long now);
-void lrcu_lazy_covered(struct lrcu_data *rdp, unsigned long snap);
+void lrcu__lazy_covered(struct lrcu_data *rdp, unsigned long snap);
 /* Request the GP of every slot's deferred lazy callbacks (rcu_barrier()). */
-void lrcu_lazy_flush_all(struct lrcu_state *rsp);
+void lrcu__lazy_flush_all(struct lrcu_state *rsp);
 /* A slot's first deferral (LRCU_LAZY_ARMED): true if its keeper must be
  * woken to time it. */
-bool lrcu_lazy_keeper_wake(struct lrcu_lazy_keeper *k);
+bool lrcu__lazy_keeper_wake(struct lrcu_lazy_keeper *k);
 /* A keeper's pass over the slots it serves: begin, each slot, end. */
 struct lrcu_lazy_pass {
 	struct lrcu_lazy_keeper *k;
@@ -523,45 +523,45 @@ struct lrcu_lazy_pass {
 	unsigned long deferred_gp;
 	long sleep_us;			/* until the first deferral is due */
 };
-void lrcu_lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p);
-void lrcu_lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
+void lrcu__lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p);
+void lrcu__lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
 			 struct lrcu_data *rdp, int owner);	/* takes cblock */
 /* Drive (or request) the GP of those flushed: true if it has ended, so
  * that the keeper invokes them now; *sleep_us: how long it may sleep. */
-bool lrcu_lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us);
+bool lrcu__lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us);
 
 /* tree_nocb.c: callback offloading */
-int lrcu_nocb_nr_slots(void);			/* internal slots it needs */
-int lrcu_nocb_init(struct lrcu_state *rsp);	/* before threads; 0 or -1 */
-void lrcu_nocb_cpu_online(int slot);		/* a slot was registered */
+int lrcu__nocb_nr_slots(void);			/* internal slots it needs */
+int lrcu__nocb_init(struct lrcu_state *rsp);	/* before threads; 0 or -1 */
+void lrcu__nocb_cpu_online(int slot);		/* a slot was registered */
 /* call_rcu() queued on an offloaded slot (after dropping cblock). */
-void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz);
+void lrcu__nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz);
 /* Wake every rcuo thread of the flavor (rcu_barrier(), lazy flushes). */
-void lrcu_nocb_kick_all(struct lrcu_state *rsp);
+void lrcu__nocb_kick_all(struct lrcu_state *rsp);
 /* A batch of an offloaded slot ended with another owner: wake it. */
-void lrcu_nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp);
-int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp);	/* statistics */
-void lrcu_nocb_fork(enum lrcu_fork_phase ph);	/* toggle_lock: before the tree's */
-void lrcu_nocb_stop(void);			/* rcu_shutdown(): free, forget */
+void lrcu__nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp);
+int lrcu__nocb_nr_offloaded(struct lrcu_state *rsp);	/* statistics */
+void lrcu__nocb_fork(enum lrcu_fork_phase ph);	/* toggle_lock: before the tree's */
+void lrcu__nocb_stop(void);			/* rcu_shutdown(): free, forget */
 /* params.c: is s an rcu_nocbs= CPU list?  0, or -1 with the reason. */
-int lrcu_nocb_cpulist_check(const char *s, char *err, size_t errlen);
+int lrcu__nocb_cpulist_check(const char *s, char *err, size_t errlen);
 
 /* debug.c */
-void lrcu_debug_fork(enum lrcu_fork_phase ph);		/* the object table */
-void lrcu_debug_shutdown(void);				/* forget every object */
-bool lrcu_debug_head_queue(struct rcu_head *head);	/* false: reject */
-void lrcu_debug_head_unqueue(struct rcu_head *head);
-void lrcu_misuse(void);
-void lrcu_check_blocking(enum lrcu_flavor f, const char *caller);
-__attribute__((noreturn, format(printf, 1, 2))) void lrcu_fatal(const char *fmt, ...);
+void lrcu__debug_fork(enum lrcu_fork_phase ph);		/* the object table */
+void lrcu__debug_shutdown(void);				/* forget every object */
+bool lrcu__debug_head_queue(struct rcu_head *head);	/* false: reject */
+void lrcu__debug_head_unqueue(struct rcu_head *head);
+void lrcu__misuse(void);
+void lrcu__check_blocking(enum lrcu_flavor f, const char *caller);
+__attribute__((noreturn, format(printf, 1, 2))) void lrcu__fatal(const char *fmt, ...);
 /* Messages from async-signal-safe paths: no stdio, one write(2). */
 struct lrcu_msg {
 	size_t len;
 	char buf[480];
 };
-void lrcu_msg_str(struct lrcu_msg *m, const char *s);
-void lrcu_msg_num(struct lrcu_msg *m, long v);
-void lrcu_msg_write(const struct lrcu_msg *m);			/* to stderr */
-__attribute__((noreturn)) void lrcu_msg_fatal(const struct lrcu_msg *m);	/* + abort() */
+void lrcu__msg_str(struct lrcu_msg *m, const char *s);
+void lrcu__msg_num(struct lrcu_msg *m, long v);
+void lrcu__msg_write(const struct lrcu_msg *m);			/* to stderr */
+__attribute__((noreturn)) void lrcu__msg_fatal(const struct lrcu_msg *m);	/* + abort() */
 
 #endif /* LRCU_INTERNAL_H */

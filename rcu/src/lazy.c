@@ -22,7 +22,7 @@
  * What a batch costs, in wakeups of library threads (the point of it all):
  *
  *  - Its keeper drives the batch's grace period itself when it is due
- *    (lrcu_gp_try_drive(), as a synchronize_rcu() caller does) and then
+ *    (lrcu__gp_try_drive(), as a synchronize_rcu() caller does) and then
  *    invokes the callbacks at once: one wakeup, its timer's, instead of
  *    four (timer; the GP kthread, to start the grace period; the keeper
  *    or the group's rcuog, at its end; the invoker).  If a reader holds
@@ -31,7 +31,7 @@
  *    the keeper never waits for a reader.
  *
  *  - A sleeping keeper learns of a slot's first deferral by being woken
- *    (lrcu_lazy_keeper_wake(): it must start a timer).  So that a steady
+ *    (lrcu__lazy_keeper_wake(): it must start a timer).  So that a steady
  *    trickle of frees does not pay that wakeup once per batch, a keeper
  *    that has just flushed a batch keeps a period going: it sleeps until
  *    one delay after the flush, and deferrals made meanwhile do not wake
@@ -58,7 +58,7 @@ static void lazy_clear(struct lrcu_data *rdp)
 
 static long lazy_delay_us(void)
 {
-	return READ_ONCE(lrcu_params.lazy_gp_delay) * LRCU_JIFFY_US;	/* run-time parameter */
+	return READ_ONCE(lrcu__params.lazy_gp_delay) * LRCU_JIFFY_US;	/* run-time parameter */
 }
 
 /*
@@ -66,17 +66,17 @@ static long lazy_delay_us(void)
  * wait?  LRCU_LAZY_NOW: request it now (laziness off, the limit reached,
  * or it is requested already); DEFERRED: later, a timer runs already;
  * ARMED: later, and this is the slot's first: its keeper may have to be
- * woken to time it (lrcu_lazy_keeper_wake()).
+ * woken to time it (lrcu__lazy_keeper_wake()).
  */
-enum lrcu_lazy lrcu_lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
+enum lrcu_lazy lrcu__lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 			       unsigned long snap, unsigned long now)
 {
 	/* Relaxed: seeing the request late only defers a no-op request. */
 	unsigned long needed = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
 
-	if (READ_ONCE(lrcu_params.lazy_gp_delay) <= 0 || ULONG_CMP_GE(needed, snap))
+	if (READ_ONCE(lrcu__params.lazy_gp_delay) <= 0 || ULONG_CMP_GE(needed, snap))
 		return LRCU_LAZY_NOW;
-	if (rdp->lazy_len >= READ_ONCE(lrcu_params.qhimark)) {
+	if (rdp->lazy_len >= READ_ONCE(lrcu__params.qhimark)) {
 		lazy_clear(rdp);	/* a flood: no more batching */
 		rdp->n_lazy_flushes++;
 		return LRCU_LAZY_NOW;
@@ -91,7 +91,7 @@ enum lrcu_lazy lrcu_lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 
 /* A grace period ending at snap (or later) was requested for rdp: it
  * covers the lazy callbacks queued before. */
-void lrcu_lazy_covered(struct lrcu_data *rdp, unsigned long snap)
+void lrcu__lazy_covered(struct lrcu_data *rdp, unsigned long snap)
 {
 	if (rdp->lazy_since_us && ULONG_CMP_GE(snap, rdp->lazy_snap))
 		lazy_clear(rdp);
@@ -121,7 +121,7 @@ static bool lazy_due(struct lrcu_data *rdp, unsigned long now, bool flush,
 	return true;
 }
 
-void lrcu_lazy_flush_all(struct lrcu_state *rsp)
+void lrcu__lazy_flush_all(struct lrcu_state *rsp)
 {
 	struct lrcu_data *rdp;
 	unsigned long snap;
@@ -134,28 +134,28 @@ void lrcu_lazy_flush_all(struct lrcu_state *rsp)
 		due = lazy_due(rdp, 0, true, &snap, &w);
 		pthread_mutex_unlock(&rdp->cblock);
 		if (due)
-			lrcu_gp_request(rsp, snap);
+			lrcu__gp_request(rsp, snap);
 	}
 }
 
 /* ------------------------------------------------------------------ */
 /* Keepers */
 
-bool lrcu_lazy_keeper_wake(struct lrcu_lazy_keeper *k)
+bool lrcu__lazy_keeper_wake(struct lrcu_lazy_keeper *k)
 {
 	/* Seq_cst: the caller's deferral (under cblock) before the exchange;
-	 * pairs with the store of 0 + smp_mb() in lrcu_lazy_pass_begin(). */
+	 * pairs with the store of 0 + smp_mb() in lrcu__lazy_pass_begin(). */
 	return !__atomic_exchange_n(&k->armed, 1, __ATOMIC_SEQ_CST);
 }
 
-void lrcu_lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p)
+void lrcu__lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p)
 {
 	/* From now on a slot's first deferral wakes us, until
-	 * lrcu_lazy_pass_end() says that we keep a timer. */
+	 * lrcu__lazy_pass_end() says that we keep a timer. */
 	__atomic_store_n(&k->armed, 0, __ATOMIC_SEQ_CST);
 	smp_mb();	/* the store before the peeks at the slots; pairs with
-			 * lrcu_lazy_keeper_wake()'s exchange */
-	*p = (struct lrcu_lazy_pass){ .k = k, .now = lrcu_now_us(), .sleep_us = -1 };
+			 * lrcu__lazy_keeper_wake()'s exchange */
+	*p = (struct lrcu_lazy_pass){ .k = k, .now = lrcu__now_us(), .sleep_us = -1 };
 	p->flush = k->period_end_us && ULONG_CMP_GE(p->now, k->period_end_us);
 }
 
@@ -165,7 +165,7 @@ static void min_sleep(long *sleep_us, long us)
 		*sleep_us = us;
 }
 
-void lrcu_lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
+void lrcu__lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
 			 struct lrcu_data *rdp, int owner)
 {
 	unsigned long snap;
@@ -195,14 +195,14 @@ void lrcu_lazy_pass_slot(struct lrcu_state *rsp, struct lrcu_lazy_pass *p,
 	p->due |= due;
 }
 
-bool lrcu_lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us)
+bool lrcu__lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long *sleep_us)
 {
 	struct lrcu_lazy_keeper *k = p->k;
 	bool ended = false;
 	unsigned long end;
 
 	if (p->due) {
-		ended = lrcu_gp_try_drive(rsp, p->snap);
+		ended = lrcu__gp_try_drive(rsp, p->snap);
 		end = p->now + (unsigned long)lazy_delay_us();
 		k->period_end_us = end ? end : 1;	/* a period starts, or goes on */
 	} else if (p->flush) {

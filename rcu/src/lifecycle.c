@@ -6,9 +6,9 @@
  *
  * Every thread the library runs (each flavor's grace-period and callback
  * threads, srcu_worker, and whatever a new mechanism starts) is started
- * with lrcu_spawn(), which records it.  Such a thread starts with every
- * signal blocked, calls lrcu_kthread_check() at the top of its loop and
- * sleeps only in lrcu_kthread_idle(), both at points where it holds no
+ * with lrcu__spawn(), which records it.  Such a thread starts with every
+ * signal blocked, calls lrcu__kthread_check() at the top of its loop and
+ * sleeps only in lrcu__kthread_idle(), both at points where it holds no
  * lock.  There it parks while a fork() is being prepared, and it returns
  * from its function when those calls say so (rcu_shutdown()).  With that,
  * a new mechanism's threads are restarted in a fork child and stopped by
@@ -32,7 +32,7 @@
  * unregistered (its callbacks move, its quiescent state is reported), end
  * dead threads' SRCU sections, then restart the library threads.  The
  * next grace-period driver finishes a grace period left in flight
- * (lrcu_gp_run()), the callback threads run the pending callbacks, and an
+ * (lrcu__gp_run()), the callback threads run the pending callbacks, and an
  * rcu_barrier() pass left by a dead caller is completed by the next one
  * (barrier.c).
  *
@@ -78,7 +78,7 @@ static __thread struct kthread *kt_self;	/* this thread's entry, if any */
 
 /* init_lock serialises start, shutdown and fork; started says the library
  * is up (release after everything is set up: pairs with the acquire in
- * lrcu_init_once()). */
+ * lrcu__init_once()). */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;
 static bool start_failed;	/* the reason was printed; no retry (init_lock) */
@@ -93,7 +93,7 @@ int lrcu_init(void)
 	if (start_failed) {
 		rc = -1;
 	} else if (!__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* under the lock */
-		rc = lrcu_start();
+		rc = lrcu__start();
 		if (rc)
 			start_failed = true;
 		else
@@ -103,7 +103,7 @@ int lrcu_init(void)
 	return rc;
 }
 
-void lrcu_init_once(void)
+void lrcu__init_once(void)
 {
 	if (likely(__atomic_load_n(&started, __ATOMIC_ACQUIRE)))	/* see above */
 		return;
@@ -118,7 +118,7 @@ static void *kthread_main(void *p)
 {
 	kt_self = p;
 	/* Born while a fork() is being prepared: park before doing anything. */
-	if (lrcu_kthread_check())
+	if (lrcu__kthread_check())
 		return NULL;
 	return kt_self->fn(kt_self->arg);
 }
@@ -137,7 +137,7 @@ static int kthread_start(struct kthread *k)
 	return rc;
 }
 
-int lrcu_spawn(void *(*fn)(void *), void *arg)
+int lrcu__spawn(void *(*fn)(void *), void *arg)
 {
 	struct kthread *k = calloc(1, sizeof(*k));
 	int rc;
@@ -160,7 +160,7 @@ int lrcu_spawn(void *(*fn)(void *), void *arg)
 
 /* Park until the fork is done; *parked (and, for a library thread, its
  * own flag: a GP kthread may park as a driver) tells the forking thread. */
-void lrcu_fork_park(bool *parked)
+void lrcu__fork_park(bool *parked)
 {
 	bool *self = kt_self ? &kt_self->parked : parked;
 
@@ -175,30 +175,30 @@ void lrcu_fork_park(bool *parked)
 	pthread_mutex_unlock(&kt.lock);
 }
 
-bool lrcu_fork_pending(void)
+bool lrcu__fork_pending(void)
 {
 	/* Seq_cst: pairs with the preparer's store and its loads of the idle
 	 * words and GP wake words (a store-buffering pair, see idle()). */
 	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == KT_PARK;
 }
 
-bool lrcu_kthread_requested(void)
+bool lrcu__kthread_requested(void)
 {
 	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) != KT_RUN;	/* as above */
 }
 
-bool lrcu_kthread_check(void)
+bool lrcu__kthread_check(void)
 {
 	int req = __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST);	/* as above */
 
 	if (likely(req == KT_RUN))
 		return false;
 	if (req == KT_PARK)
-		lrcu_fork_park(&kt_self->parked);
+		lrcu__fork_park(&kt_self->parked);
 	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == KT_STOP;	/* as above */
 }
 
-bool lrcu_kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
+bool lrcu__kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
 {
 	/*
 	 * Store-buffering pair with kthreads_kick(): we publish the word,
@@ -207,14 +207,14 @@ bool lrcu_kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
 	 * bumps our word after we sampled val, and the wait returns at once.
 	 */
 	__atomic_store_n(&kt_self->wake, word, __ATOMIC_SEQ_CST);
-	if (lrcu_kthread_requested())
-		return lrcu_kthread_check();
-	lrcu_futex_wait(word, val, timeout_us);
+	if (lrcu__kthread_requested())
+		return lrcu__kthread_check();
+	lrcu__futex_wait(word, val, timeout_us);
 	return false;
 }
 
 /* Set the request and make every library thread look (kt.lock held; the
- * caller then wakes the GP drivers with lrcu_tree_kick(), without it). */
+ * caller then wakes the GP drivers with lrcu__tree_kick(), without it). */
 static void kthreads_kick(int req)
 {
 	struct kthread *k;
@@ -223,11 +223,11 @@ static void kthreads_kick(int req)
 	__atomic_store_n(&kt.request, req, __ATOMIC_SEQ_CST);	/* see idle() */
 	for (k = kt.list; k; k = k->next)
 		if ((w = __atomic_load_n(&k->wake, __ATOMIC_SEQ_CST)))	/* see idle() */
-			lrcu_wake(w);
+			lrcu__wake(w);
 	pthread_cond_broadcast(&kt.cond);
 }
 
-void lrcu_fork_notify(void)
+void lrcu__fork_notify(void)
 {
 	pthread_mutex_lock(&kt.lock);
 	pthread_cond_broadcast(&kt.cond);
@@ -250,10 +250,10 @@ static bool fork_quiet(void)
 	for (k = kt.list; k; k = k->next)
 		if (!k->parked)
 			return false;
-	return !fork_tree || lrcu_tree_fork_hold(fork_own_gp);
+	return !fork_tree || lrcu__tree_fork_hold(fork_own_gp);
 }
 
-void lrcu_fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph)
+void lrcu__fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph)
 {
 	if (ph == LRCU_FORK_PREPARE)
 		pthread_mutex_lock(m);
@@ -261,7 +261,7 @@ void lrcu_fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph)
 		pthread_mutex_unlock(m);	/* ours, in the child too */
 }
 
-void lrcu_fork_reclaim(pthread_mutex_t *m)
+void lrcu__fork_reclaim(pthread_mutex_t *m)
 {
 	/* Held by a thread that does not exist here (or free). */
 	if (pthread_mutex_trylock(m))
@@ -282,49 +282,49 @@ static void tree_fork(enum lrcu_fork_phase ph)
 	struct lrcu_state *rsp;
 	int i;
 
-	lrcu_stall_fork(ph);
-	lrcu_fork_mutex(&lrcu_slots_lock, ph);
-	for (rsp = lrcu_states; rsp < lrcu_states + LRCU_NR_FLAVORS; rsp++)
-		lrcu_fork_mutex(&rsp->barrier_lock, ph);
-	for (rsp = lrcu_states; rsp < lrcu_states + LRCU_NR_FLAVORS; rsp++)
+	lrcu__stall_fork(ph);
+	lrcu__fork_mutex(&lrcu__slots_lock, ph);
+	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++)
+		lrcu__fork_mutex(&rsp->barrier_lock, ph);
+	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++)
 		for (i = rsp->nr_nodes - 1; i >= 0; i--)
-			lrcu_fork_mutex(&rsp->node[i].lock, ph);
-	for (rsp = lrcu_states; rsp < lrcu_states + LRCU_NR_FLAVORS; rsp++)
-		for (i = 0; i <= lrcu_nr_slots; i++)
-			lrcu_fork_mutex(&rsp->rda[i].cblock, ph);
-	for (rsp = lrcu_states; rsp < lrcu_states + LRCU_NR_FLAVORS; rsp++) {
-		lrcu_fork_mutex(&rsp->gp_wq_lock, ph);
-		lrcu_fork_mutex(&rsp->barrier_done_lock, ph);
+			lrcu__fork_mutex(&rsp->node[i].lock, ph);
+	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++)
+		for (i = 0; i <= lrcu__nr_slots; i++)
+			lrcu__fork_mutex(&rsp->rda[i].cblock, ph);
+	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++) {
+		lrcu__fork_mutex(&rsp->gp_wq_lock, ph);
+		lrcu__fork_mutex(&rsp->barrier_done_lock, ph);
 		if (ph != LRCU_FORK_CHILD)
 			continue;
 		pthread_cond_init(&rsp->gp_wq, NULL);
 		pthread_cond_init(&rsp->barrier_done, NULL);
-		lrcu_fork_reclaim(&rsp->barrier_mutex);
+		lrcu__fork_reclaim(&rsp->barrier_mutex);
 	}
 }
 
 static void fork_locks(enum lrcu_fork_phase ph)
 {
-	lrcu_nocb_fork(ph);
+	lrcu__nocb_fork(ph);
 	if (fork_tree)
 		tree_fork(ph);
-	lrcu_debug_fork(ph);
-	lrcu_srcu_fork(ph);
-	lrcu_fork_mutex(&kt.lock, ph);	/* last: lrcu_spawn() may be called
+	lrcu__debug_fork(ph);
+	lrcu__srcu_fork(ph);
+	lrcu__fork_mutex(&kt.lock, ph);	/* last: lrcu__spawn() may be called
 					 * with an SRCU domain's lock held */
 }
 
 static void fork_prepare(void)
 {
 	if (kt_self)
-		lrcu_fatal("fork() from a library thread (an RCU or SRCU callback): "
+		lrcu__fatal("fork() from a library thread (an RCU or SRCU callback): "
 			   "it cannot be restarted in the child");
 	pthread_mutex_lock(&init_lock);
 	fork_tree = __atomic_load_n(&started, __ATOMIC_RELAXED);	/* init_lock */
 	pthread_mutex_lock(&kt.lock);
 	kthreads_kick(KT_PARK);
 	pthread_mutex_unlock(&kt.lock);
-	lrcu_tree_kick();
+	lrcu__tree_kick();
 	pthread_mutex_lock(&kt.lock);
 	while (!fork_quiet())
 		pthread_cond_wait(&kt.cond, &kt.lock);
@@ -336,7 +336,7 @@ static void fork_parent(void)
 {
 	fork_locks(LRCU_FORK_PARENT);
 	if (fork_tree)
-		lrcu_tree_fork_release(fork_own_gp, false);
+		lrcu__tree_fork_release(fork_own_gp, false);
 	pthread_mutex_lock(&kt.lock);
 	kthreads_kick(KT_RUN);		/* unpark */
 	pthread_mutex_unlock(&kt.lock);
@@ -351,9 +351,9 @@ static void fork_child(void)
 	pthread_cond_init(&kt.cond, NULL);	/* its waiters are gone */
 	__atomic_store_n(&kt.request, KT_RUN, __ATOMIC_SEQ_CST);	/* nobody parked here */
 	if (fork_tree) {
-		lrcu_tree_fork_release(fork_own_gp, true);
-		lrcu_membarrier_fork_child();
-		lrcu_registry_fork_child();
+		lrcu__tree_fork_release(fork_own_gp, true);
+		lrcu__membarrier_fork_child();
+		lrcu__registry_fork_child();
 	}
 	/* Restart the library threads, then hand the SRCU work of the
 	 * threads that are gone to srcu_worker (which may start it). */
@@ -361,9 +361,9 @@ static void fork_child(void)
 		k->parked = false;
 		__atomic_store_n(&k->wake, NULL, __ATOMIC_RELAXED);	/* no thread yet */
 		if (kthread_start(k))
-			lrcu_fatal("fork() child: cannot restart a library thread");
+			lrcu__fatal("fork() child: cannot restart a library thread");
 	}
-	lrcu_srcu_fork_child();
+	lrcu__srcu_fork_child();
 	pthread_mutex_unlock(&init_lock);
 }
 
@@ -386,7 +386,7 @@ static void kthreads_stop(void)
 	list = kt.list;
 	kt.list = NULL;
 	pthread_mutex_unlock(&kt.lock);
-	lrcu_tree_kick();
+	lrcu__tree_kick();
 	while ((k = list)) {
 		list = k->next;
 		pthread_join(k->tid, NULL);
@@ -405,7 +405,7 @@ static void shutdown_callbacks(void)
 
 	do {
 		before = after;
-		after = lrcu_srcu_shutdown_barrier();
+		after = lrcu__srcu_shutdown_barrier();
 		for (f = 0; f < LRCU_NR_FLAVORS && started; f++) {	/* init_lock */
 			lrcu_barrier(f, "rcu_shutdown");
 			lrcu_get_stats(f, &st);
@@ -419,11 +419,11 @@ int lrcu_shutdown(void)
 	int others;
 
 	if (kt_self)
-		lrcu_fatal("rcu_shutdown() from a library thread (an RCU or SRCU callback)");
+		lrcu__fatal("rcu_shutdown() from a library thread (an RCU or SRCU callback)");
 	pthread_mutex_lock(&init_lock);
 	if (__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* init_lock */
-		lrcu_check_blocking(LRCU_PREEMPT, "rcu_shutdown");
-		others = lrcu_registry_others();
+		lrcu__check_blocking(LRCU_PREEMPT, "rcu_shutdown");
+		others = lrcu__registry_others();
 		if (others) {
 			pthread_mutex_unlock(&init_lock);
 			fprintf(stderr, "rcu: rcu_shutdown(): %d other thread%s still registered "
@@ -437,10 +437,10 @@ int lrcu_shutdown(void)
 	if (__atomic_load_n(&started, __ATOMIC_RELAXED) && lrcu_thread_slot() >= 0)	/* init_lock */
 		lrcu_unregister_thread();
 	kthreads_stop();
-	lrcu_srcu_shutdown_free();
-	lrcu_debug_shutdown();
+	lrcu__srcu_shutdown_free();
+	lrcu__debug_shutdown();
 	if (__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* init_lock */
-		lrcu_stop();
+		lrcu__stop();
 		__atomic_store_n(&started, 0, __ATOMIC_RELEASE);	/* see lrcu_init() */
 	}
 	pthread_mutex_unlock(&init_lock);

@@ -4,7 +4,7 @@
  *
  * Readers of the rcu flavor issue only a compiler barrier where this
  * process can use membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): before the
- * grace-period thread reads reader words it runs lrcu_heavy_fence(), which
+ * grace-period thread reads reader words it runs lrcu__heavy_fence(), which
  * makes every running thread of the process execute a full barrier.  That
  * pairs with lrcu_reader_fence() in each reader.  Without membarrier (or
  * with rcupdate.use_membarrier=0, or under ThreadSanitizer: see
@@ -26,11 +26,11 @@ static long sys_membarrier(int cmd)
 
 /* Called once at init, before any thread can register (so before any rcu
  * reader reads lrcu_has_membarrier; SRCU readers may already run). */
-void lrcu_membarrier_init(void)
+void lrcu__membarrier_init(void)
 {
 	long mask;
 
-	if (!LRCU_USE_MEMBARRIER || !lrcu_params.use_membarrier)	/* <rcu/compiler.h> */
+	if (!LRCU_USE_MEMBARRIER || !lrcu__params.use_membarrier)	/* <rcu/compiler.h> */
 		return;
 	mask = sys_membarrier(MEMBARRIER_CMD_QUERY);
 	if (mask < 0 || !(mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
@@ -40,7 +40,7 @@ void lrcu_membarrier_init(void)
 	/*
 	 * Relaxed: a reader that still sees 0 fences itself, which is safe
 	 * with either kind of updater fence; every updater runs after init
-	 * (lrcu_init_once()), so it sees the final value and uses
+	 * (lrcu__init_once()), so it sees the final value and uses
 	 * membarrier() whenever a reader may have relied on it.
 	 */
 	__atomic_store_n(&lrcu_has_membarrier, 1, __ATOMIC_RELAXED);
@@ -52,7 +52,7 @@ void lrcu_membarrier_init(void)
  * here: the forking thread is the only reader, and fork() itself made its
  * reader-word stores visible.
  */
-void lrcu_membarrier_fork_child(void)
+void lrcu__membarrier_fork_child(void)
 {
 	if (!__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED))	/* see init */
 		return;
@@ -62,12 +62,12 @@ void lrcu_membarrier_fork_child(void)
 	__atomic_store_n(&lrcu_has_membarrier, 0, __ATOMIC_RELAXED);	/* see init */
 }
 
-void lrcu_heavy_fence(void)
+void lrcu__heavy_fence(void)
 {
 	if (__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)) {	/* see above */
 		/* Pairs with the readers' compiler-barrier lrcu_reader_fence(). */
 		if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
-			lrcu_fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
+			lrcu__fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
 		return;
 	}
 	smp_mb();	/* pairs with the readers' smp_mb() lrcu_reader_fence() */

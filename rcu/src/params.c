@@ -21,7 +21,7 @@
 #define DEFAULT_DEBUG_OBJECTS 0
 #endif
 
-struct lrcu_params lrcu_params = {
+struct lrcu__params lrcu__params = {
 	.nr_cpus = 4096,
 	.fanout = 64,
 	.fanout_leaf = 16,
@@ -70,10 +70,10 @@ struct param_desc {
 	int (*check)(const char *v, char *err, size_t errlen);
 };
 
-#define P(n, field, lo, hi, fx, w) { n, &lrcu_params.field, lo, hi, fx, w, 0, NULL, 0, NULL }
-#define SECS(n, field, lo, hi, w) { n, &lrcu_params.field, lo, hi, false, w, 1000, NULL, 0, NULL }
-#define TEXT(n, field, given, fx, chk, w) { n, &lrcu_params.given, 0, 1, fx, w, 0, \
-	lrcu_params.field, sizeof(lrcu_params.field), chk }
+#define P(n, field, lo, hi, fx, w) { n, &lrcu__params.field, lo, hi, fx, w, 0, NULL, 0, NULL }
+#define SECS(n, field, lo, hi, w) { n, &lrcu__params.field, lo, hi, false, w, 1000, NULL, 0, NULL }
+#define TEXT(n, field, given, fx, chk, w) { n, &lrcu__params.given, 0, 1, fx, w, 0, \
+	lrcu__params.field, sizeof(lrcu__params.field), chk }
 static const struct param_desc param_table[] = {
 	P("nr_cpus", nr_cpus, 1, 1L << 20, true, "thread-slot capacity (CONFIG_NR_CPUS)"),
 	P("rcutree.rcu_fanout", fanout, 2, LRCU_FANOUT_MAX, true, "children per inner rcu_node"),
@@ -122,7 +122,7 @@ static const struct param_desc param_table[] = {
 	  "FAULT INJECTION: expedited grace periods ignore readers already inside"),
 	P("rcutree.fault_exp_skip_fence", fault_exp_skip_fence, 0, 1, false,
 	  "FAULT INJECTION: expedited grace periods skip the heavy fence (and see stale reader words)"),
-	TEXT("rcu_nocbs", rcu_nocbs, nocbs_given, true, lrcu_nocb_cpulist_check,
+	TEXT("rcu_nocbs", rcu_nocbs, nocbs_given, true, lrcu__nocb_cpulist_check,
 	     "CPUs whose callbacks rcuo threads invoke (\"1-3,7\", \"all\"); given at all: "
 	     "every CPU can be switched at run time"),
 	P("rcu_nocb_poll", nocb_poll, 0, 1, false,
@@ -143,15 +143,15 @@ static const struct param_desc param_table[] = {
 #undef SECS
 #undef TEXT
 
-static bool started;	/* set by lrcu_params_freeze() at init */
+static bool started;	/* set by lrcu__params_freeze() at init */
 
-void lrcu_params_freeze(void)
+void lrcu__params_freeze(void)
 {
 	/* Pairs with the acquire loads in the setters below. */
 	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
 }
 
-void lrcu_params_thaw(void)
+void lrcu__params_thaw(void)
 {
 	__atomic_store_n(&started, false, __ATOMIC_RELEASE);	/* as above */
 }
@@ -350,7 +350,7 @@ static int param_check_token(const char *tok, size_t len, struct pending *p,
 
 	if (is_inject(tok, nlen)) {	/* chosen now: the run stops on any error */
 		p->d = NULL;
-		return lrcu_inject_select(eq ? eq + 1 : "", eq ? len - nlen - 1 : 0, err, errlen);
+		return lrcu__inject_select(eq ? eq + 1 : "", eq ? len - nlen - 1 : 0, err, errlen);
 	}
 	if (!d) {
 		errf(err, errlen, "unknown parameter '%.*s'", (int)nlen, tok);

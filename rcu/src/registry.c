@@ -3,9 +3,9 @@
  * registry.c - threads as CPUs: slots, registration (CPU online/offline)
  * and extended quiescent states (rcu_thread_offline()/online()).
  *
- * Slots 0..lrcu_nr_internal-1 belong to the library's callback threads
+ * Slots 0..lrcu__nr_internal-1 belong to the library's callback threads
  * (the flavors' two, then the rcuo threads of callback offloading); user
- * threads get slots lrcu_nr_internal..nr_slots-1, nr_cpus of them.
+ * threads get slots lrcu__nr_internal..nr_slots-1, nr_cpus of them.
  * Registering edits only the leaf's ->qsmaskinitnext, under the leaf lock,
  * as CPU hotplug does in the kernel: the next grace period folds it in,
  * the current one never waits for a newcomer.  Unregistering reports the
@@ -26,29 +26,29 @@ __thread struct lrcu_reader lrcu_reader = { .slot = -1 };
 /*
  * Set when this thread's rcu_register_thread() failed for lack of a slot,
  * cleared when a later one succeeds: its read-side sections would not be
- * seen by grace periods, so lrcu_reader_unprotected() refuses them.
+ * seen by grace periods, so lrcu__reader_unprotected() refuses them.
  */
 static __thread bool registration_failed;
 
-int lrcu_nr_internal;
-int lrcu_nr_slots;
-int lrcu_slots_hwm;
-struct lrcu_slot *lrcu_slots;
-pthread_mutex_t lrcu_slots_lock = PTHREAD_MUTEX_INITIALIZER;
+int lrcu__nr_internal;
+int lrcu__nr_slots;
+int lrcu__slots_hwm;
+struct lrcu_slot *lrcu__slots;
+pthread_mutex_t lrcu__slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 
 static void registry_thread_exit(void *arg);
 
-void lrcu_registry_init(void)
+void lrcu__registry_init(void)
 {
 	pthread_key_create(&exit_key, registry_thread_exit);
 }
 
 /* rcu_shutdown(): every slot is free; the slots go with the tree. */
-void lrcu_registry_stop(void)
+void lrcu__registry_stop(void)
 {
 	pthread_key_delete(exit_key);
-	__atomic_store_n(&lrcu_slots_hwm, 0, __ATOMIC_RELAXED);	/* nothing walks now */
+	__atomic_store_n(&lrcu__slots_hwm, 0, __ATOMIC_RELAXED);	/* nothing walks now */
 }
 
 /* ------------------------------------------------------------------ */
@@ -94,12 +94,12 @@ static void sched_go_online(struct lrcu_reader *r)
  * -1 if none is free. */
 static int slot_find_free(bool internal)
 {
-	int lo = internal ? 0 : lrcu_nr_internal;
-	int hi = internal ? lrcu_nr_internal : lrcu_nr_slots;
+	int lo = internal ? 0 : lrcu__nr_internal;
+	int hi = internal ? lrcu__nr_internal : lrcu__nr_slots;
 	int i;
 
 	for (i = lo; i < hi; i++)
-		if (!lrcu_slots[i].reader)
+		if (!lrcu__slots[i].reader)
 			return i;
 	return -1;
 }
@@ -112,12 +112,12 @@ static int slot_pick(bool internal, int want)
 
 	if (want < 0)
 		return slot_find_free(internal);
-	slot = want + lrcu_nr_internal;
-	if (slot >= lrcu_nr_slots) {
+	slot = want + lrcu__nr_internal;
+	if (slot >= lrcu__nr_slots) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (lrcu_slots[slot].reader) {
+	if (lrcu__slots[slot].reader) {
 		errno = EBUSY;
 		return -1;
 	}
@@ -129,7 +129,7 @@ static void slot_attach(struct lrcu_reader *r, int slot)
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 		struct lrcu_data *rdp = &rsp->rda[slot];
 		struct lrcu_node *rnp = rdp->mynode;
 		int leaf = (int)(rnp - rsp->node) - rsp->level_first[rsp->levels - 1];
@@ -140,14 +140,14 @@ static void slot_attach(struct lrcu_reader *r, int slot)
 		 * us the only writer. */
 		if (leaf + 1 > __atomic_load_n(&rsp->leaf_hwm, __ATOMIC_RELAXED))
 			__atomic_store_n(&rsp->leaf_hwm, leaf + 1, __ATOMIC_RELEASE);
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		/* The word is initialised before the scanner can reach it
 		 * (both under the leaf lock). */
 		rdp->word = &r->ctr[f];
 		rdp->need_qs = &r->need_qs[f];
 		rnp->qsmaskinitnext |= rdp->grpmask;
-		lrcu_node_unlock(rnp);
-		__atomic_fetch_add(&lrcu_states[f].qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
+		lrcu__node_unlock(rnp);
+		__atomic_fetch_add(&lrcu__states[f].qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
 	}
 	/*
 	 * The bumps before this thread's first gp_seq load (in its first
@@ -167,25 +167,25 @@ static int register_slot(bool internal, int want, const char *what)
 		errno = EBUSY;
 		return -1;
 	}
-	pthread_mutex_lock(&lrcu_slots_lock);
+	pthread_mutex_lock(&lrcu__slots_lock);
 	slot = slot_pick(internal, want);
 	if (slot < 0 && want >= 0) {
-		pthread_mutex_unlock(&lrcu_slots_lock);
+		pthread_mutex_unlock(&lrcu__slots_lock);
 		return -1;	/* errno says why: the caller picks another */
 	}
 	if (slot < 0) {
-		pthread_mutex_unlock(&lrcu_slots_lock);
+		pthread_mutex_unlock(&lrcu__slots_lock);
 		fprintf(stderr, "rcu: %s: all %ld thread slots are in use (nr_cpus=%ld); "
 			"raise nr_cpus in RCU_BOOTARGS\n", what,
-			lrcu_params.nr_cpus, lrcu_params.nr_cpus);
+			lrcu__params.nr_cpus, lrcu__params.nr_cpus);
 		registration_failed = true;
 		errno = ENOSPC;
 		return -1;
 	}
 	registration_failed = false;
-	lrcu_slots[slot].reader = r;
-	lrcu_slots[slot].tid = (int)syscall(SYS_gettid);
-	pthread_getname_np(pthread_self(), lrcu_slots[slot].name, sizeof(lrcu_slots[slot].name));
+	lrcu__slots[slot].reader = r;
+	lrcu__slots[slot].tid = (int)syscall(SYS_gettid);
+	pthread_getname_np(pthread_self(), lrcu__slots[slot].name, sizeof(lrcu__slots[slot].name));
 	r->slot = slot;
 	r->flags = LRCU_R_REGISTERED;
 	r->sched_nesting = 0;
@@ -198,24 +198,24 @@ static int register_slot(bool internal, int want, const char *what)
 	/* Release: the slot's rdp set-up before walkers (callbacks.c,
 	 * barrier.c, stats.c) acquire-load the new mark; slots_lock
 	 * serialises the writers. */
-	if (slot + 1 > __atomic_load_n(&lrcu_slots_hwm, __ATOMIC_RELAXED))
-		__atomic_store_n(&lrcu_slots_hwm, slot + 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&lrcu_slots_lock);
+	if (slot + 1 > __atomic_load_n(&lrcu__slots_hwm, __ATOMIC_RELAXED))
+		__atomic_store_n(&lrcu__slots_hwm, slot + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lrcu__slots_lock);
 	pthread_setspecific(exit_key, r);	/* unregister if the thread exits */
 	if (!internal)
-		lrcu_nocb_cpu_online(slot);	/* its rcuo threads, if offloaded */
+		lrcu__nocb_cpu_online(slot);	/* its rcuo threads, if offloaded */
 	return 0;
 }
 
 int lrcu_register_thread(void)
 {
-	lrcu_init_once();
+	lrcu__init_once();
 	return register_slot(false, -1, "rcu_register_thread()");
 }
 
 int lrcu_register_thread_cpu(int cpu)
 {
-	lrcu_init_once();
+	lrcu__init_once();
 	if (cpu < 0) {
 		errno = EINVAL;
 		return -1;
@@ -225,16 +225,16 @@ int lrcu_register_thread_cpu(int cpu)
 
 int lrcu_cpu_leaf(int cpu)
 {
-	const struct lrcu_state *rsp = &lrcu_states[LRCU_PREEMPT];
-	int slot = cpu + lrcu_nr_internal;
+	const struct lrcu_state *rsp = &lrcu__states[LRCU_PREEMPT];
+	int slot = cpu + lrcu__nr_internal;
 
-	lrcu_init_once();
-	if (cpu < 0 || slot >= lrcu_nr_slots)
+	lrcu__init_once();
+	if (cpu < 0 || slot >= lrcu__nr_slots)
 		return -1;
 	return (int)(rsp->rda[slot].mynode - rsp->node) - rsp->level_first[rsp->levels - 1];
 }
 
-int lrcu_register_internal(const char *name)
+int lrcu__register_internal(const char *name)
 {
 	pthread_setname_np(pthread_self(), name);
 	return register_slot(true, -1, name);
@@ -246,11 +246,11 @@ static void slot_detach(int slot)
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 		struct lrcu_data *rdp = &rsp->rda[slot];
 		struct lrcu_node *rnp = rdp->mynode;
 
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		rnp->qsmaskinitnext &= ~rdp->grpmask;
 		/* A GP init that misses this bump still reports the departed
 		 * slot (phase 2 of gp_init()). */
@@ -259,10 +259,10 @@ static void slot_detach(int slot)
 		rdp->need_qs = NULL;
 		/* We are outside any section: quiescent for the current GP. */
 		if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask))
-			lrcu_report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+			lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
 		else
-			lrcu_node_unlock(rnp);
-		lrcu_migrate_callbacks(rsp, rdp);
+			lrcu__node_unlock(rnp);
+		lrcu__migrate_callbacks(rsp, rdp);
 	}
 }
 
@@ -283,10 +283,10 @@ static int unregister_slot(const char *what)
 	/* Completes the release side of the last section (pairs with the
 	 * acquire of the scanner, which now sees a NULL word). */
 	smp_mb();
-	pthread_mutex_lock(&lrcu_slots_lock);
+	pthread_mutex_lock(&lrcu__slots_lock);
 	slot_detach(slot);
-	lrcu_slots[slot].reader = NULL;
-	pthread_mutex_unlock(&lrcu_slots_lock);
+	lrcu__slots[slot].reader = NULL;
+	pthread_mutex_unlock(&lrcu__slots_lock);
 	/* Nobody scans these words since slot_detach(). */
 	__atomic_store_n(&r->ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
@@ -297,14 +297,14 @@ static int unregister_slot(const char *what)
 }
 
 /* User threads registered, the caller apart (rcu_shutdown()). */
-int lrcu_registry_others(void)
+int lrcu__registry_others(void)
 {
 	int i, n = 0;
 
-	pthread_mutex_lock(&lrcu_slots_lock);
-	for (i = lrcu_nr_internal; i < lrcu_nr_slots; i++)
-		n += lrcu_slots[i].reader && lrcu_slots[i].reader != &lrcu_reader;
-	pthread_mutex_unlock(&lrcu_slots_lock);
+	pthread_mutex_lock(&lrcu__slots_lock);
+	for (i = lrcu__nr_internal; i < lrcu__nr_slots; i++)
+		n += lrcu__slots[i].reader && lrcu__slots[i].reader != &lrcu_reader;
+	pthread_mutex_unlock(&lrcu__slots_lock);
 	return n;
 }
 
@@ -315,22 +315,22 @@ int lrcu_registry_others(void)
  * a thread that is not there and its callbacks still run.  The forking
  * thread keeps its slot, under its new thread id.
  */
-void lrcu_registry_fork_child(void)
+void lrcu__registry_fork_child(void)
 {
 	int i;
 
-	pthread_mutex_lock(&lrcu_slots_lock);
-	for (i = 0; i < lrcu_nr_slots; i++) {
-		if (!lrcu_slots[i].reader)
+	pthread_mutex_lock(&lrcu__slots_lock);
+	for (i = 0; i < lrcu__nr_slots; i++) {
+		if (!lrcu__slots[i].reader)
 			continue;
-		if (lrcu_slots[i].reader == &lrcu_reader) {
-			lrcu_slots[i].tid = (int)syscall(SYS_gettid);
+		if (lrcu__slots[i].reader == &lrcu_reader) {
+			lrcu__slots[i].tid = (int)syscall(SYS_gettid);
 			continue;
 		}
 		slot_detach(i);
-		lrcu_slots[i].reader = NULL;
+		lrcu__slots[i].reader = NULL;
 	}
-	pthread_mutex_unlock(&lrcu_slots_lock);
+	pthread_mutex_unlock(&lrcu__slots_lock);
 }
 
 int lrcu_unregister_thread(void)
@@ -365,20 +365,20 @@ static void registry_thread_exit(void *arg)
  * tried to register gets the misuse warning.  Async-signal-safe, as the
  * read-side markers are: no stdio.
  */
-void lrcu_reader_unprotected(const char *what)
+void lrcu__reader_unprotected(const char *what)
 {
 	struct lrcu_msg m = { 0 };
 
 	if (!registration_failed)
 		return;
-	lrcu_msg_str(&m, "rcu: BUG: ");
-	lrcu_msg_str(&m, what);
-	lrcu_msg_str(&m, " in a thread whose rcu_register_thread() failed: all ");
-	lrcu_msg_num(&m, lrcu_params.nr_cpus);
-	lrcu_msg_str(&m, " thread slots were in use, so grace periods would not wait "
+	lrcu__msg_str(&m, "rcu: BUG: ");
+	lrcu__msg_str(&m, what);
+	lrcu__msg_str(&m, " in a thread whose rcu_register_thread() failed: all ");
+	lrcu__msg_num(&m, lrcu__params.nr_cpus);
+	lrcu__msg_str(&m, " thread slots were in use, so grace periods would not wait "
 		     "for this section; raise nr_cpus (RCU_BOOTARGS=\"nr_cpus=N\") "
 		     "or stop reading when rcu_register_thread() returns -1\n");
-	lrcu_msg_fatal(&m);
+	lrcu__msg_fatal(&m);
 }
 
 int lrcu_thread_slot(void)
@@ -473,12 +473,12 @@ void lrcu_qs_slow(void)
 void lrcu_qs_special(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
-	struct lrcu_state *rsp = &lrcu_states[LRCU_SCHED];
+	struct lrcu_state *rsp = &lrcu__states[LRCU_SCHED];
 
 	/* Clear before reporting: the GP thread re-marks if still needed. */
 	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	if (r->slot >= 0)
-		lrcu_report_qs_slot(rsp, &rsp->rda[r->slot]);
+		lrcu__report_qs_slot(rsp, &rsp->rda[r->slot]);
 }
 
 /*
@@ -490,14 +490,14 @@ void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
 	/* Clear before waking: the GP thread re-marks if still needed. */
 	__atomic_store_n(&lrcu_reader.need_qs[f], 0, __ATOMIC_RELAXED);
-	lrcu_wake(&lrcu_states[f].gp_wake);
+	lrcu__wake(&lrcu__states[f].gp_wake);
 }
 
 /*
  * Blocking update-side calls take a sched-joined caller offline while they
  * wait, so a sched grace period never waits for its own requester.
  */
-void lrcu_sched_block_begin(bool *was_online)
+void lrcu__sched_block_begin(bool *was_online)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 
@@ -510,7 +510,7 @@ void lrcu_sched_block_begin(bool *was_online)
 	}
 }
 
-void lrcu_sched_block_end(bool was_online)
+void lrcu__sched_block_end(bool was_online)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 

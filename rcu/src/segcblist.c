@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "internal.h"
 
-void lrcu_cblist_init(struct lrcu_cblist *l)
+void lrcu__cblist_init(struct lrcu_cblist *l)
 {
 	int i;
 
@@ -22,24 +22,24 @@ void lrcu_cblist_init(struct lrcu_cblist *l)
 	l->len = 0;
 }
 
-bool lrcu_cblist_seg_empty(const struct lrcu_cblist *l, int seg)
+bool lrcu__cblist_seg_empty(const struct lrcu_cblist *l, int seg)
 {
 	if (seg == LRCU_DONE)
 		return l->tails[LRCU_DONE] == &l->head;
 	return l->tails[seg] == l->tails[seg - 1];
 }
 
-bool lrcu_cblist_ready(const struct lrcu_cblist *l)
+bool lrcu__cblist_ready(const struct lrcu_cblist *l)
 {
-	return !lrcu_cblist_seg_empty(l, LRCU_DONE);
+	return !lrcu__cblist_seg_empty(l, LRCU_DONE);
 }
 
-bool lrcu_cblist_pending(const struct lrcu_cblist *l)
+bool lrcu__cblist_pending(const struct lrcu_cblist *l)
 {
 	return l->tails[LRCU_NEXT] != l->tails[LRCU_DONE];
 }
 
-void lrcu_cblist_enqueue(struct lrcu_cblist *l, struct rcu_head *h)
+void lrcu__cblist_enqueue(struct lrcu_cblist *l, struct rcu_head *h)
 {
 	h->next = NULL;
 	*l->tails[LRCU_NEXT] = h;
@@ -61,10 +61,10 @@ static bool cblist_accelerate(struct lrcu_cblist *l, unsigned long snap)
 {
 	int i;
 
-	if (lrcu_cblist_seg_empty(l, LRCU_NEXT))
+	if (lrcu__cblist_seg_empty(l, LRCU_NEXT))
 		return true;
 	for (i = LRCU_NEXT_READY; i > LRCU_DONE; i--)
-		if (!lrcu_cblist_seg_empty(l, i) && ULONG_CMP_LT(l->gp_seq[i], snap))
+		if (!lrcu__cblist_seg_empty(l, i) && ULONG_CMP_LT(l->gp_seq[i], snap))
 			break;
 	if (++i >= LRCU_NEXT)
 		return false;	/* WAIT and NEXT_READY both hold earlier GPs */
@@ -75,12 +75,12 @@ static bool cblist_accelerate(struct lrcu_cblist *l, unsigned long snap)
 	return true;
 }
 
-void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur)
+void lrcu__cblist_advance(struct lrcu_cblist *l, unsigned long cur)
 {
 	int i, j;
 
 	for (i = LRCU_WAIT; i < LRCU_NEXT; i++) {
-		if (!lrcu_cblist_seg_empty(l, i) && ULONG_CMP_LT(cur, l->gp_seq[i]))
+		if (!lrcu__cblist_seg_empty(l, i) && ULONG_CMP_LT(cur, l->gp_seq[i]))
 			break;
 		l->tails[LRCU_DONE] = l->tails[i];
 	}
@@ -108,22 +108,22 @@ void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur)
  * tags alike: the same holds.)  A false return would strand the callbacks
  * in NEXT with no grace period asked for, and rcu_barrier() would hang.
  */
-void lrcu_cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
+void lrcu__cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
 				    unsigned long snap)
 {
-	lrcu_cblist_advance(l, cur);
+	lrcu__cblist_advance(l, cur);
 	if (!cblist_accelerate(l, snap))
-		lrcu_fatal("callback list: no segment free for grace period %lu "
+		lrcu__fatal("callback list: no segment free for grace period %lu "
 			   "(current %lu, tags %lu %lu)", snap, cur,
 			   l->gp_seq[LRCU_WAIT], l->gp_seq[LRCU_NEXT_READY]);
 }
 
-bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp)
+bool lrcu__cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp)
 {
 	int i;
 
 	for (i = LRCU_WAIT; i < LRCU_NEXT; i++) {
-		if (!lrcu_cblist_seg_empty(l, i)) {
+		if (!lrcu__cblist_seg_empty(l, i)) {
 			*gp = l->gp_seq[i];
 			return true;
 		}
@@ -147,7 +147,7 @@ static void cblist_cut_front(struct lrcu_cblist *l, struct rcu_head **tp,
 	last->next = NULL;
 }
 
-void lrcu_cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *out)
+void lrcu__cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *out)
 {
 	struct rcu_head **tp = &l->head;
 	struct rcu_head *last = NULL;
@@ -164,7 +164,7 @@ void lrcu_cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *
 	/* l->len still counts them until the invoker has run them. */
 }
 
-void lrcu_cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
+void lrcu__cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
 			     struct lrcu_cbs *pend)
 {
 	struct rcu_head *h;
@@ -172,7 +172,7 @@ void lrcu_cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
 
 	lrcu_cbs_init(done);
 	lrcu_cbs_init(pend);
-	if (lrcu_cblist_ready(l)) {
+	if (lrcu__cblist_ready(l)) {
 		done->head = l->head;
 		done->tail = l->tails[LRCU_DONE];
 		for (h = done->head; ; h = h->next) {
@@ -181,7 +181,7 @@ void lrcu_cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
 				break;
 		}
 	}
-	if (lrcu_cblist_pending(l)) {
+	if (lrcu__cblist_pending(l)) {
 		pend->head = *l->tails[LRCU_DONE];
 		pend->tail = l->tails[LRCU_NEXT];
 		for (h = pend->head; ; h = h->next) {
@@ -197,7 +197,7 @@ void lrcu_cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
 	WRITE_ONCE(l->len, l->len - done->len - pend->len);
 }
 
-void lrcu_cblist_insert(struct lrcu_cblist *l, int seg, struct lrcu_cbs *cbs)
+void lrcu__cblist_insert(struct lrcu_cblist *l, int seg, struct lrcu_cbs *cbs)
 {
 	struct rcu_head **old = l->tails[seg];
 	struct rcu_head *rest = *old;
@@ -213,19 +213,19 @@ void lrcu_cblist_insert(struct lrcu_cblist *l, int seg, struct lrcu_cbs *cbs)
 	WRITE_ONCE(l->len, l->len + cbs->len);
 }
 
-bool lrcu_cblist_entrain(struct lrcu_cblist *l, struct rcu_head *h)
+bool lrcu__cblist_entrain(struct lrcu_cblist *l, struct rcu_head *h)
 {
 	struct lrcu_cbs one;
 	int seg = LRCU_NEXT;
 
 	if (!l->len)
 		return false;
-	while (seg > LRCU_DONE && lrcu_cblist_seg_empty(l, seg))
+	while (seg > LRCU_DONE && lrcu__cblist_seg_empty(l, seg))
 		seg--;
 	h->next = NULL;
 	one.head = h;
 	one.tail = &h->next;
 	one.len = 1;
-	lrcu_cblist_insert(l, seg, &one);
+	lrcu__cblist_insert(l, seg, &one);
 	return true;
 }

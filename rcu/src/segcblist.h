@@ -39,37 +39,37 @@ struct lrcu_cbs {
 	long len;
 };
 
-void lrcu_cblist_init(struct lrcu_cblist *l);
-bool lrcu_cblist_seg_empty(const struct lrcu_cblist *l, int seg);
+void lrcu__cblist_init(struct lrcu_cblist *l);
+bool lrcu__cblist_seg_empty(const struct lrcu_cblist *l, int seg);
 /* Any callbacks in DONE? */
-bool lrcu_cblist_ready(const struct lrcu_cblist *l);
+bool lrcu__cblist_ready(const struct lrcu_cblist *l);
 /* Any callbacks waiting for a grace period? */
-bool lrcu_cblist_pending(const struct lrcu_cblist *l);
-void lrcu_cblist_enqueue(struct lrcu_cblist *l, struct rcu_head *h);
+bool lrcu__cblist_pending(const struct lrcu_cblist *l);
+void lrcu__cblist_enqueue(struct lrcu_cblist *l, struct rcu_head *h);
 /* Move every segment whose grace period has completed (per `cur', the
  * current gp_seq) into DONE. */
-void lrcu_cblist_advance(struct lrcu_cblist *l, unsigned long cur);
+void lrcu__cblist_advance(struct lrcu_cblist *l, unsigned long cur);
 /* Both, for callbacks just queued or moved into NEXT: advance to cur, then
  * tag NEXT with snap.  snap is an rcu_seq_snap() taken under the list's
  * lock (so no tag already on the list exceeds it) and cur a value read no
  * earlier; then a segment is always free (proof in segcblist.c), and the
  * library stops with a BUG if it is not. */
-void lrcu_cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
+void lrcu__cblist_advance_accelerate(struct lrcu_cblist *l, unsigned long cur,
 				    unsigned long snap);
 /* The grace period the earliest pending callbacks wait for, in *gp;
  * false if none waits (NEXT, unassigned, counts as none). */
-bool lrcu_cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp);
+bool lrcu__cblist_next_gp(const struct lrcu_cblist *l, unsigned long *gp);
 /* Detach up to `max' callbacks from the front of DONE into *out. */
-void lrcu_cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *out);
+void lrcu__cblist_extract_done(struct lrcu_cblist *l, long max, struct lrcu_cbs *out);
 /* Detach everything: DONE callbacks into *done, the rest into *pend. */
-void lrcu_cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
+void lrcu__cblist_extract_all(struct lrcu_cblist *l, struct lrcu_cbs *done,
 			     struct lrcu_cbs *pend);
 /* Append a detached run at the end of segment `seg' (DONE or NEXT). */
-void lrcu_cblist_insert(struct lrcu_cblist *l, int seg, struct lrcu_cbs *cbs);
+void lrcu__cblist_insert(struct lrcu_cblist *l, int seg, struct lrcu_cbs *cbs);
 /* Queue h behind every callback on the list, in the last non-empty
  * segment (so it needs no grace period of its own).  False if the list
  * holds no callbacks at all (nothing to wait for). */
-bool lrcu_cblist_entrain(struct lrcu_cblist *l, struct rcu_head *h);
+bool lrcu__cblist_entrain(struct lrcu_cblist *l, struct rcu_head *h);
 
 static inline void lrcu_cbs_init(struct lrcu_cbs *c)
 {

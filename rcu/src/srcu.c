@@ -18,7 +18,7 @@
  * srcu_readers.c) reads zero in every thread's counter for it and equal
  * shared lock and unlock counts.
  *
- * A grace period (lrcu_srcu_advance()) is
+ * A grace period (lrcu__srcu_advance()) is
  *
  *   start:  rcu_seq_start(gp_seq) (state SCAN1); heavy fence S
  *   SCAN1:  wait until the index readers are NOT using is drained
@@ -27,7 +27,7 @@
  *   end:    rcu_seq_end(gp_seq) (fence F inside)
  *
  * so every grace period drains both indexes, each after S.  A "heavy
- * fence" is lrcu_heavy_fence(): membarrier(), which runs a full barrier on
+ * fence" is lrcu__heavy_fence(): membarrier(), which runs a full barrier on
  * every thread of the process, where readers use only a compiler barrier
  * for B; smp_mb() where readers fence themselves.
  *
@@ -136,7 +136,7 @@ static struct lrcu_srcu_sup *sup_alloc(struct srcu_struct *ssp)
 	sup->gp_seq_needed = RCU_SEQ_INIT;
 	sup->gp_seq_needed_exp = RCU_SEQ_INIT;
 	sup->barrier_seq = RCU_SEQ_INIT;
-	lrcu_cblist_init(&sup->cbl);
+	lrcu__cblist_init(&sup->cbl);
 	INIT_LIST_HEAD(&sup->work);
 	return sup;
 }
@@ -159,20 +159,20 @@ static void sup_free(struct lrcu_srcu_sup *sup)
 }
 
 /* The domain's update side; DEFINE_SRCU() domains get theirs here. */
-struct lrcu_srcu_sup *lrcu_srcu_sup_get(struct srcu_struct *ssp)
+struct lrcu_srcu_sup *lrcu__srcu_sup_get(struct srcu_struct *ssp)
 {
 	/* Acquire pairs with the release stores below and in init. */
 	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
 
 	if (likely(sup))
 		return sup;
-	lrcu_init_once();	/* lrcu_heavy_fence() needs the final membarrier setting */
+	lrcu__init_once();	/* lrcu__heavy_fence() needs the final membarrier setting */
 	pthread_mutex_lock(&sups_lock);
 	sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_RELAXED);	/* under the lock */
 	if (!sup) {
 		sup = sup_alloc(ssp);
 		if (!sup)
-			lrcu_fatal("SRCU domain %s: out of memory", ssp->srcu_name ? ssp->srcu_name : "?");
+			lrcu__fatal("SRCU domain %s: out of memory", ssp->srcu_name ? ssp->srcu_name : "?");
 		/* Release: the initialised state before other updaters see it. */
 		__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);
 	}
@@ -184,7 +184,7 @@ int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name)
 {
 	struct lrcu_srcu_sup *sup;
 
-	lrcu_init_once();
+	lrcu__init_once();
 	memset(ssp, 0, sizeof(*ssp));	/* nobody may use it before we return */
 	ssp->srcu_name = name;
 	pthread_mutex_lock(&sups_lock);
@@ -192,7 +192,7 @@ int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name)
 	pthread_mutex_unlock(&sups_lock);
 	if (!sup)
 		return -ENOMEM;
-	lrcu_srcu_id_get(ssp);		/* per-thread counters from the start */
+	lrcu__srcu_id_get(ssp);		/* per-thread counters from the start */
 	__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);	/* see sup_get() */
 	return 0;
 }
@@ -202,7 +202,7 @@ static void cleanup_bug(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	lrcu_misuse();
+	lrcu__misuse();
 	flockfile(stderr);
 	fprintf(stderr, "rcu: BUG: cleanup_srcu_struct(%s): ", name);
 	va_start(ap, fmt);
@@ -219,13 +219,13 @@ static long cleanup_drop_callbacks(struct lrcu_srcu_sup *sup)
 	struct rcu_head *h;
 	long n;
 
-	lrcu_cblist_extract_all(&sup->cbl, &done, &pend);
+	lrcu__cblist_extract_all(&sup->cbl, &done, &pend);
 	n = done.len + pend.len;
-	if (READ_ONCE(lrcu_params.debug_objects)) {	/* may change at run time */
+	if (READ_ONCE(lrcu__params.debug_objects)) {	/* may change at run time */
 		for (h = done.head; h; h = h->next)
-			lrcu_debug_head_unqueue(h);
+			lrcu__debug_head_unqueue(h);
 		for (h = pend.head; h; h = h->next)
-			lrcu_debug_head_unqueue(h);
+			lrcu__debug_head_unqueue(h);
 	}
 	return n;
 }
@@ -239,16 +239,16 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 	long cbs = 0;
 	int waiters = 0;
 
-	if (lrcu_srcu_in_callback)	/* the worker would wait for itself */
-		lrcu_fatal("cleanup_srcu_struct(%s) called from an SRCU callback: callbacks "
+	if (lrcu__srcu_in_callback)	/* the worker would wait for itself */
+		lrcu__fatal("cleanup_srcu_struct(%s) called from an SRCU callback: callbacks "
 			   "run on the srcu_worker thread, which this would wait for", name);
-	lrcu_srcu_readers_count(ssp, open);
+	lrcu__srcu_readers_count(ssp, open);
 	if (open[0] + open[1])
 		cleanup_bug(name, "%lu read-side critical section(s) still open "
 			    "(srcu_read_lock() without srcu_read_unlock()): the domain's id is "
 			    "retired, never reused", open[0] + open[1]);
 	if (sup) {
-		lrcu_srcu_worker_forget(sup);	/* the worker lets go of it */
+		lrcu__srcu_worker_forget(sup);	/* the worker lets go of it */
 		pthread_mutex_lock(&sup->lock);
 		if (sup->cbl.len)
 			cbs = cleanup_drop_callbacks(sup);
@@ -266,7 +266,7 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 			sup_free(sup);
 	}
 	if (!(open[0] + open[1]))
-		lrcu_srcu_id_put(__atomic_load_n(&ssp->srcu_id, __ATOMIC_RELAXED));
+		lrcu__srcu_id_put(__atomic_load_n(&ssp->srcu_id, __ATOMIC_RELAXED));
 	/* The memory is the caller's again; a stale reader finds no id. */
 	__atomic_store_n(&ssp->srcu_sup, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&ssp->srcu_id, LRCU_SRCU_ID_NONE, __ATOMIC_RELAXED);
@@ -275,12 +275,12 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 /* ------------------------------------------------------------------ */
 /* The grace-period state machine (sup->lock held throughout) */
 
-bool lrcu_srcu_gp_needed(struct lrcu_srcu_sup *sup)
+bool lrcu__srcu_gp_needed(struct lrcu_srcu_sup *sup)
 {
 	return ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed);
 }
 
-void lrcu_srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp)
+void lrcu__srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp)
 {
 	if (ULONG_CMP_LT(sup->gp_seq_needed, snap))
 		sup->gp_seq_needed = snap;
@@ -303,17 +303,17 @@ static int srcu_print_holdouts(void *arg, struct lrcu_stall_out *o, unsigned lon
 	int i, n = h->nr_threads < SRCU_HOLDOUTS_MAX ? h->nr_threads : SRCU_HOLDOUTS_MAX;
 
 	for (i = 0; i < n; i++) {
-		lrcu_stall_holdout(o, -1, h->tid[i], h->name[i], ms, 0);
-		lrcu_stall_printf(o, "rcu: \t-1-....: (0 GPs behind) P%d %s: %lu SRCU read-side "
+		lrcu__stall_holdout(o, -1, h->tid[i], h->name[i], ms, 0);
+		lrcu__stall_printf(o, "rcu: \t-1-....: (0 GPs behind) P%d %s: %lu SRCU read-side "
 				  "section(s) open for at least %lu ms (%s)\n", h->tid[i], h->name[i],
 				  h->count[i], ms,
 				  rcu_seq_state(sup->gp_seq) == SRCU_STATE_SCAN1 ? "first scan" :
 				  "after the flip");
 	}
 	if (h->nr_threads > n)
-		lrcu_stall_printf(o, "rcu: \t... and %d more threads\n", h->nr_threads - n);
+		lrcu__stall_printf(o, "rcu: \t... and %d more threads\n", h->nr_threads - n);
 	if (h->shared)
-		lrcu_stall_printf(o, "rcu: \t%lu shared-counter (nmisafe/down_read) sections open\n",
+		lrcu__stall_printf(o, "rcu: \t%lu shared-counter (nmisafe/down_read) sections open\n",
 				  h->shared);
 	return h->nr_threads;
 }
@@ -337,11 +337,11 @@ static void srcu_stall_check(struct lrcu_srcu_sup *sup)
 		.cbs_queued = srcu_stall_cbs,
 		.arg = sup,
 	};
-	unsigned long now = lrcu_now_us();
+	unsigned long now = lrcu__now_us();
 	long next;
 
-	if (lrcu_stall_due(&sup->stall, now, &next))
-		lrcu_stall_report(&sup->stall, &src, now);
+	if (lrcu__stall_due(&sup->stall, now, &next))
+		lrcu__stall_report(&sup->stall, &src, now);
 }
 
 /* Is the index readers are not using drained?  (Both scans ask this.) */
@@ -351,7 +351,7 @@ static bool srcu_scan(struct lrcu_srcu_sup *sup)
 	int idx = !(__atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) & 1);	/* we write it */
 
 	__atomic_fetch_add(&sup->n_scans, 1, __ATOMIC_RELAXED);	/* statistic */
-	if (lrcu_srcu_readers_drained(ssp, idx, &sup->holdouts))
+	if (lrcu__srcu_readers_drained(ssp, idx, &sup->holdouts))
 		return true;
 	srcu_stall_check(sup);
 	return false;
@@ -359,16 +359,16 @@ static bool srcu_scan(struct lrcu_srcu_sup *sup)
 
 static void srcu_gp_start(struct lrcu_srcu_sup *sup)
 {
-	sup->gp_start_us = lrcu_now_us();
+	sup->gp_start_us = lrcu__now_us();
 	rcu_seq_start(&sup->gp_seq);		/* SCAN1 */
-	lrcu_stall_arm(&sup->stall, sup->gp_seq, sup->gp_start_us,
+	lrcu__stall_arm(&sup->stall, sup->gp_seq, sup->gp_start_us,
 		       ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed_exp));
 	/*
 	 * S: the requesters' removals (ordered before their requests by
 	 * rcu_seq_snap()'s fence, and before us by sup->lock) before every
 	 * counter load of this grace period.  Pairs with B in each reader.
 	 */
-	lrcu_heavy_fence();
+	lrcu__heavy_fence();
 }
 
 static void srcu_flip(struct lrcu_srcu_sup *sup)
@@ -384,25 +384,25 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 	/* D: the new index before every reader thread's later samples (at
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */
-	lrcu_heavy_fence();
+	lrcu__heavy_fence();
 	rcu_seq_set_state(&sup->gp_seq, SRCU_STATE_SCAN2);
 }
 
 static void srcu_gp_end(struct lrcu_srcu_sup *sup)
 {
 	unsigned long end = rcu_seq_endval(&sup->gp_seq);
-	unsigned long dur = lrcu_now_us() - sup->gp_start_us;
+	unsigned long dur = lrcu__now_us() - sup->gp_start_us;
 
 	/* F: fence + release store; pairs with rcu_seq_done()'s acquire. */
 	rcu_seq_end(&sup->gp_seq);
-	lrcu_stall_disarm(&sup->stall);
+	lrcu__stall_disarm(&sup->stall);
 	/* Statistics: relaxed, written under the lock. */
 	__atomic_fetch_add(&sup->n_gps, 1, __ATOMIC_RELAXED);
 	if (ULONG_CMP_GE(sup->gp_seq_needed_exp, end))
 		__atomic_fetch_add(&sup->n_exp_gps, 1, __ATOMIC_RELAXED);
 	if (dur > __atomic_load_n(&sup->gp_max_us, __ATOMIC_RELAXED))
 		__atomic_store_n(&sup->gp_max_us, dur, __ATOMIC_RELAXED);
-	lrcu_srcu_cbs_gp_ended(sup);
+	lrcu__srcu_cbs_gp_ended(sup);
 	pthread_cond_broadcast(&sup->gp_wq);
 }
 
@@ -410,12 +410,12 @@ static void srcu_gp_end(struct lrcu_srcu_sup *sup)
  * Run grace periods as far as the readers allow.  Returns true if one is
  * in progress and waiting for readers, false if none is needed.
  */
-bool lrcu_srcu_advance(struct lrcu_srcu_sup *sup)
+bool lrcu__srcu_advance(struct lrcu_srcu_sup *sup)
 {
 	for (;;) {
 		switch (rcu_seq_state(sup->gp_seq)) {
 		case SRCU_STATE_IDLE:
-			if (!lrcu_srcu_gp_needed(sup))
+			if (!lrcu__srcu_gp_needed(sup))
 				return false;
 			srcu_gp_start(sup);
 			/* fall through */
@@ -442,9 +442,9 @@ bool lrcu_srcu_advance(struct lrcu_srcu_sup *sup)
  * SRCU_EXP_NODELAY_US, then a jiffy (a reader that sleeps must not cost a
  * whole CPU for as long as it sleeps).
  */
-unsigned long lrcu_srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool exp)
+unsigned long lrcu__srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool exp)
 {
-	unsigned long now = lrcu_now_us();
+	unsigned long now = lrcu__now_us();
 
 	if (d->seq != gp_seq || !d->t0) {
 		d->seq = gp_seq;
@@ -464,18 +464,18 @@ unsigned long lrcu_srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool e
 /* ------------------------------------------------------------------ */
 /* synchronize_srcu() */
 
-void lrcu_srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
+void lrcu__srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
 {
 	const char *name = ssp->srcu_name ? ssp->srcu_name : "?";
 
-	if (lrcu_srcu_in_callback)
-		lrcu_fatal("%s() on domain %s called from an SRCU callback: callbacks run on "
+	if (lrcu__srcu_in_callback)
+		lrcu__fatal("%s() on domain %s called from an SRCU callback: callbacks run on "
 			   "the srcu_worker thread and must not block", caller, name);
 	if (lrcu_reader.sched_nesting)
-		lrcu_fatal("%s() on domain %s called inside rcu_read_lock_sched(): an rcu_sched "
+		lrcu__fatal("%s() on domain %s called inside rcu_read_lock_sched(): an rcu_sched "
 			   "read-side critical section must not block", caller, name);
 	if (lrcu_srcu_self_holds(ssp))
-		lrcu_fatal("%s() on domain %s inside its own read-side critical section: it "
+		lrcu__fatal("%s() on domain %s inside its own read-side critical section: it "
 			   "would wait for itself", caller, name);
 }
 
@@ -486,20 +486,20 @@ static void srcu_drive(struct lrcu_srcu_sup *sup, unsigned long s)
 	unsigned long us;
 
 	sup->driver = true;
-	while (lrcu_srcu_advance(sup) && !rcu_seq_done(&sup->gp_seq, s)) {
-		us = lrcu_srcu_delay(&d, sup->gp_seq,
+	while (lrcu__srcu_advance(sup) && !rcu_seq_done(&sup->gp_seq, s)) {
+		us = lrcu__srcu_delay(&d, sup->gp_seq,
 				     ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed_exp));
 		pthread_mutex_unlock(&sup->lock);
 		if (us)
-			lrcu_sleep_us(us);
+			lrcu__sleep_us(us);
 		else
 			sched_yield();
 		pthread_mutex_lock(&sup->lock);
 	}
 	sup->driver = false;
 	pthread_cond_broadcast(&sup->gp_wq);	/* a waiter may take over */
-	if (lrcu_srcu_gp_needed(sup))
-		lrcu_srcu_worker_queue(sup);	/* callbacks or polls want more */
+	if (lrcu__srcu_gp_needed(sup))
+		lrcu__srcu_worker_queue(sup);	/* callbacks or polls want more */
 }
 
 void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller)
@@ -508,12 +508,12 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 	unsigned long s;
 	bool was;
 
-	lrcu_srcu_check_blocking(ssp, caller);
-	sup = lrcu_srcu_sup_get(ssp);
-	lrcu_sched_block_begin(&was);
+	lrcu__srcu_check_blocking(ssp, caller);
+	sup = lrcu__srcu_sup_get(ssp);
+	lrcu__sched_block_begin(&was);
 	pthread_mutex_lock(&sup->lock);
 	s = rcu_seq_snap(&sup->gp_seq);		/* full fence: the caller's removals first */
-	lrcu_srcu_request(sup, s, expedited);
+	lrcu__srcu_request(sup, s, expedited);
 	sup->nr_waiters++;
 	/* rcu_seq_done()'s acquire pairs with F. */
 	while (!rcu_seq_done(&sup->gp_seq, s)) {
@@ -524,7 +524,7 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 	}
 	sup->nr_waiters--;
 	pthread_mutex_unlock(&sup->lock);
-	lrcu_sched_block_end(was);
+	lrcu__sched_block_end(was);
 }
 
 /* ------------------------------------------------------------------ */
@@ -533,19 +533,19 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp)
 {
 	/* Full fence inside: the caller's prior accesses before the sample. */
-	return rcu_seq_snap(&lrcu_srcu_sup_get(ssp)->gp_seq);
+	return rcu_seq_snap(&lrcu__srcu_sup_get(ssp)->gp_seq);
 }
 
 unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp)
 {
-	struct lrcu_srcu_sup *sup = lrcu_srcu_sup_get(ssp);
+	struct lrcu_srcu_sup *sup = lrcu__srcu_sup_get(ssp);
 	unsigned long s;
 
 	pthread_mutex_lock(&sup->lock);
 	s = rcu_seq_snap(&sup->gp_seq);
-	lrcu_srcu_request(sup, s, false);
+	lrcu__srcu_request(sup, s, false);
 	pthread_mutex_unlock(&sup->lock);
-	lrcu_srcu_worker_queue(sup);
+	lrcu__srcu_worker_queue(sup);
 	return s;
 }
 
@@ -554,7 +554,7 @@ bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long coo
 	if (cookie == RCU_GET_STATE_COMPLETED)
 		return true;
 	/* Acquire pairs with F. */
-	if (!rcu_seq_done(&lrcu_srcu_sup_get(ssp)->gp_seq, cookie))
+	if (!rcu_seq_done(&lrcu__srcu_sup_get(ssp)->gp_seq, cookie))
 		return false;
 	smp_mb();	/* as a synchronize_srcu() spanning cookie..now would */
 	return true;
@@ -564,24 +564,24 @@ bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long coo
 /* fork() and rcu_shutdown() (lifecycle.c) */
 
 /* The domains' locks, then the worker's (sup->lock before W). */
-void lrcu_srcu_fork(enum lrcu_fork_phase ph)
+void lrcu__srcu_fork(enum lrcu_fork_phase ph)
 {
 	struct lrcu_srcu_sup *sup;
 
 	if (ph == LRCU_FORK_PREPARE)
 		pthread_mutex_lock(&sups_lock);
 	list_for_each_entry(sup, &sups, all) {
-		lrcu_fork_mutex(&sup->lock, ph);
+		lrcu__fork_mutex(&sup->lock, ph);
 		if (ph != LRCU_FORK_CHILD)
 			continue;
 		/* Waiters, srcu_barrier() callers and drivers are gone here. */
 		pthread_cond_init(&sup->gp_wq, NULL);
 		pthread_cond_init(&sup->barrier_wq, NULL);
-		lrcu_fork_reclaim(&sup->barrier_mutex);
+		lrcu__fork_reclaim(&sup->barrier_mutex);
 	}
 	if (ph == LRCU_FORK_CHILD)
-		lrcu_srcu_readers_fork_child();	/* before srcu_worker restarts */
-	lrcu_srcu_worker_fork(ph);
+		lrcu__srcu_readers_fork_child();	/* before srcu_worker restarts */
+	lrcu__srcu_worker_fork(ph);
 	if (ph != LRCU_FORK_PREPARE)
 		pthread_mutex_unlock(&sups_lock);
 }
@@ -593,7 +593,7 @@ void lrcu_srcu_fork(enum lrcu_fork_phase ph)
  * ended in the CHILD step, srcu.h: "After fork()").  An srcu_barrier()
  * pass they left is completed by the next one (srcu_cb.c).
  */
-void lrcu_srcu_fork_child(void)
+void lrcu__srcu_fork_child(void)
 {
 	struct lrcu_srcu_sup *sup;
 	bool work;
@@ -603,17 +603,17 @@ void lrcu_srcu_fork_child(void)
 		pthread_mutex_lock(&sup->lock);
 		sup->driver = false;
 		sup->nr_waiters = 0;
-		work = lrcu_srcu_gp_needed(sup) || sup->cbl.len;
+		work = lrcu__srcu_gp_needed(sup) || sup->cbl.len;
 		pthread_mutex_unlock(&sup->lock);
 		if (work)
-			lrcu_srcu_worker_queue(sup);
+			lrcu__srcu_worker_queue(sup);
 	}
 	pthread_mutex_unlock(&sups_lock);
 }
 
 /* rcu_shutdown(): run every domain's callbacks (srcu_barrier()).  Returns
  * the callbacks queued on all domains so far (for the caller's loop). */
-unsigned long lrcu_srcu_shutdown_barrier(void)
+unsigned long lrcu__srcu_shutdown_barrier(void)
 {
 	struct srcu_struct **all;
 	struct lrcu_srcu_sup *sup;
@@ -626,7 +626,7 @@ unsigned long lrcu_srcu_shutdown_barrier(void)
 		n++;
 	all = calloc(n ? n : 1, sizeof(*all));
 	if (!all)
-		lrcu_fatal("rcu_shutdown(): out of memory");
+		lrcu__fatal("rcu_shutdown(): out of memory");
 	n = 0;
 	list_for_each_entry(sup, &sups, all)
 		all[n++] = sup->ssp;
@@ -643,11 +643,11 @@ unsigned long lrcu_srcu_shutdown_barrier(void)
 
 /* rcu_shutdown(), the worker stopped: free every domain's state (a domain
  * used again gets a new one, as on first use). */
-void lrcu_srcu_shutdown_free(void)
+void lrcu__srcu_shutdown_free(void)
 {
 	struct lrcu_srcu_sup *sup, *tmp;
 
-	lrcu_srcu_worker_stopped();
+	lrcu__srcu_worker_stopped();
 	pthread_mutex_lock(&sups_lock);
 	list_for_each_entry_safe(sup, tmp, &sups, all) {
 		__atomic_store_n(&sup->ssp->srcu_sup, NULL, __ATOMIC_RELAXED);	/* nobody looks now */
@@ -681,7 +681,7 @@ int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->id = LD(ssp->srcu_id);
 	st->idx = LD(ssp->srcu_idx) & 1;
-	lrcu_srcu_readers_count(ssp, st->readers);
+	lrcu__srcu_readers_count(ssp, st->readers);
 	if (!sup)
 		return -1;
 	st->gp_seq = LD(sup->gp_seq);

@@ -33,7 +33,7 @@
 #define SRCU_WORK_BATCH	64		/* domains per worker pass */
 #define SRCU_NO_WORK	ULONG_MAX	/* srcu_work(): nothing left to do */
 
-__thread bool lrcu_srcu_in_callback;	/* running an SRCU callback */
+__thread bool lrcu__srcu_in_callback;	/* running an SRCU callback */
 
 static struct {
 	pthread_mutex_t lock;		/* W: the queue and the fields marked W */
@@ -51,7 +51,7 @@ static void *srcu_worker(void *arg);
 
 /* The domain has work for the worker (may be called with sup->lock held:
  * lock order sup->lock, then W). */
-void lrcu_srcu_worker_queue(struct lrcu_srcu_sup *sup)
+void lrcu__srcu_worker_queue(struct lrcu_srcu_sup *sup)
 {
 	pthread_mutex_lock(&W.lock);
 	if (sup->dying) {
@@ -67,23 +67,23 @@ void lrcu_srcu_worker_queue(struct lrcu_srcu_sup *sup)
 	/* Under W.lock, which fork() takes: a fork sees the flag and the
 	 * started thread (lifecycle.c's list) both, or neither. */
 	if (!W.started) {
-		if (lrcu_spawn(srcu_worker, NULL))
-			lrcu_fatal("cannot start the srcu_worker thread");
+		if (lrcu__spawn(srcu_worker, NULL))
+			lrcu__fatal("cannot start the srcu_worker thread");
 		W.started = true;
 	}
 	pthread_mutex_unlock(&W.lock);
-	lrcu_wake(&W.wake);
+	lrcu__wake(&W.wake);
 }
 
-void lrcu_srcu_worker_fork(enum lrcu_fork_phase ph)
+void lrcu__srcu_worker_fork(enum lrcu_fork_phase ph)
 {
-	lrcu_fork_mutex(&W.lock, ph);
+	lrcu__fork_mutex(&W.lock, ph);
 	if (ph == LRCU_FORK_CHILD)
 		pthread_cond_init(&W.idle, NULL);	/* its waiters are gone */
 }
 
 /* rcu_shutdown(): the worker was stopped; the domains are about to go. */
-void lrcu_srcu_worker_stopped(void)
+void lrcu__srcu_worker_stopped(void)
 {
 	pthread_mutex_lock(&W.lock);
 	INIT_LIST_HEAD(&W.queue);
@@ -92,7 +92,7 @@ void lrcu_srcu_worker_stopped(void)
 }
 
 /* cleanup_srcu_struct(): the worker must let go of the domain for good. */
-void lrcu_srcu_worker_forget(struct lrcu_srcu_sup *sup)
+void lrcu__srcu_worker_forget(struct lrcu_srcu_sup *sup)
 {
 	pthread_mutex_lock(&W.lock);
 	sup->dying = true;
@@ -110,39 +110,39 @@ void lrcu_srcu_worker_forget(struct lrcu_srcu_sup *sup)
 
 /* A grace period ended (sup->lock held): move what it completed to DONE,
  * give unassigned callbacks a grace period, and call the worker. */
-void lrcu_srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup)
+void lrcu__srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup)
 {
 	unsigned long s;
 
-	if (!lrcu_cblist_seg_empty(&sup->cbl, LRCU_NEXT)) {
+	if (!lrcu__cblist_seg_empty(&sup->cbl, LRCU_NEXT)) {
 		s = rcu_seq_snap(&sup->gp_seq);
-		lrcu_cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
-		lrcu_srcu_request(sup, s, false);
+		lrcu__cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
+		lrcu__srcu_request(sup, s, false);
 	} else {
-		lrcu_cblist_advance(&sup->cbl, sup->gp_seq);
+		lrcu__cblist_advance(&sup->cbl, sup->gp_seq);
 	}
-	if (lrcu_cblist_ready(&sup->cbl))
-		lrcu_srcu_worker_queue(sup);
+	if (lrcu__cblist_ready(&sup->cbl))
+		lrcu__srcu_worker_queue(sup);
 }
 
 void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback_t func)
 {
-	struct lrcu_srcu_sup *sup = lrcu_srcu_sup_get(ssp);
+	struct lrcu_srcu_sup *sup = lrcu__srcu_sup_get(ssp);
 	unsigned long s;
 
 	/* Parameters may change at run time (WRITE_ONCE() in params.c). */
-	if (READ_ONCE(lrcu_params.debug_objects) && !lrcu_debug_head_queue(head))
+	if (READ_ONCE(lrcu__params.debug_objects) && !lrcu__debug_head_queue(head))
 		return;		/* double call_srcu(): reported and dropped */
 	head->func = func;
 	pthread_mutex_lock(&sup->lock);
-	lrcu_cblist_enqueue(&sup->cbl, head);
+	lrcu__cblist_enqueue(&sup->cbl, head);
 	/* Full fence inside: the caller's removals before the sample. */
 	s = rcu_seq_snap(&sup->gp_seq);
-	lrcu_cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
-	lrcu_srcu_request(sup, s, false);
+	lrcu__cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
+	lrcu__srcu_request(sup, s, false);
 	__atomic_fetch_add(&sup->n_cbs_queued, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&sup->lock);
-	lrcu_srcu_worker_queue(sup);
+	lrcu__srcu_worker_queue(sup);
 }
 
 static void srcu_invoke(struct lrcu_srcu_sup *sup, struct lrcu_cbs *cbs)
@@ -150,17 +150,17 @@ static void srcu_invoke(struct lrcu_srcu_sup *sup, struct lrcu_cbs *cbs)
 	struct rcu_head *h, *next;
 	long user = 0;
 
-	lrcu_srcu_in_callback = true;
+	lrcu__srcu_in_callback = true;
 	for (h = cbs->head; h; h = next) {
 		next = h->next;
 		if (h != &sup->barrier_head) {
 			user++;
-			if (READ_ONCE(lrcu_params.debug_objects))
-				lrcu_debug_head_unqueue(h);
+			if (READ_ONCE(lrcu__params.debug_objects))
+				lrcu__debug_head_unqueue(h);
 		}
 		h->func(h);
 	}
-	lrcu_srcu_in_callback = false;
+	lrcu__srcu_in_callback = false;
 	pthread_mutex_lock(&sup->lock);
 	/* ->len counted them until now (srcu_barrier() relies on that). */
 	WRITE_ONCE(sup->cbl.len, sup->cbl.len - cbs->len);	/* read unlocked by cleanup */
@@ -179,14 +179,14 @@ static unsigned long srcu_work(struct lrcu_srcu_sup *sup)
 	struct lrcu_cbs cbs;
 
 	pthread_mutex_lock(&sup->lock);
-	if (!sup->driver && lrcu_srcu_advance(sup))	/* else the driver does it */
-		delay = lrcu_srcu_delay(&sup->delay, sup->gp_seq, false);
-	lrcu_cblist_extract_done(&sup->cbl, SRCU_CB_BATCH, &cbs);
+	if (!sup->driver && lrcu__srcu_advance(sup))	/* else the driver does it */
+		delay = lrcu__srcu_delay(&sup->delay, sup->gp_seq, false);
+	lrcu__cblist_extract_done(&sup->cbl, SRCU_CB_BATCH, &cbs);
 	pthread_mutex_unlock(&sup->lock);
 	if (cbs.len) {
 		srcu_invoke(sup, &cbs);
 		pthread_mutex_lock(&sup->lock);
-		if (lrcu_cblist_ready(&sup->cbl))
+		if (lrcu__cblist_ready(&sup->cbl))
 			delay = 0;
 		pthread_mutex_unlock(&sup->lock);
 	}
@@ -216,7 +216,7 @@ static int worker_take(struct lrcu_srcu_sup **batch, unsigned long now, unsigned
 static void worker_put(struct lrcu_srcu_sup **batch, const unsigned long *delay, int n,
 		       unsigned long *next)
 {
-	unsigned long now = lrcu_now_us();
+	unsigned long now = lrcu__now_us();
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -245,10 +245,10 @@ static void *srcu_worker(void *arg)
 	(void)arg;
 
 	pthread_setname_np(pthread_self(), "srcu_worker");
-	while (!lrcu_kthread_check()) {
-		/* Sample before looking for work: see lrcu_wake(). */
+	while (!lrcu__kthread_check()) {
+		/* Sample before looking for work: see lrcu__wake(). */
 		uint32_t w = __atomic_load_n(&W.wake, __ATOMIC_ACQUIRE);
-		unsigned long now = lrcu_now_us(), next = ULONG_MAX;
+		unsigned long now = lrcu__now_us(), next = ULONG_MAX;
 		int i, n;
 
 		pthread_mutex_lock(&W.lock);
@@ -259,12 +259,12 @@ static void *srcu_worker(void *arg)
 		pthread_mutex_lock(&W.lock);
 		worker_put(batch, delay, n, &next);
 		pthread_mutex_unlock(&W.lock);
-		now = lrcu_now_us();
+		now = lrcu__now_us();
 		if (next <= now) {
 			sched_yield();
 			continue;
 		}
-		if (lrcu_kthread_idle(&W.wake, w, next == ULONG_MAX ? -1 : (long)(next - now)))
+		if (lrcu__kthread_idle(&W.wake, w, next == ULONG_MAX ? -1 : (long)(next - now)))
 			break;
 	}
 	return NULL;
@@ -289,9 +289,9 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	unsigned long s;
 	bool was;
 
-	lrcu_srcu_check_blocking(ssp, "srcu_barrier");
-	sup = lrcu_srcu_sup_get(ssp);
-	lrcu_sched_block_begin(&was);
+	lrcu__srcu_check_blocking(ssp, "srcu_barrier");
+	sup = lrcu__srcu_sup_get(ssp);
+	lrcu__sched_block_begin(&was);
 	s = rcu_seq_snap(&sup->barrier_seq);
 	pthread_mutex_lock(&sup->barrier_mutex);
 	/*
@@ -309,9 +309,9 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 		rcu_seq_start(&sup->barrier_seq);
 		sup->barrier_head.func = srcu_barrier_cb;
 		/* Behind every callback queued so far, those being run included. */
-		sup->barrier_done = !lrcu_cblist_entrain(&sup->cbl, &sup->barrier_head);
+		sup->barrier_done = !lrcu__cblist_entrain(&sup->cbl, &sup->barrier_head);
 		if (!sup->barrier_done)
-			lrcu_srcu_worker_queue(sup);
+			lrcu__srcu_worker_queue(sup);
 		while (!sup->barrier_done)
 			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
 		__atomic_fetch_add(&sup->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
@@ -319,5 +319,5 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	}
 	pthread_mutex_unlock(&sup->lock);
 	pthread_mutex_unlock(&sup->barrier_mutex);
-	lrcu_sched_block_end(was);
+	lrcu__sched_block_end(was);
 }

@@ -85,29 +85,29 @@ struct lrcu_srcu_sup {
 };
 
 /* srcu.c */
-struct lrcu_srcu_sup *lrcu_srcu_sup_get(struct srcu_struct *ssp);
-bool lrcu_srcu_advance(struct lrcu_srcu_sup *sup);	/* lock held */
-bool lrcu_srcu_gp_needed(struct lrcu_srcu_sup *sup);	/* lock held */
-void lrcu_srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp);
-void lrcu_srcu_check_blocking(struct srcu_struct *ssp, const char *caller);
-unsigned long lrcu_srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool exp);
+struct lrcu_srcu_sup *lrcu__srcu_sup_get(struct srcu_struct *ssp);
+bool lrcu__srcu_advance(struct lrcu_srcu_sup *sup);	/* lock held */
+bool lrcu__srcu_gp_needed(struct lrcu_srcu_sup *sup);	/* lock held */
+void lrcu__srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp);
+void lrcu__srcu_check_blocking(struct srcu_struct *ssp, const char *caller);
+unsigned long lrcu__srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool exp);
 
 /* srcu_readers.c */
-unsigned long lrcu_srcu_id_get(struct srcu_struct *ssp);	/* assigns one */
-void lrcu_srcu_id_put(unsigned long id);
-bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_holdouts *h);
-void lrcu_srcu_readers_count(struct srcu_struct *ssp, unsigned long counts[2]);
+unsigned long lrcu__srcu_id_get(struct srcu_struct *ssp);	/* assigns one */
+void lrcu__srcu_id_put(unsigned long id);
+bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_holdouts *h);
+void lrcu__srcu_readers_count(struct srcu_struct *ssp, unsigned long counts[2]);
 
 /* srcu_readers.c: fork() child: end the sections of the threads that
  * are not there (their records go back to the pool). */
-void lrcu_srcu_readers_fork_child(void);
+void lrcu__srcu_readers_fork_child(void);
 
 /* srcu_cb.c */
-void lrcu_srcu_worker_fork(enum lrcu_fork_phase ph);	/* its lock */
-void lrcu_srcu_worker_stopped(void);	/* rcu_shutdown(): no worker, no queue */
-void lrcu_srcu_worker_queue(struct lrcu_srcu_sup *sup);
-void lrcu_srcu_worker_forget(struct lrcu_srcu_sup *sup);
-void lrcu_srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup);	/* lock held */
-extern __thread bool lrcu_srcu_in_callback;
+void lrcu__srcu_worker_fork(enum lrcu_fork_phase ph);	/* its lock */
+void lrcu__srcu_worker_stopped(void);	/* rcu_shutdown(): no worker, no queue */
+void lrcu__srcu_worker_queue(struct lrcu_srcu_sup *sup);
+void lrcu__srcu_worker_forget(struct lrcu_srcu_sup *sup);
+void lrcu__srcu_cbs_gp_ended(struct lrcu_srcu_sup *sup);	/* lock held */
+extern __thread bool lrcu__srcu_in_callback;
 
 #endif /* LRCU_SRCU_INTERNAL_H */

@@ -43,7 +43,7 @@ __thread unsigned int lrcu_srcu_nmi_nesting;
 static struct srcu_record *records;	/* push-only list (CAS release) */
 
 /* ------------------------------------------------------------------ */
-/* Misuse reports: once per kind, counted every time (lrcu_misuse()). */
+/* Misuse reports: once per kind, counted every time (lrcu__misuse()). */
 
 enum { MU_BAD_VALUE, MU_OTHER_THREAD, MU_NOT_HELD, MU_GARBAGE_ID, MU_EXIT, MU_NR };
 
@@ -52,7 +52,7 @@ static void srcu_misuse(int kind, const char *domain, const char *what)
 	static int reported[MU_NR];
 	char name[16] = "?";
 
-	lrcu_misuse();
+	lrcu__misuse();
 	/* Only decides who prints. */
 	if (__atomic_exchange_n(&reported[kind], 1, __ATOMIC_RELAXED))
 		return;
@@ -86,7 +86,7 @@ static unsigned long id_alloc(void)
 			unsigned long bit = 1UL << __builtin_ctzl(~v);
 
 			/* The bitmap orders nothing: the id's user publishes it
-			 * with the CAS in lrcu_srcu_id_get(). */
+			 * with the CAS in lrcu__srcu_id_get(). */
 			if (__atomic_compare_exchange_n(word, &v, v | bit, false,
 							__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
 				w = (start + n) % ID_WORDS;
@@ -98,7 +98,7 @@ static unsigned long id_alloc(void)
 	return 0;
 }
 
-void lrcu_srcu_id_put(unsigned long id)
+void lrcu__srcu_id_put(unsigned long id)
 {
 	if (id < ID_FIRST || id >= LRCU_SRCU_MAX_IDS)
 		return;
@@ -111,7 +111,7 @@ void lrcu_srcu_id_put(unsigned long id)
  * The domain's id, assigning one on first use (DEFINE_SRCU() domains get
  * theirs here, from whichever thread gets there first).
  */
-unsigned long lrcu_srcu_id_get(struct srcu_struct *ssp)
+unsigned long lrcu__srcu_id_get(struct srcu_struct *ssp)
 {
 	/* Acquire pairs with the CAS below (the id's name is set). */
 	unsigned long id = __atomic_load_n(&ssp->srcu_id, __ATOMIC_ACQUIRE), mine;
@@ -128,7 +128,7 @@ unsigned long lrcu_srcu_id_get(struct srcu_struct *ssp)
 	if (__atomic_compare_exchange_n(&ssp->srcu_id, &expect, mine, false,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return mine;
-	lrcu_srcu_id_put(mine);		/* someone else assigned one first */
+	lrcu__srcu_id_put(mine);		/* someone else assigned one first */
 	return expect;
 }
 
@@ -294,7 +294,7 @@ static void record_exit(void *arg)
  * shared counters (srcu_down_read(), srcu_read_lock_nmisafe()) belong to
  * no thread and stay as they are.
  */
-void lrcu_srcu_readers_fork_child(void)
+void lrcu__srcu_readers_fork_child(void)
 {
 	struct lrcu_srcu_rec *self = __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED);
 	struct srcu_record *r;
@@ -326,7 +326,7 @@ void lrcu_srcu_readers_fork_child(void)
 /* First section of this thread in this domain's page (or no id yet). */
 int lrcu_srcu_read_lock_slow(struct srcu_struct *ssp)
 {
-	unsigned long id = lrcu_srcu_id_get(ssp);
+	unsigned long id = lrcu__srcu_id_get(ssp);
 	struct lrcu_srcu_page *pg;
 	struct srcu_record *r;
 
@@ -377,7 +377,7 @@ static void holdout_note(struct srcu_holdouts *h, struct srcu_record *r, unsigne
  * grace period's heavy fence (S or D, srcu.c).  With h, every holdout is
  * counted (and the first few named); without, the walk stops at the first.
  */
-bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_holdouts *h)
+bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_holdouts *h)
 {
 	unsigned long id = __atomic_load_n(&ssp->srcu_id, __ATOMIC_ACQUIRE);	/* as in id_get */
 	unsigned long unlocks, locks, v;
@@ -426,13 +426,13 @@ bool lrcu_srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_hol
 }
 
 /* Sections open right now, per index (a snapshot, for stats and cleanup). */
-void lrcu_srcu_readers_count(struct srcu_struct *ssp, unsigned long counts[2])
+void lrcu__srcu_readers_count(struct srcu_struct *ssp, unsigned long counts[2])
 {
 	struct srcu_holdouts h;
 	int idx;
 
 	for (idx = 0; idx < 2; idx++) {
-		lrcu_srcu_readers_drained(ssp, idx, &h);
+		lrcu__srcu_readers_drained(ssp, idx, &h);
 		counts[idx] = h.total + h.shared;
 	}
 }

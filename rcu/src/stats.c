@@ -23,7 +23,7 @@ const char *lrcu_gp_state_name(int state)
 
 const char *lrcu_flavor_name(enum lrcu_flavor f)
 {
-	return f < LRCU_NR_FLAVORS ? lrcu_states[f].name : "?";
+	return f < LRCU_NR_FLAVORS ? lrcu__states[f].name : "?";
 }
 
 /* Statistics and diagnostics: snapshots, no ordering needed. */
@@ -37,8 +37,8 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 
 	if (f >= LRCU_NR_FLAVORS)
 		return -1;
-	lrcu_init_once();
-	rsp = &lrcu_states[f];
+	lrcu__init_once();
+	rsp = &lrcu__states[f];
 	*st = (struct lrcu_stats){ 0 };
 	st->gp_seq = rcu_seq_current(rsp->gp_seq);
 	st->gp_seq_needed = LD(rsp->gp_seq_needed);
@@ -63,11 +63,11 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 		st->lazy_flushes += rdp->n_lazy_flushes;
 		pthread_mutex_unlock(&rdp->cblock);
 	}
-	st->nocb_offloaded = lrcu_nocb_nr_offloaded(rsp);
-	pthread_mutex_lock(&lrcu_slots_lock);
-	for (i = 0; i < lrcu_nr_slots; i++)
-		st->nr_registered += lrcu_slots[i].reader != NULL;
-	pthread_mutex_unlock(&lrcu_slots_lock);
+	st->nocb_offloaded = lrcu__nocb_nr_offloaded(rsp);
+	pthread_mutex_lock(&lrcu__slots_lock);
+	for (i = 0; i < lrcu__nr_slots; i++)
+		st->nr_registered += lrcu__slots[i].reader != NULL;
+	pthread_mutex_unlock(&lrcu__slots_lock);
 	return 0;
 }
 
@@ -79,9 +79,9 @@ void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out)
 
 	if (f >= LRCU_NR_FLAVORS)
 		return;
-	lrcu_init_once();
-	rsp = &lrcu_states[f];
-	now = lrcu_now_us();
+	lrcu__init_once();
+	rsp = &lrcu__states[f];
+	now = lrcu__now_us();
 	state = LD(rsp->gp_state);
 	fprintf(out, "%s: g%ld f0x0 %s(%d)%s gp_seq_needed=%ld last activity %lu us ago, "
 		"root ->qsmask 0x%lx, %lu GPs completed (%lu expedited)\n",

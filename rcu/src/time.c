@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-unsigned long lrcu_now_us(void)
+unsigned long lrcu__now_us(void)
 {
 	struct timespec ts;
 
@@ -19,7 +19,7 @@ unsigned long lrcu_now_us(void)
 	return (unsigned long)ts.tv_sec * 1000000UL + (unsigned long)ts.tv_nsec / 1000;
 }
 
-void lrcu_sleep_us(unsigned long us)
+void lrcu__sleep_us(unsigned long us)
 {
 	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
 
@@ -31,7 +31,7 @@ void lrcu_sleep_us(unsigned long us)
  * Sleep while *word == val, at most timeout_us (< 0: no limit).  Spurious
  * returns are fine: every caller re-checks its condition.
  */
-void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us)
+void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us)
 {
 	struct timespec ts, *tsp = NULL;
 
@@ -43,7 +43,7 @@ void lrcu_futex_wait(uint32_t *word, uint32_t val, long timeout_us)
 	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, tsp, NULL, 0);
 }
 
-void lrcu_futex_wake(uint32_t *word)
+void lrcu__futex_wake(uint32_t *word)
 {
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
@@ -55,15 +55,15 @@ void lrcu_futex_wake(uint32_t *word)
  * of microseconds; a short poll first avoids it when the wait is short,
  * and a long wait still ends up asleep: nothing polls an idle process.
  */
-bool lrcu_spin_until(bool (*cond)(void *), void *arg, unsigned long us)
+bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us)
 {
-	unsigned long t0 = lrcu_now_us();
+	unsigned long t0 = lrcu__now_us();
 
 	do {
 		if (cond(arg))
 			return true;
 		sched_yield();
-	} while (lrcu_now_us() - t0 < us);
+	} while (lrcu__now_us() - t0 < us);
 	return cond(arg);
 }
 
@@ -74,8 +74,8 @@ bool lrcu_spin_until(bool (*cond)(void *), void *arg, unsigned long us)
  * orders the waker's condition update before the bump; pairs with the
  * waiter's acquire load of the word.
  */
-void lrcu_wake(uint32_t *word)
+void lrcu__wake(uint32_t *word)
 {
 	__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
-	lrcu_futex_wake(word);
+	lrcu__futex_wake(word);
 }

@@ -5,7 +5,7 @@
  * Theory of operation
  *
  * Each flavor has one grace-period thread ("rcu_preempt", "rcu_sched").
- * It sleeps until someone asks for a grace period (lrcu_gp_request()
+ * It sleeps until someone asks for a grace period (lrcu__gp_request()
  * advances ->gp_seq_needed), then:
  *
  *  1. init: rcu_seq_start(gp_seq), a fence, rcu_seq_confirm(gp_seq) (the
@@ -24,11 +24,11 @@
  *     so that their outermost rcu_read_unlock() (or next
  *     rcu_quiescent_state()) tells us; otherwise we rescan after
  *     rcutree.jiffies_till_first_fqs, then every jiffies_till_next_fqs ms.
- *     Quiescent slots are reported up the tree (lrcu_report_qs_rnp()):
+ *     Quiescent slots are reported up the tree (lrcu__report_qs_rnp()):
  *     clearing the last bit of a node reports the node to its parent, so
  *     at most one report per child reaches each level; clearing the root's
  *     last bit ends the wait.  rcu_sched threads report for themselves
- *     when asked (lrcu_report_qs_slot()).
+ *     when asked (lrcu__report_qs_slot()).
  *
  *  3. cleanup: stamp the end value into every node, rcu_seq_end(gp_seq),
  *     let the gp_end hooks wake the callback invokers (the flavor's
@@ -50,7 +50,7 @@
  * that needed it: an updater whose only link to a GP's start is that its
  * snapshot (rcu_seq_snap(): removal, fence, load gp_seq) saw the value
  * before it -- one that finds its GP already requested and returns early
- * from lrcu_gp_request(), get_state_synchronize_rcu() + poll, call_rcu()
+ * from lrcu__gp_request(), get_state_synchronize_rcu() + poll, call_rcu()
  * behind another's request.  A reader may see the start before that
  * updater does (POWER) and, with only a compiler barrier, still load the
  * removed pointer; its sample would make the scan skip it.  Hence the
@@ -62,9 +62,9 @@
  *
  *
  * Who drives a grace period: ->gp_mutex is held from init to cleanup by
- * its driver, which runs lrcu_gp_run(): the GP kthread (grace periods
+ * its driver, which runs lrcu__gp_run(): the GP kthread (grace periods
  * that call_rcu() and the polled calls ask for) or a caller of
- * synchronize_*() that found no one driving (lrcu_gp_drive()).  A caller
+ * synchronize_*() that found no one driving (lrcu__gp_drive()).  A caller
  * drives so that no thread handoff sits on its path: with no online
  * reader the grace period ends in the caller, and a holdout's report
  * wakes the caller itself instead of the kthread, which would then wake
@@ -76,15 +76,15 @@
  * due; an expedited one polls briefly, then sleeps until a holdout wakes
  * it.  rcutree.gp_caller_drives=0 sends normal callers to the kthread
  * (the kernel's way).  The keeper of a lazy batch's timer (a callback
- * or rcuo thread, lazy.c) drives too, through lrcu_gp_try_drive(): only
+ * or rcuo thread, lazy.c) drives too, through lrcu__gp_try_drive(): only
  * if it can without waiting (nobody drives, no holdout after its first
  * scan); otherwise it leaves the grace period in flight, its start
- * confirmed, for the kthread to finish (lrcu_gp_run() resumes one, as a
+ * confirmed, for the kthread to finish (lrcu__gp_run() resumes one, as a
  * fork child's first driver does).  The protocol (what is scanned,
  * fenced, reported) is the same whoever drives.
  *
  * Hook points: a mechanism that must see every grace period registers
- * struct lrcu_gp_hooks (lrcu_gp_hook_add(), at init): gp_start after the
+ * struct lrcu_gp_hooks (lrcu__gp_hook_add(), at init): gp_start after the
  * sequence starts, gp_check whenever a driver or a waiter wakes while the
  * grace period waits for quiescent states (stall warnings, tree_stall.c),
  * gp_end after the sequence ends (callback invocation: callbacks.c and
@@ -118,22 +118,22 @@ struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
 	.barrier_done = PTHREAD_COND_INITIALIZER,			\
 }
 
-struct lrcu_state lrcu_states[LRCU_NR_FLAVORS] = {
+struct lrcu_state lrcu__states[LRCU_NR_FLAVORS] = {
 	[LRCU_PREEMPT] = STATE_INIT(LRCU_PREEMPT, "rcu_preempt", "rcu_preempt", "rcu_cb_preempt"),
 	[LRCU_SCHED] = STATE_INIT(LRCU_SCHED, "rcu_sched", "rcu_sched", "rcu_cb_sched"),
 };
 
-/* This thread is driving a grace period (lrcu_gp_run()): it sees the
+/* This thread is driving a grace period (lrcu__gp_run()): it sees the
  * root's ->qsmask empty by itself, nobody needs to wake it. */
 static __thread bool in_gp_driver;
 
 /* ------------------------------------------------------------------ */
 /* Hooks */
 
-void lrcu_gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h)
+void lrcu__gp_hook_add(struct lrcu_state *rsp, const struct lrcu_gp_hooks *h)
 {
 	if (rsp->nr_hooks == LRCU_MAX_HOOKS)
-		lrcu_fatal("%s: more than %d grace-period hooks", rsp->name, LRCU_MAX_HOOKS);
+		lrcu__fatal("%s: more than %d grace-period hooks", rsp->name, LRCU_MAX_HOOKS);
 	rsp->hooks[rsp->nr_hooks++] = h;	/* at init, before any thread */
 }
 
@@ -158,7 +158,7 @@ static void gp_hooks_end(struct lrcu_state *rsp, unsigned long gend, unsigned lo
 /* The shortest sleep any hook asks for before it looks again (-1: none). */
 static long gp_hooks_check(struct lrcu_state *rsp, bool driver)
 {
-	unsigned long now = lrcu_now_us();
+	unsigned long now = lrcu__now_us();
 	long us = -1, t;
 	int i;
 
@@ -193,7 +193,7 @@ static void gp_set_state(struct lrcu_state *rsp, int state, unsigned long now)
 static void gp_delay(long jiffies)
 {
 	if (jiffies > 0)
-		lrcu_sleep_us((unsigned long)jiffies * LRCU_JIFFY_US);
+		lrcu__sleep_us((unsigned long)jiffies * LRCU_JIFFY_US);
 }
 
 /* ------------------------------------------------------------------ */
@@ -210,7 +210,7 @@ static bool gp_needed(struct lrcu_state *rsp)
  * requester of each grace period writes (CAS) and wakes the GP thread;
  * later ones see ->gp_seq_needed already far enough and return.
  */
-void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
+void lrcu__gp_request(struct lrcu_state *rsp, unsigned long snap)
 {
 	/* Relaxed: the CAS below is what orders. */
 	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
@@ -234,7 +234,7 @@ void lrcu_gp_request(struct lrcu_state *rsp, unsigned long snap)
 		 */
 	} while (!__atomic_compare_exchange_n(&rsp->gp_seq_needed, &old, snap, false,
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-	lrcu_wake(&rsp->gp_wake);
+	lrcu__wake(&rsp->gp_wake);
 }
 
 struct gp_wait_arg {
@@ -256,7 +256,7 @@ static bool gp_done_cond(void *p)
  * not run (a starved GP kthread) is still noticed; the hooks run without
  * the lock.
  */
-void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
+void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 {
 	struct timespec ts;
 	bool done;
@@ -267,7 +267,7 @@ void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 		pthread_mutex_lock(&rsp->gp_wq_lock);
 		/*
 		 * Count ourselves before looking (store-buffering pair with
-		 * lrcu_gp_release(): it changes what stop() looks at, fences,
+		 * lrcu__gp_release(): it changes what stop() looks at, fences,
 		 * then reads the count; either it sees us and broadcasts under
 		 * the lock we hold, or we see its change).
 		 */
@@ -292,14 +292,14 @@ void lrcu_gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 }
 
 /* Sleep until the grace period ending at `snap' has completed. */
-void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap)
+void lrcu__gp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
 	struct gp_wait_arg a = { rsp, snap };
 
 	/* rcu_seq_done()'s acquire pairs with rcu_seq_end()'s release. */
-	if (lrcu_spin_until(gp_done_cond, &a, LRCU_SPIN_US))
+	if (lrcu__spin_until(gp_done_cond, &a, LRCU_SPIN_US))
 		return;
-	lrcu_gp_wq_wait(rsp, gp_done_cond, &a);
+	lrcu__gp_wq_wait(rsp, gp_done_cond, &a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -311,14 +311,14 @@ void lrcu_gp_wait(struct lrcu_state *rsp, unsigned long snap)
  * rnp locked; returns with it unlocked.  A report for another grace
  * period, or for bits already clear, is dropped.
  */
-void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
+void lrcu__report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq)
 {
 	struct lrcu_node *parent;
 
 	for (;;) {
 		if (rnp->gp_seq != gp_seq || !(rnp->qsmask & mask)) {
-			lrcu_node_unlock(rnp);
+			lrcu__node_unlock(rnp);
 			return;
 		}
 		mask &= rnp->qsmask;
@@ -328,23 +328,23 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 		/* WRITE_ONCE: the GP thread peeks at the root without the lock. */
 		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
 		if (rnp->qsmask && !LRCU_INJECTED(LRCU_BUG_CLIMB_EARLY)) {
-			lrcu_node_unlock(rnp);
+			lrcu__node_unlock(rnp);
 			return;
 		}
 		parent = rnp->parent;
 		if (!parent) {
-			lrcu_node_unlock(rnp);
+			lrcu__node_unlock(rnp);
 			/* All quiescent: the GP can end (unless we drive it). */
 			if (!in_gp_driver)
-				lrcu_wake(&rsp->gp_wake);
+				lrcu__wake(&rsp->gp_wake);
 			return;
 		}
 		mask = rnp->grpmask;
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 		if (LRCU_INJECTED(LRCU_BUG_REPORT_DROPPED) && inject_every(&inject_climbs, 1000))
 			return;	/* INJECTED: this node's report never reaches its parent */
 		rnp = parent;
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 	}
 }
 
@@ -353,20 +353,20 @@ void lrcu_report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
  * flavor when going away).  Only for the grace period its leaf is in, and
  * only if its word proves it quiescent for that grace period.
  */
-void lrcu_report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
+void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
 {
 	struct lrcu_node *rnp = rdp->mynode;
 	unsigned long w;
 
-	lrcu_node_lock(rnp);
+	lrcu__node_lock(rnp);
 	/* Our own word (the caller is its owner): program order suffices;
 	 * acquire for symmetry with gp_scan_leaf(). */
 	w = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
 	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask) &&
 	    lrcu_word_qs(w, rnp->gp_seq))
-		lrcu_report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+		lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
 	else
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 }
 
 static unsigned long root_qsmask(struct lrcu_state *rsp)
@@ -385,14 +385,14 @@ static void gp_init_propagate(struct lrcu_node *rnp, bool now_set)
 	bool was;
 
 	for (parent = child->parent; parent; child = parent, parent = parent->parent) {
-		lrcu_node_lock(parent);
+		lrcu__node_lock(parent);
 		was = parent->qsmaskinit != 0;
 		if (now_set)
 			parent->qsmaskinit |= child->grpmask;
 		else
 			parent->qsmaskinit &= ~child->grpmask;
 		now_set = parent->qsmaskinit != 0;
-		lrcu_node_unlock(parent);
+		lrcu__node_unlock(parent);
 		if (was == now_set)
 			break;
 	}
@@ -409,7 +409,7 @@ static void gp_init_fold(struct lrcu_state *rsp)
 	struct lrcu_node *rnp;
 
 	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		if (rnp->qsmaskinit != rnp->qsmaskinitnext) {
 			bool was = rnp->qsmaskinit != 0;
 
@@ -418,7 +418,7 @@ static void gp_init_fold(struct lrcu_state *rsp)
 			    !(LRCU_INJECTED(LRCU_BUG_LEAF_NEVER_EMPTY) && was))
 				gp_init_propagate(rnp, rnp->qsmaskinit != 0);
 		}
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 	}
 }
 
@@ -427,13 +427,13 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	struct lrcu_node *rnp;
 	unsigned long gstart, mask, gen;
 
-	rsp->gp_start_us = lrcu_now_us();
+	rsp->gp_start_us = lrcu__now_us();
 	gp_set_state(rsp, LRCU_GPS_INIT, rsp->gp_start_us);
 	rcu_seq_start(rsp->gp_seq);
 	/* The hooks (stall warnings) watch from the start, delays included;
 	 * they know the GP by the value rcu_seq_confirm() will store. */
 	gp_hooks_start(rsp, *rsp->gp_seq + 1, rsp->gp_start_us);
-	gp_delay(READ_ONCE(lrcu_params.gp_preinit_delay));
+	gp_delay(READ_ONCE(lrcu__params.gp_preinit_delay));
 	/*
 	 * One fence for two pairs.  The start reaches every thread before we
 	 * confirm it (see the theory above; pairs with the fence in the
@@ -469,11 +469,11 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 	 * report.  Nodes with no registered slot below them stay idle (their
 	 * ->qsmask is 0, so nothing reports to them).
 	 */
-	gp_delay(READ_ONCE(lrcu_params.gp_init_delay));
+	gp_delay(READ_ONCE(lrcu__params.gp_init_delay));
 	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
 		if (!rnp->qsmaskinit)
 			continue;
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		/* WRITE_ONCE: peeked at without the lock (root_qsmask(),
 		 * gp_scan(), diagnostics). */
 		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
@@ -482,15 +482,15 @@ static unsigned long gp_init(struct lrcu_state *rsp)
 		if (lrcu_node_is_leaf(rsp, rnp)) {
 			/* Slots that left since phase 1 owe nothing. */
 			mask = rnp->qsmask & ~rnp->qsmaskinitnext;
-			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu_params.fault_skip_leaf) ||
+			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu__params.fault_skip_leaf) ||
 			    (LRCU_INJECTED(LRCU_BUG_SKIP_LEAF) &&
 			     leaf_index(rsp, rnp) == lrcu_inject_arg))
 				mask = rnp->qsmask;	/* FAULT INJECTION: too-short GP */
 		}
 		if (mask)
-			lrcu_report_qs_rnp(rsp, mask, rnp, gstart);
+			lrcu__report_qs_rnp(rsp, mask, rnp, gstart);
 		else
-			lrcu_node_unlock(rnp);
+			lrcu__node_unlock(rnp);
 	}
 	return gstart;
 }
@@ -509,7 +509,7 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
 		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
-		lrcu_heavy_fence();
+		lrcu__heavy_fence();
 	else
 		smp_mb();	/* pairs with smp_mb() in rcu_quiescent_state() */
 }
@@ -525,9 +525,9 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 	bool marked = false;
 	int i;
 
-	lrcu_node_lock(rnp);
+	lrcu__node_lock(rnp);
 	if (rnp->gp_seq != gstart) {
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 		return false;
 	}
 	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
@@ -559,12 +559,12 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		}
 	}
 	if (LRCU_INJECTED(LRCU_BUG_QS_NEVER_RECORDED) &&
-	    rnp == rsp->rda[lrcu_nr_internal + lrcu_inject_arg].mynode)
-		qs &= ~rsp->rda[lrcu_nr_internal + lrcu_inject_arg].grpmask;	/* INJECTED */
+	    rnp == rsp->rda[lrcu__nr_internal + lrcu_inject_arg].mynode)
+		qs &= ~rsp->rda[lrcu__nr_internal + lrcu_inject_arg].grpmask;	/* INJECTED */
 	if (qs)
-		lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
+		lrcu__report_qs_rnp(rsp, qs, rnp, gstart);
 	else
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 	return marked;
 }
 
@@ -604,11 +604,11 @@ static void gp_report_all(struct lrcu_state *rsp, unsigned long gstart)
 	struct lrcu_node *rnp;
 
 	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		if (rnp->gp_seq == gstart && rnp->qsmask)
-			lrcu_report_qs_rnp(rsp, rnp->qsmask, rnp, gstart);
+			lrcu__report_qs_rnp(rsp, rnp->qsmask, rnp, gstart);
 		else
-			lrcu_node_unlock(rnp);
+			lrcu__node_unlock(rnp);
 	}
 }
 
@@ -626,13 +626,13 @@ static void fault_words_save(struct lrcu_state *rsp)
 	unsigned long m;
 
 	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
 			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
 
 			rdp->fault_word = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
 		}
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 	}
 }
 
@@ -642,7 +642,7 @@ static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
 	unsigned long m, qs;
 
 	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves) {
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		qs = 0;
 		for (m = rnp->gp_seq == gstart ? rnp->qsmask : 0; m; m &= m - 1) {
 			int i = __builtin_ctzl(m);
@@ -651,9 +651,9 @@ static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
 				qs |= 1UL << i;
 		}
 		if (qs)
-			lrcu_report_qs_rnp(rsp, qs, rnp, gstart);
+			lrcu__report_qs_rnp(rsp, qs, rnp, gstart);
 		else
-			lrcu_node_unlock(rnp);
+			lrcu__node_unlock(rnp);
 	}
 }
 
@@ -668,7 +668,7 @@ static bool gp_woken_cond(void *p)
 {
 	struct gp_woken_arg *a = p;
 
-	/* Acquire pairs with lrcu_wake()'s increment. */
+	/* Acquire pairs with lrcu__wake()'s increment. */
 	return __atomic_load_n(&a->rsp->gp_wake, __ATOMIC_ACQUIRE) != a->w || !root_qsmask(a->rsp);
 }
 
@@ -678,17 +678,17 @@ static bool gp_woken_cond(void *p)
  * state scan is due (rcutree.jiffies_till_{first,next}_fqs); an expedited
  * driver polls for a holdout's report first, then sleeps until woken,
  * never on a timer (the hooks may still ask to look at the GP: stall
- * warnings).  A driver that may leave (lrcu_gp_try_drive()) does not
+ * warnings).  A driver that may leave (lrcu__gp_try_drive()) does not
  * wait at all: if its first scan leaves holdouts it returns false, the
  * grace period still in flight.
  */
 static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedited,
 		       bool may_leave)
 {
-	long fqs_us = READ_ONCE(lrcu_params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
+	long fqs_us = READ_ONCE(lrcu__params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
 	struct gp_woken_arg a = { .rsp = rsp };
 
-	if (expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+	if (expedited && READ_ONCE(lrcu__params.fault_exp_skip_fence))
 		fault_stale_scan(rsp, gstart);	/* FAULT INJECTION: no fence */
 	else
 		gp_scan_prepare(rsp);	/* GP start before word loads */
@@ -696,7 +696,7 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		/*
 		 * Sample before the scan: a holdout that leaves after the
 		 * scan looked at it bumps the word after this, so the wait
-		 * below returns at once (see lrcu_wake()).  The acquire
+		 * below returns at once (see lrcu__wake()).  The acquire
 		 * pairs with that bump: it follows the holdout's unlock.
 		 */
 		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
@@ -704,14 +704,14 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		 * A fork() is being prepared: park here, where the tree is
 		 * consistent and we hold gp_mutex only (the child's next
 		 * driver finishes this GP).  After the sample: the forking
-		 * thread requests, then bumps gp_wake (lrcu_tree_kick()).
+		 * thread requests, then bumps gp_wake (lrcu__tree_kick()).
 		 */
-		if (unlikely(lrcu_fork_pending())) {
-			lrcu_fork_park(&rsp->gp_driver_parked);
+		if (unlikely(lrcu__fork_pending())) {
+			lrcu__fork_park(&rsp->gp_driver_parked);
 			continue;
 		}
 		gp_force_qs(rsp, gstart);
-		if (expedited && (READ_ONCE(lrcu_params.fault_exp_skip_reader) ||
+		if (expedited && (READ_ONCE(lrcu__params.fault_exp_skip_reader) ||
 				  LRCU_INJECTED(LRCU_BUG_EXP_SKIP_READER)))
 			gp_report_all(rsp, gstart);	/* FAULT INJECTION: too short */
 		if (!root_qsmask(rsp))
@@ -719,17 +719,17 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		if (may_leave)
 			return false;
 		us = gp_hooks_check(rsp, true);
-		if (!expedited || !lrcu_spin_until(gp_woken_cond, &a, LRCU_SPIN_US)) {
-			gp_set_state(rsp, LRCU_GPS_WAIT_FQS, lrcu_now_us());
+		if (!expedited || !lrcu__spin_until(gp_woken_cond, &a, LRCU_SPIN_US)) {
+			gp_set_state(rsp, LRCU_GPS_WAIT_FQS, lrcu__now_us());
 			if (!expedited && (us < 0 || fqs_us < us))
 				us = fqs_us;
-			lrcu_futex_wait(&rsp->gp_wake, a.w, us);
+			lrcu__futex_wait(&rsp->gp_wake, a.w, us);
 			/* Awake again: a driver that slept on purpose (an
 			 * expedited one sleeps until a holdout reports or a
 			 * stall is due) is not a starved one. */
-			gp_set_state(rsp, LRCU_GPS_DOING_FQS, lrcu_now_us());
+			gp_set_state(rsp, LRCU_GPS_DOING_FQS, lrcu__now_us());
 		}
-		fqs_us = READ_ONCE(lrcu_params.jiffies_till_next_fqs) * LRCU_JIFFY_US;
+		fqs_us = READ_ONCE(lrcu__params.jiffies_till_next_fqs) * LRCU_JIFFY_US;
 	}
 }
 
@@ -742,19 +742,19 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	unsigned long end = rcu_seq_endval(rsp->gp_seq), now, dur, max;
 
 	gp_set_state(rsp, LRCU_GPS_CLEANUP, 0);
-	gp_delay(READ_ONCE(lrcu_params.gp_cleanup_delay));
+	gp_delay(READ_ONCE(lrcu__params.gp_cleanup_delay));
 	/* Record the end everywhere this GP started, before anyone can see
 	 * the next start. */
 	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
 		if (!rnp->qsmaskinit)
 			continue;
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		WRITE_ONCE(rnp->gp_seq, end);	/* read unlocked by diagnostics */
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 	}
 	rcu_seq_end(rsp->gp_seq);
 
-	now = lrcu_now_us();
+	now = lrcu__now_us();
 	dur = now - rsp->gp_start_us;
 	/* Statistics: relaxed, the driver is the only writer (gp_mutex). */
 	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
@@ -792,7 +792,7 @@ static unsigned long gp_resume(struct lrcu_state *rsp)
 	unsigned long gstart = *rsp->gp_seq;
 
 	if (rcu_seq_state(gstart) != 2)
-		lrcu_fatal("%s: grace period %ld left in flight unconfirmed", rsp->name,
+		lrcu__fatal("%s: grace period %ld left in flight unconfirmed", rsp->name,
 			   (long)gstart);
 	return gstart;
 }
@@ -822,7 +822,7 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 		ended = true;	/* INJECTED: holdouts or not */
 	if (ended)
 		gp_cleanup(rsp, expedited);
-	if (ended && expedited && READ_ONCE(lrcu_params.fault_exp_skip_fence))
+	if (ended && expedited && READ_ONCE(lrcu__params.fault_exp_skip_fence))
 		fault_words_save(rsp);
 	WRITE_ONCE(rsp->gp_expedited, false);
 	WRITE_ONCE(rsp->gp_by_caller, false);
@@ -830,7 +830,7 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 	return ended;
 }
 
-void lrcu_gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
+void lrcu__gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
 {
 	gp_run(rsp, expedited, by_caller, false);
 }
@@ -846,7 +846,7 @@ static bool drive_may_retry(void *p)
 	struct drive_arg *a = p;
 
 	/* rcu_seq_done()'s acquire pairs with rcu_seq_end(); the acquire
-	 * load of the count with the release in lrcu_gp_release(). */
+	 * load of the count with the release in lrcu__gp_release(). */
 	return rcu_seq_done(a->rsp->gp_seq, a->snap) ||
 	       __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases;
 }
@@ -863,7 +863,7 @@ static bool drive_may_retry(void *p)
  * expedited (->gp_exp_needed), so that whoever drives it runs it the
  * expedited way, and polls briefly before it sleeps.
  */
-void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
+void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 {
 	struct drive_arg a = { .rsp = rsp, .snap = snap };
 
@@ -874,16 +874,16 @@ void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
 		if (!pthread_mutex_trylock(&rsp->gp_mutex)) {
 			if (!rcu_seq_done(rsp->gp_seq, snap)) {
-				lrcu_gp_note_request(rsp, snap);
-				lrcu_gp_run(rsp, expedited || gp_exp_wanted(rsp), true);
+				lrcu__gp_note_request(rsp, snap);
+				lrcu__gp_run(rsp, expedited || gp_exp_wanted(rsp), true);
 			}
-			lrcu_gp_release(rsp);
+			lrcu__gp_release(rsp);
 			continue;
 		}
 		if (expedited)
-			lrcu_gp_want_exp(rsp, snap);
-		if (!expedited || !lrcu_spin_until(drive_may_retry, &a, LRCU_SPIN_US))
-			lrcu_gp_wq_wait(rsp, drive_may_retry, &a);
+			lrcu__gp_want_exp(rsp, snap);
+		if (!expedited || !lrcu__spin_until(drive_may_retry, &a, LRCU_SPIN_US))
+			lrcu__gp_wq_wait(rsp, drive_may_retry, &a);
 	}
 }
 
@@ -898,35 +898,35 @@ void lrcu_gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
  * it, left in flight for the kthread to finish), and its end wakes the
  * caller through the GP hooks as any requester's would.  The caller holds
  * no lock; a sched-joined one goes offline while it drives (as
- * lrcu_update_begin() makes synchronize_*() callers do), so that an
+ * lrcu__update_begin() makes synchronize_*() callers do), so that an
  * rcu_sched grace period does not wait for its own driver.  With
  * rcutree.gp_caller_drives=0 it only requests.  Returns true if gp_seq
  * has reached snap.
  */
-bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
+bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 {
 	bool was, left = false;
 
 	if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: pairs with rcu_seq_end() */
 		return true;
-	lrcu_sched_block_begin(&was);
-	if (!READ_ONCE(lrcu_params.gp_caller_drives) ||	/* a run-time parameter */
+	lrcu__sched_block_begin(&was);
+	if (!READ_ONCE(lrcu__params.gp_caller_drives) ||	/* a run-time parameter */
 	    pthread_mutex_trylock(&rsp->gp_mutex)) {
-		lrcu_sched_block_end(was);
-		lrcu_gp_request(rsp, snap);
+		lrcu__sched_block_end(was);
+		lrcu__gp_request(rsp, snap);
 		return false;
 	}
 	/* At most two: snap was sampled while one may have been running. */
 	while (!left && !rcu_seq_done(rsp->gp_seq, snap)) {	/* ours, under gp_mutex */
-		lrcu_gp_note_request(rsp, snap);
+		lrcu__gp_note_request(rsp, snap);
 		left = !gp_run(rsp, gp_exp_wanted(rsp), true, true);
 	}
-	lrcu_gp_release(rsp);
-	lrcu_sched_block_end(was);
-	/* Requested already (lrcu_gp_note_request()), but the kthread was
+	lrcu__gp_release(rsp);
+	lrcu__sched_block_end(was);
+	/* Requested already (lrcu__gp_note_request()), but the kthread was
 	 * not woken: wake it to finish what we left. */
 	if (left)
-		lrcu_wake(&rsp->gp_wake);
+		lrcu__wake(&rsp->gp_wake);
 	return !left;
 }
 
@@ -938,11 +938,11 @@ bool lrcu_gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 static void gp_mutex_release(struct lrcu_state *rsp)
 {
 	pthread_mutex_unlock(&rsp->gp_mutex);
-	/* Release: pairs with the acquire samples in lrcu_gp_drive(). */
+	/* Release: pairs with the acquire samples in lrcu__gp_drive(). */
 	__atomic_fetch_add(&rsp->gp_releases, 1, __ATOMIC_SEQ_CST);
 	/*
 	 * The new count (and the grace period's end, stored before) before
-	 * the waiter count: pairs with the fence in lrcu_gp_wq_wait().  With
+	 * the waiter count: pairs with the fence in lrcu__gp_wq_wait().  With
 	 * no waiter (a caller that drives its own grace periods) there is
 	 * nobody to wake.
 	 */
@@ -953,11 +953,11 @@ static void gp_mutex_release(struct lrcu_state *rsp)
 			pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 		pthread_mutex_unlock(&rsp->gp_wq_lock);
 	}
-	if (unlikely(lrcu_fork_pending()))
-		lrcu_fork_notify();	/* the forking thread may take it now */
+	if (unlikely(lrcu__fork_pending()))
+		lrcu__fork_notify();	/* the forking thread may take it now */
 }
 
-void lrcu_gp_release(struct lrcu_state *rsp)
+void lrcu__gp_release(struct lrcu_state *rsp)
 {
 	gp_set_state(rsp, LRCU_GPS_WAIT_GPS, 0);
 	gp_mutex_release(rsp);
@@ -965,7 +965,7 @@ void lrcu_gp_release(struct lrcu_state *rsp)
 
 /* Make sure gp_seq_needed covers snap without waking the GP kthread
  * (the caller is about to drive that grace period itself). */
-void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap)
+void lrcu__gp_note_request(struct lrcu_state *rsp, unsigned long snap)
 {
 	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
 
@@ -977,7 +977,7 @@ void lrcu_gp_note_request(struct lrcu_state *rsp, unsigned long snap)
 }
 
 /* Whoever drives the grace periods up to snap: run them expedited. */
-void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap)
+void lrcu__gp_want_exp(struct lrcu_state *rsp, unsigned long snap)
 {
 	unsigned long old = __atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED);
 
@@ -991,10 +991,10 @@ void lrcu_gp_want_exp(struct lrcu_state *rsp, unsigned long snap)
 
 /* Ask the GP kthread for the grace period ending at snap, run the
  * expedited way (start_poll_synchronize_*_expedited()). */
-void lrcu_gp_request_exp(struct lrcu_state *rsp, unsigned long snap)
+void lrcu__gp_request_exp(struct lrcu_state *rsp, unsigned long snap)
 {
-	lrcu_gp_want_exp(rsp, snap);
-	lrcu_gp_request(rsp, snap);
+	lrcu__gp_want_exp(rsp, snap);
+	lrcu__gp_request(rsp, snap);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1011,14 +1011,14 @@ static bool gp_wait_request(struct lrcu_state *rsp)
 	uint32_t w;
 
 	/* Back-to-back requests are common: poll briefly before sleeping. */
-	if (lrcu_spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
+	if (lrcu__spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
 		return false;
 	for (;;) {
-		/* Sample before checking: see lrcu_wake(). */
+		/* Sample before checking: see lrcu__wake(). */
 		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
 		if (gp_needed(rsp))
 			return false;
-		if (lrcu_kthread_idle(&rsp->gp_wake, w, -1))
+		if (lrcu__kthread_idle(&rsp->gp_wake, w, -1))
 			return true;
 	}
 }
@@ -1034,7 +1034,7 @@ static bool gp_lock_cond(void *p)
 
 	/* Acquire pairs with the release in gp_mutex_release(). */
 	return __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases ||
-	       lrcu_kthread_requested();
+	       lrcu__kthread_requested();
 }
 
 /*
@@ -1051,8 +1051,8 @@ static bool gp_kthread_lock(struct lrcu_state *rsp)
 		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
 		if (!pthread_mutex_trylock(&rsp->gp_mutex))
 			return true;
-		lrcu_gp_wq_wait(rsp, gp_lock_cond, &a);
-		if (lrcu_kthread_check())
+		lrcu__gp_wq_wait(rsp, gp_lock_cond, &a);
+		if (lrcu__kthread_check())
 			return false;
 	}
 }
@@ -1062,13 +1062,13 @@ static bool gp_kthread_lock(struct lrcu_state *rsp)
  * the grace period (an expedited caller may run it meanwhile). */
 static void gp_start_delay(struct lrcu_state *rsp)
 {
-	unsigned long t0 = lrcu_now_us(), el;
+	unsigned long t0 = lrcu__now_us(), el;
 	long d;
 
-	while ((d = READ_ONCE(lrcu_params.gp_start_delay)) > 0 && gp_needed(rsp) &&
-	       !gp_exp_wanted(rsp) && (el = lrcu_now_us() - t0) < (unsigned long)d * 1000) {
+	while ((d = READ_ONCE(lrcu__params.gp_start_delay)) > 0 && gp_needed(rsp) &&
+	       !gp_exp_wanted(rsp) && (el = lrcu__now_us() - t0) < (unsigned long)d * 1000) {
 		el = (unsigned long)d * 1000 - el;
-		lrcu_sleep_us(el < 10000 ? el : 10000);
+		lrcu__sleep_us(el < 10000 ? el : 10000);
 	}
 }
 
@@ -1078,21 +1078,21 @@ static void *gp_kthread(void *arg)
 
 	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
 	WRITE_ONCE(rsp->gp_tid, (int)syscall(SYS_gettid));	/* diagnostics */
-	while (!lrcu_kthread_check() && !gp_wait_request(rsp)) {
+	while (!lrcu__kthread_check() && !gp_wait_request(rsp)) {
 		gp_start_delay(rsp);
 		if (!gp_kthread_lock(rsp))
 			break;
 		/* An expedited caller may have run it meanwhile. */
 		if (gp_needed(rsp))
-			lrcu_gp_run(rsp, gp_exp_wanted(rsp), false);
-		lrcu_gp_release(rsp);
+			lrcu__gp_run(rsp, gp_exp_wanted(rsp), false);
+		lrcu__gp_release(rsp);
 	}
 	return NULL;
 }
 
-int lrcu_tree_start(struct lrcu_state *rsp)
+int lrcu__tree_start(struct lrcu_state *rsp)
 {
-	return lrcu_spawn(gp_kthread, rsp);
+	return lrcu__spawn(gp_kthread, rsp);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1100,14 +1100,14 @@ int lrcu_tree_start(struct lrcu_state *rsp)
 
 /* The forking thread asked everyone to park: wake the GP drivers (in
  * gp_wait_qs()) and kthreads waiting for gp_mutex (gp_kthread_lock()). */
-void lrcu_tree_kick(void)
+void lrcu__tree_kick(void)
 {
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 
-		lrcu_wake(&rsp->gp_wake);
+		lrcu__wake(&rsp->gp_wake);
 		pthread_mutex_lock(&rsp->gp_wq_lock);	/* the waiters check under it */
 		pthread_cond_broadcast(&rsp->gp_wq);
 		pthread_mutex_unlock(&rsp->gp_wq_lock);
@@ -1117,12 +1117,12 @@ void lrcu_tree_kick(void)
 /* Every flavor's grace periods held still: its driver parked mid-GP, or
  * gp_mutex ours (own[]).  Called under lifecycle.c's lock, which guards
  * ->gp_driver_parked. */
-bool lrcu_tree_fork_hold(bool own[LRCU_NR_FLAVORS])
+bool lrcu__tree_fork_hold(bool own[LRCU_NR_FLAVORS])
 {
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 
 		if (own[f] || rsp->gp_driver_parked)
 			continue;
@@ -1133,12 +1133,12 @@ bool lrcu_tree_fork_hold(bool own[LRCU_NR_FLAVORS])
 	return true;
 }
 
-void lrcu_tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
+void lrcu__tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
 {
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 
 		if (child && !own[f])	/* a parked driver's, gone here */
 			pthread_mutex_init(&rsp->gp_mutex, NULL);
@@ -1154,6 +1154,6 @@ void lrcu_tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
 
 void lrcu_force_qs(enum lrcu_flavor f)
 {
-	lrcu_init_once();
-	lrcu_wake(&lrcu_states[f].gp_wake);
+	lrcu__init_once();
+	lrcu__wake(&lrcu__states[f].gp_wake);
 }

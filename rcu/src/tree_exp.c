@@ -8,8 +8,8 @@
  * An expedited grace period is a grace period of the flavor's tree (the
  * same gp_seq, rcu_node masks, reader words and ->need_qs requests),
  * driven from start to end by the caller instead of the grace-period
- * thread (lrcu_gp_drive() in tree.c, which normal synchronize_*() calls
- * use too: lrcu_gp_run() with ->gp_mutex held).  Its steps are
+ * thread (lrcu__gp_drive() in tree.c, which normal synchronize_*() calls
+ * use too: lrcu__gp_run() with ->gp_mutex held).  Its steps are
  * tree.c's: init (fold registrations: a thread that registers later is
  * not waited for, one that unregisters reports for itself), one heavy
  * fence (membarrier() for rcu, smp_mb() for rcu_sched, whose threads fence
@@ -36,7 +36,7 @@
  *
  * Sharing between callers (the kernel's expedited sequence and funnel):
  * each caller takes a snapshot (rcu_seq_snap(): the end of the first grace
- * period that starts after now) and lrcu_gp_drive() either drives the
+ * period that starts after now) and lrcu__gp_drive() either drives the
  * grace periods up to it or waits for their driver; a caller that finds
  * the GP kthread driving marks the next grace period as wanted expedited
  * (->gp_exp_needed), so whichever of them drives it, it runs the
@@ -48,13 +48,13 @@ static int expedite_nesting;	/* rcu_expedite_gp() depth (atomic) */
 
 bool lrcu_gp_is_normal(void)
 {
-	return READ_ONCE(lrcu_params.rcu_normal) != 0;	/* may change at run time */
+	return READ_ONCE(lrcu__params.rcu_normal) != 0;	/* may change at run time */
 }
 
 bool lrcu_gp_is_expedited(void)
 {
 	/* Relaxed: a routing hint, not an ordering. */
-	return READ_ONCE(lrcu_params.rcu_expedited) ||
+	return READ_ONCE(lrcu__params.rcu_expedited) ||
 	       __atomic_load_n(&expedite_nesting, __ATOMIC_RELAXED) > 0;
 }
 
@@ -73,8 +73,8 @@ void lrcu_unexpedite_gp(void)
 
 void lrcu_end_inkernel_boot(void)
 {
-	if (READ_ONCE(lrcu_params.rcu_normal_after_boot))
-		WRITE_ONCE(lrcu_params.rcu_normal, 1);	/* read with READ_ONCE() */
+	if (READ_ONCE(lrcu__params.rcu_normal_after_boot))
+		WRITE_ONCE(lrcu__params.rcu_normal, 1);	/* read with READ_ONCE() */
 }
 
 /* ------------------------------------------------------------------ */
@@ -82,9 +82,9 @@ void lrcu_end_inkernel_boot(void)
 
 /* Wait for the grace period ending at snap (a caller's snapshot or a
  * cookie), driving it the expedited way or sharing its driver's. */
-void lrcu_exp_wait(struct lrcu_state *rsp, unsigned long snap)
+void lrcu__exp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
-	lrcu_gp_drive(rsp, snap, true);
+	lrcu__gp_drive(rsp, snap, true);
 }
 
 unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
@@ -92,8 +92,8 @@ unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
 	unsigned long s = lrcu_get_state(f);
 
 	if (lrcu_gp_is_normal())
-		lrcu_gp_request(&lrcu_states[f], s);
+		lrcu__gp_request(&lrcu__states[f], s);
 	else
-		lrcu_gp_request_exp(&lrcu_states[f], s);
+		lrcu__gp_request_exp(&lrcu__states[f], s);
 	return s;
 }

@@ -45,7 +45,7 @@
  * offloaded; with it (even empty, "rcu_nocbs" alone) every CPU can be,
  * at run time, and the listed ones are from the start.  The threads of a
  * CPU start when it is first offloaded and registered (or offloaded later
- * by a call), through lrcu_spawn() (lifecycle.c restarts them in a fork
+ * by a call), through lrcu__spawn() (lifecycle.c restarts them in a fork
  * child and stops them in rcu_shutdown()).  The rcuo
  * invokers are registered (callbacks may read), in internal slots
  * reserved at start: 2 x nr_cpus of them when rcu_nocbs is given.
@@ -103,7 +103,7 @@ struct lrcu_nocb {
 	int stride;
 };
 
-/* Set once at start (lrcu_nocb_nr_slots()). */
+/* Set once at start (lrcu__nocb_nr_slots()). */
 static bool nocb_enabled;
 static bool *nocb_boot;			/* CPUs offloaded from the start */
 static pthread_mutex_t toggle_lock = PTHREAD_MUTEX_INITIALIZER;	/* spawns, switches */
@@ -177,7 +177,7 @@ bad:
 	return -1;
 }
 
-int lrcu_nocb_cpulist_check(const char *s, char *err, size_t errlen)
+int lrcu__nocb_cpulist_check(const char *s, char *err, size_t errlen)
 {
 	return cpulist_parse(s, -1, NULL, NULL, err, errlen);
 }
@@ -195,22 +195,22 @@ static long isqrt(long n)
 }
 
 /* Decide, once, from the (now fixed) parameters; the slots to reserve. */
-int lrcu_nocb_nr_slots(void)
+int lrcu__nocb_nr_slots(void)
 {
-	long nr = lrcu_params.nr_cpus, beyond = 0;
+	long nr = lrcu__params.nr_cpus, beyond = 0;
 	char err[160];
 
-	nocb_enabled = lrcu_params.nocbs_given;
+	nocb_enabled = lrcu__params.nocbs_given;
 	if (!nocb_enabled)
 		return 0;
 	nocb_boot = calloc((size_t)nr, sizeof(*nocb_boot));
 	if (!nocb_boot)
-		lrcu_fatal("out of memory for rcu_nocbs");
-	if (cpulist_parse(lrcu_params.rcu_nocbs, nr, nocb_boot, &beyond, err, sizeof(err)))
-		lrcu_fatal("%s", err);	/* checked when set: cannot happen */
+		lrcu__fatal("out of memory for rcu_nocbs");
+	if (cpulist_parse(lrcu__params.rcu_nocbs, nr, nocb_boot, &beyond, err, sizeof(err)))
+		lrcu__fatal("%s", err);	/* checked when set: cannot happen */
 	if (beyond)
 		fprintf(stderr, "rcu: rcu_nocbs=%s names %ld CPU%s at or beyond nr_cpus=%ld: "
-			"ignored\n", lrcu_params.rcu_nocbs, beyond, beyond > 1 ? "s" : "", nr);
+			"ignored\n", lrcu__params.rcu_nocbs, beyond, beyond > 1 ? "s" : "", nr);
 	return 2 * (int)nr;	/* an rcuo invoker per CPU per flavor */
 }
 
@@ -219,13 +219,13 @@ static const struct lrcu_gp_hooks nocb_hooks = { .gp_end = nocb_gp_end };
 
 static struct lrcu_data *cpu_rdp(struct lrcu_state *rsp, int cpu)
 {
-	return &rsp->rda[lrcu_nr_internal + cpu];
+	return &rsp->rda[lrcu__nr_internal + cpu];
 }
 
-int lrcu_nocb_init(struct lrcu_state *rsp)
+int lrcu__nocb_init(struct lrcu_state *rsp)
 {
 	const bool sched = rsp->flavor == LRCU_SCHED;
-	int nr = (int)lrcu_params.nr_cpus, cpu, g;
+	int nr = (int)lrcu__params.nr_cpus, cpu, g;
 	struct lrcu_nocb *n;
 
 	if (!nocb_enabled)
@@ -233,8 +233,8 @@ int lrcu_nocb_init(struct lrcu_state *rsp)
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		goto oom;
-	n->stride = (int)(lrcu_params.nocb_gp_stride > 0 ? lrcu_params.nocb_gp_stride :
-			  lrcu_params.nr_cpus / isqrt(lrcu_params.nr_cpus));
+	n->stride = (int)(lrcu__params.nocb_gp_stride > 0 ? lrcu__params.nocb_gp_stride :
+			  lrcu__params.nr_cpus / isqrt(lrcu__params.nr_cpus));
 	if (n->stride > nr)
 		n->stride = nr;
 	n->nr_groups = (nr + n->stride - 1) / n->stride;
@@ -263,7 +263,7 @@ int lrcu_nocb_init(struct lrcu_state *rsp)
 			c->rdp->cb_owner = LRCU_CBO_NOCB;	/* no thread runs yet */
 	}
 	rsp->nocb = n;
-	lrcu_gp_hook_add(rsp, &nocb_hooks);
+	lrcu__gp_hook_add(rsp, &nocb_hooks);
 	return 0;
 oom:
 	fprintf(stderr, "rcu: out of memory for callback offloading\n");
@@ -280,7 +280,7 @@ static void stat_inc(unsigned long *p)
 
 static struct nocb_cb *rdp_cb(struct lrcu_state *rsp, struct lrcu_data *rdp)
 {
-	return &rsp->nocb->cb[rdp->slot - lrcu_nr_internal];
+	return &rsp->nocb->cb[rdp->slot - lrcu__nr_internal];
 }
 
 /* Does a grace period ending at gend complete what *wait_gp waits for? */
@@ -312,30 +312,30 @@ static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lon
 
 		if (gp_end_completes(&grp->wait_gp, gend)) {
 			stat_inc(&grp->n_gp_wakes);
-			lrcu_wake(&grp->wake);
+			lrcu__wake(&grp->wake);
 		}
 		if (!__atomic_load_n(&grp->lazy_waiters, __ATOMIC_RELAXED))	/* after the fence */
 			continue;
 		for (cpu = grp->first; cpu <= grp->last; cpu++)
 			if (gp_end_completes(&n->cb[cpu].wait_gp, gend))
-				lrcu_wake(&n->cb[cpu].wake);
+				lrcu__wake(&n->cb[cpu].wake);
 	}
 }
 
-void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz)
+void lrcu__nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_lazy lz)
 {
 	struct nocb_cb *c = rdp_cb(rsp, rdp);
 	struct nocb_group *grp = c->grp;
 
 	/* A deferred lazy callback behind another: timed already; with
 	 * polling, rcuog looks by itself (run-time parameter). */
-	if (lz == LRCU_LAZY_DEFERRED || READ_ONCE(lrcu_params.nocb_poll))
+	if (lz == LRCU_LAZY_DEFERRED || READ_ONCE(lrcu__params.nocb_poll))
 		return;
 	/* The slot's first lazy one: its rcuo thread keeps the timer (and
 	 * drives the grace period when due), rcuog is not involved. */
 	if (lz == LRCU_LAZY_ARMED) {
-		if (lrcu_lazy_keeper_wake(&c->lazy))
-			lrcu_wake(&c->wake);
+		if (lrcu__lazy_keeper_wake(&c->lazy))
+			lrcu__wake(&c->wake);
 		return;
 	}
 	/*
@@ -348,16 +348,16 @@ void lrcu_nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_l
 	if (__atomic_load_n(&grp->idle, __ATOMIC_RELAXED) &&	/* after the fence */
 	    __atomic_exchange_n(&grp->idle, 0, __ATOMIC_SEQ_CST)) {
 		stat_inc(&grp->n_enq_wakes);
-		lrcu_wake(&grp->wake);
+		lrcu__wake(&grp->wake);
 	}
 }
 
-void lrcu_nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp)
+void lrcu__nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp)
 {
-	lrcu_wake(&rdp_cb(rsp, rdp)->wake);
+	lrcu__wake(&rdp_cb(rsp, rdp)->wake);
 }
 
-void lrcu_nocb_kick_all(struct lrcu_state *rsp)
+void lrcu__nocb_kick_all(struct lrcu_state *rsp)
 {
 	struct lrcu_nocb *n = rsp->nocb;
 	int i;
@@ -368,11 +368,11 @@ void lrcu_nocb_kick_all(struct lrcu_state *rsp)
 	 * counted there looks at its lists when it starts anyway. */
 	for (i = 0; i < n->nr_groups; i++)
 		if (__atomic_load_n(&n->grp[i].started, __ATOMIC_ACQUIRE))
-			lrcu_wake(&n->grp[i].wake);
-	for (i = 0; i < (int)lrcu_params.nr_cpus; i++)
+			lrcu__wake(&n->grp[i].wake);
+	for (i = 0; i < (int)lrcu__params.nr_cpus; i++)
 		if (__atomic_load_n(&n->cb[i].started, __ATOMIC_ACQUIRE) &&
 		    READ_ONCE(n->cb[i].rdp->cbl.len))	/* WRITE_ONCE() under cblock */
-			lrcu_wake(&n->cb[i].wake);
+			lrcu__wake(&n->cb[i].wake);
 }
 
 /* ------------------------------------------------------------------ */
@@ -399,12 +399,12 @@ static bool cb_wait(struct nocb_cb *c, uint32_t w, unsigned long gp, long sleep_
 	bool stop = false;
 
 	if (gp == WAIT_NONE)
-		return lrcu_cb_sleep(&c->wake, w, sleep_us);
+		return lrcu__cb_sleep(&c->wake, w, sleep_us);
 	__atomic_fetch_add(&c->grp->lazy_waiters, 1, __ATOMIC_SEQ_CST);	/* before the fence */
 	__atomic_store_n(&c->wait_gp, gp, __ATOMIC_SEQ_CST);	/* ditto */
 	smp_mb();	/* both before gp_seq: pairs with nocb_gp_end()'s fence */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
-		stop = lrcu_cb_sleep(&c->wake, w, sleep_us);
+		stop = lrcu__cb_sleep(&c->wake, w, sleep_us);
 	__atomic_store_n(&c->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);	/* the hook's hint */
 	__atomic_fetch_sub(&c->grp->lazy_waiters, 1, __ATOMIC_RELAXED);	/* ditto */
 	return stop;
@@ -428,19 +428,19 @@ static void *nocb_cb_kthread(void *arg)
 	long sleep_us;
 	uint32_t w;
 
-	if (lrcu_register_internal(c->name))
-		lrcu_fatal("%s: cannot register", c->name);
+	if (lrcu__register_internal(c->name))
+		lrcu__fatal("%s: cannot register", c->name);
 	__atomic_store_n(&c->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
-	while (!lrcu_kthread_check()) {
-		/* Sample before looking for work: see lrcu_wake(). */
+	while (!lrcu__kthread_check()) {
+		/* Sample before looking for work: see lrcu__wake(). */
 		w = __atomic_load_n(&c->wake, __ATOMIC_ACQUIRE);
-		lrcu_lazy_pass_begin(&c->lazy, &lp);
-		more = lrcu_cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB);
+		lrcu__lazy_pass_begin(&c->lazy, &lp);
+		more = lrcu__cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB);
 		if (READ_ONCE(c->rdp->lazy_since_us))	/* WRITE_ONCE() under cblock */
-			lrcu_lazy_pass_slot(rsp, &lp, c->rdp, LRCU_CBO_NOCB);
-		ended = lrcu_lazy_pass_end(rsp, &lp, &sleep_us);
+			lrcu__lazy_pass_slot(rsp, &lp, c->rdp, LRCU_CBO_NOCB);
+		ended = lrcu__lazy_pass_end(rsp, &lp, &sleep_us);
 		if (lp.due && !ended)	/* left to the GP kthread: requested */
-			lrcu_nocb_queued(rsp, c->rdp, LRCU_LAZY_NOW);
+			lrcu__nocb_queued(rsp, c->rdp, LRCU_LAZY_NOW);
 		if (ended || more)
 			continue;
 		if (cb_wait(c, w, lp.deferred ? lp.deferred_gp : WAIT_NONE, sleep_us))
@@ -460,7 +460,7 @@ struct nocb_scan {
 static bool gp_requested(struct lrcu_state *rsp, unsigned long gp)
 {
 	/* Relaxed: a request we miss was made by a call_rcu() that tells us
-	 * after (lrcu_nocb_queued()), or covers lazy callbacks whose rcuo
+	 * after (lrcu__nocb_queued()), or covers lazy callbacks whose rcuo
 	 * thread waits for it. */
 	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED), gp);
 }
@@ -484,13 +484,13 @@ static void scan_one(struct lrcu_state *rsp, struct nocb_cb *c, unsigned long cu
 		pthread_mutex_unlock(&rdp->cblock);
 		return;
 	}
-	lrcu_cblist_advance(&rdp->cbl, cur);
-	ready = lrcu_cblist_ready(&rdp->cbl) && !rdp->cb_busy;
-	waits = lrcu_cblist_next_gp(&rdp->cbl, &gp);
+	lrcu__cblist_advance(&rdp->cbl, cur);
+	ready = lrcu__cblist_ready(&rdp->cbl) && !rdp->cb_busy;
+	waits = lrcu__cblist_next_gp(&rdp->cbl, &gp);
 	lazy = rdp->lazy_since_us != 0;
 	pthread_mutex_unlock(&rdp->cblock);
-	if (lazy && poll && lrcu_lazy_keeper_wake(&c->lazy))
-		lrcu_wake(&c->wake);
+	if (lazy && poll && lrcu__lazy_keeper_wake(&c->lazy))
+		lrcu__wake(&c->wake);
 	if (waits && lazy && !gp_requested(rsp, gp))
 		waits = false;
 	if (waits && (!sc->waits || ULONG_CMP_LT(gp, sc->gp))) {
@@ -498,7 +498,7 @@ static void scan_one(struct lrcu_state *rsp, struct nocb_cb *c, unsigned long cu
 		sc->gp = gp;
 	}
 	if (ready)
-		lrcu_wake(&c->wake);
+		lrcu__wake(&c->wake);
 }
 
 static void scan_group(struct nocb_group *grp, bool poll, struct nocb_scan *sc)
@@ -528,7 +528,7 @@ static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp)
 	__atomic_store_n(&grp->wait_gp, gp, __ATOMIC_SEQ_CST);
 	smp_mb();	/* ->wait_gp before gp_seq: pairs with nocb_gp_end() */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
-		stop = lrcu_kthread_idle(&grp->wake, w, -1);
+		stop = lrcu__kthread_idle(&grp->wake, w, -1);
 	__atomic_store_n(&grp->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);
 	return stop;
 }
@@ -542,21 +542,21 @@ static void *nocb_gp_kthread(void *arg)
 
 	pthread_setname_np(pthread_self(), grp->name);
 	__atomic_store_n(&grp->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
-	while (!lrcu_kthread_check()) {
-		/* Sample before looking for work: see lrcu_wake(). */
+	while (!lrcu__kthread_check()) {
+		/* Sample before looking for work: see lrcu__wake(). */
 		w = __atomic_load_n(&grp->wake, __ATOMIC_ACQUIRE);
-		poll = READ_ONCE(lrcu_params.nocb_poll);	/* run-time parameter */
-		/* From here on call_rcu() wakes us: see lrcu_nocb_queued(). */
+		poll = READ_ONCE(lrcu__params.nocb_poll);	/* run-time parameter */
+		/* From here on call_rcu() wakes us: see lrcu__nocb_queued(). */
 		__atomic_store_n(&grp->idle, !poll, __ATOMIC_SEQ_CST);
 		smp_mb();	/* ->idle before the list peeks */
 		scan_group(grp, poll, &sc);
 		if (sc.waits) {
 			/* We look again when it ends: no wakeups meanwhile. */
 			__atomic_store_n(&grp->idle, 0, __ATOMIC_RELAXED);
-			lrcu_gp_request(grp->rsp, sc.gp);	/* requested already: one load */
+			lrcu__gp_request(grp->rsp, sc.gp);	/* requested already: one load */
 			if (wait_gp(grp, w, sc.gp))
 				break;
-		} else if (lrcu_kthread_idle(&grp->wake, w, poll ? POLL_US : -1)) {
+		} else if (lrcu__kthread_idle(&grp->wake, w, poll ? POLL_US : -1)) {
 			break;
 		}
 		stat_inc(&grp->n_wakeups);
@@ -571,13 +571,13 @@ static int threads_start(struct lrcu_nocb *n, int cpu)
 	struct nocb_group *grp = c->grp;
 
 	if (!grp->started) {
-		if (lrcu_spawn(nocb_gp_kthread, grp))
+		if (lrcu__spawn(nocb_gp_kthread, grp))
 			return -1;
-		/* Release: the thread exists for lrcu_nocb_kick_all(). */
+		/* Release: the thread exists for lrcu__nocb_kick_all(). */
 		__atomic_store_n(&grp->started, 1, __ATOMIC_RELEASE);
 	}
 	if (!c->started) {
-		if (lrcu_spawn(nocb_cb_kthread, c))
+		if (lrcu__spawn(nocb_cb_kthread, c))
 			return -1;
 		__atomic_store_n(&c->started, 1, __ATOMIC_RELEASE);	/* ditto */
 	}
@@ -595,8 +595,8 @@ static void inject_drop_pending(struct lrcu_data *rdp)
 {
 	struct lrcu_cbs done, lost;
 
-	lrcu_cblist_extract_all(&rdp->cbl, &done, &lost);
-	lrcu_cblist_insert(&rdp->cbl, LRCU_DONE, &done);
+	lrcu__cblist_extract_all(&rdp->cbl, &done, &lost);
+	lrcu__cblist_insert(&rdp->cbl, LRCU_DONE, &done);
 }
 
 /* Make rdp's invoker `owner'; true if that changed. */
@@ -623,26 +623,26 @@ static int nocb_switch(int cpu, bool offload)
 {
 	int f, rc = 0;
 
-	lrcu_init_once();
+	lrcu__init_once();
 	if (!nocb_enabled)
 		return -EINVAL;
-	if (cpu < 0 || cpu >= lrcu_params.nr_cpus)
+	if (cpu < 0 || cpu >= lrcu__params.nr_cpus)
 		return -EINVAL;
 	pthread_mutex_lock(&toggle_lock);
 	for (f = 0; f < LRCU_NR_FLAVORS && offload; f++)
-		if (threads_start(lrcu_states[f].nocb, cpu))
+		if (threads_start(lrcu__states[f].nocb, cpu))
 			rc = -EAGAIN;
 	for (f = 0; f < LRCU_NR_FLAVORS && !rc; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 		struct nocb_cb *c = &rsp->nocb->cb[cpu];
 
 		if (!switch_owner(c->rdp, offload ? LRCU_CBO_NOCB : LRCU_CBO_THREAD))
 			continue;
 		if (offload) {
-			lrcu_wake(&c->grp->wake);
-			lrcu_wake(&c->wake);
+			lrcu__wake(&c->grp->wake);
+			lrcu__wake(&c->wake);
 		} else {
-			lrcu_cb_wake(rsp);
+			lrcu__cb_wake(rsp);
 		}
 	}
 	pthread_mutex_unlock(&toggle_lock);
@@ -664,15 +664,15 @@ int lrcu_nocb_cpu_deoffload(int cpu)
  * offloaded.  If they cannot start, its callbacks stay with the flavor's
  * callback thread.
  */
-void lrcu_nocb_cpu_online(int slot)
+void lrcu__nocb_cpu_online(int slot)
 {
-	int cpu = slot - lrcu_nr_internal, f;
+	int cpu = slot - lrcu__nr_internal, f;
 
 	if (!nocb_enabled)
 		return;
 	pthread_mutex_lock(&toggle_lock);
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_state *rsp = &lrcu_states[f];
+		struct lrcu_state *rsp = &lrcu__states[f];
 
 		if (READ_ONCE(cpu_rdp(rsp, cpu)->cb_owner) != LRCU_CBO_NOCB ||
 		    !threads_start(rsp->nocb, cpu))
@@ -680,7 +680,7 @@ void lrcu_nocb_cpu_online(int slot)
 		fprintf(stderr, "rcu: cannot start %s: CPU %d's callbacks stay with %s\n",
 			rsp->nocb->cb[cpu].name, cpu, rsp->cb_thread_name);
 		switch_owner(cpu_rdp(rsp, cpu), LRCU_CBO_THREAD);
-		lrcu_cb_wake(rsp);
+		lrcu__cb_wake(rsp);
 	}
 	pthread_mutex_unlock(&toggle_lock);
 }
@@ -694,9 +694,9 @@ int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info)
 	struct nocb_cb *c;
 	struct nocb_group *grp;
 
-	lrcu_init_once();
-	if (f >= LRCU_NR_FLAVORS || !(n = lrcu_states[f].nocb) || cpu < 0 ||
-	    cpu >= lrcu_params.nr_cpus)
+	lrcu__init_once();
+	if (f >= LRCU_NR_FLAVORS || !(n = lrcu__states[f].nocb) || cpu < 0 ||
+	    cpu >= lrcu__params.nr_cpus)
 		return -1;
 	c = &n->cb[cpu];
 	grp = c->grp;
@@ -715,11 +715,11 @@ int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info)
 }
 
 /* How many CPUs are offloaded now (statistics). */
-int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp)
+int lrcu__nocb_nr_offloaded(struct lrcu_state *rsp)
 {
 	int cpu, k = 0;
 
-	for (cpu = 0; rsp->nocb && cpu < lrcu_params.nr_cpus; cpu++)
+	for (cpu = 0; rsp->nocb && cpu < lrcu__params.nr_cpus; cpu++)
 		k += READ_ONCE(cpu_rdp(rsp, cpu)->cb_owner) == LRCU_CBO_NOCB;
 	return k;
 }
@@ -729,26 +729,26 @@ int lrcu_nocb_nr_offloaded(struct lrcu_state *rsp)
 
 /* toggle_lock is taken by user threads (switches, registration) and
  * before the callback locks: it goes first. */
-void lrcu_nocb_fork(enum lrcu_fork_phase ph)
+void lrcu__nocb_fork(enum lrcu_fork_phase ph)
 {
-	lrcu_fork_mutex(&toggle_lock, ph);
+	lrcu__fork_mutex(&toggle_lock, ph);
 }
 
 /* The threads are stopped: free everything and forget the decision, so
  * that the next start reads rcu_nocbs again. */
-void lrcu_nocb_stop(void)
+void lrcu__nocb_stop(void)
 {
 	int f;
 
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
-		struct lrcu_nocb *n = lrcu_states[f].nocb;
+		struct lrcu_nocb *n = lrcu__states[f].nocb;
 
 		if (!n)
 			continue;
 		free(n->cb);
 		free(n->grp);
 		free(n);
-		lrcu_states[f].nocb = NULL;
+		lrcu__states[f].nocb = NULL;
 	}
 	free(nocb_boot);
 	nocb_boot = NULL;

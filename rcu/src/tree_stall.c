@@ -35,9 +35,9 @@
  * report to stderr with one write().  It then calls the notifiers
  * (rcu_stall_chain_notifier_register()) with the same report.
  *
- * Any source of grace periods can use this: lrcu_stall_arm()/_disarm()
- * around each grace period, lrcu_stall_due() when it wakes, and
- * lrcu_stall_report() with a struct lrcu_stall_source naming it and
+ * Any source of grace periods can use this: lrcu__stall_arm()/_disarm()
+ * around each grace period, lrcu__stall_due() when it wakes, and
+ * lrcu__stall_report() with a struct lrcu_stall_source naming it and
  * printing its holdouts (SRCU domains will).
  */
 #include <errno.h>
@@ -60,8 +60,8 @@
 static unsigned long stall_timeout_us(bool expedited)
 {
 	/* Parameters may change at run time (WRITE_ONCE() in params.c). */
-	long ms = READ_ONCE(lrcu_params.cpu_stall_timeout_ms);
-	long exp_ms = READ_ONCE(lrcu_params.exp_cpu_stall_timeout_ms);
+	long ms = READ_ONCE(lrcu__params.cpu_stall_timeout_ms);
+	long exp_ms = READ_ONCE(lrcu__params.exp_cpu_stall_timeout_ms);
 
 	if (expedited && exp_ms > 0)
 		ms = exp_ms;
@@ -71,27 +71,27 @@ static unsigned long stall_timeout_us(bool expedited)
 /* ------------------------------------------------------------------ */
 /* Watching one source's grace periods */
 
-void lrcu_stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long now,
+void lrcu__stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long now,
 		    bool expedited)
 {
 	/* Relaxed: the release store of the deadline publishes them. */
 	__atomic_store_n(&st->gp_seq, gp_seq, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->start_us, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->expedited, expedited, __ATOMIC_RELAXED);
-	/* Pairs with the acquire load in lrcu_stall_due(). */
+	/* Pairs with the acquire load in lrcu__stall_due(). */
 	__atomic_store_n(&st->deadline_us, now + stall_timeout_us(expedited), __ATOMIC_RELEASE);
 }
 
-void lrcu_stall_disarm(struct lrcu_stall *st)
+void lrcu__stall_disarm(struct lrcu_stall *st)
 {
 	/* Relaxed: a reporter that still claims reports a finished grace
 	 * period as "Stall ended before state dump start". */
 	__atomic_store_n(&st->deadline_us, 0, __ATOMIC_RELAXED);
 }
 
-bool lrcu_stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
+bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
 {
-	/* Acquire pairs with the release in lrcu_stall_arm(). */
+	/* Acquire pairs with the release in lrcu__stall_arm(). */
 	unsigned long d = __atomic_load_n(&st->deadline_us, __ATOMIC_ACQUIRE), nd;
 	bool exp = __atomic_load_n(&st->expedited, __ATOMIC_RELAXED);	/* see arm */
 
@@ -107,7 +107,7 @@ bool lrcu_stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
 	}
 	nd = now + 3 * stall_timeout_us(exp) + STALL_RAT_US;
 	*next_us = (long)(nd - now);
-	if (READ_ONCE(lrcu_params.cpu_stall_suppress))	/* run-time parameter */
+	if (READ_ONCE(lrcu__params.cpu_stall_suppress))	/* run-time parameter */
 		return false;
 	/* One reporter per interval; fails if the GP ended or someone else
 	 * claimed it. */
@@ -142,7 +142,7 @@ static void vappend(char *buf, size_t size, size_t *len, const char *fmt, va_lis
 		*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
 }
 
-void lrcu_stall_printf(struct lrcu_stall_out *o, const char *fmt, ...)
+void lrcu__stall_printf(struct lrcu_stall_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -151,7 +151,7 @@ void lrcu_stall_printf(struct lrcu_stall_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-void lrcu_stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char *name,
+void lrcu__stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char *name,
 			unsigned long ms, unsigned long gps_behind)
 {
 	struct rcu_stall_holdout *h;
@@ -200,7 +200,7 @@ static void write_all(const char *s, size_t len)
 	}
 }
 
-void lrcu_stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *src,
+void lrcu__stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *src,
 		       unsigned long now)
 {
 	/* Relaxed: published by the deadline the caller claimed (acquire). */
@@ -339,7 +339,7 @@ static int copy_holdouts(struct lrcu_state *rsp, unsigned long g)
 	lrcu_for_each_leaf(rsp, rnp) {
 		if (!READ_ONCE(rnp->qsmask))	/* peek; rechecked under the lock */
 			continue;
-		lrcu_node_lock(rnp);
+		lrcu__node_lock(rnp);
 		for (m = rnp->gp_seq == g ? rnp->qsmask : 0; m; m &= m - 1, n++) {
 			struct lrcu_data *rdp;
 			struct holdout_copy *c;
@@ -354,11 +354,11 @@ static int copy_holdouts(struct lrcu_state *rsp, unsigned long g)
 			 * leaf lock and ->word is set (slot_detach()). */
 			c->word = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_RELAXED) : 0;
 			c->need_qs = rdp->need_qs ? __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED) : 0;
-			c->tid = rdp->word ? lrcu_slots[rdp->slot].tid : 0;
+			c->tid = rdp->word ? lrcu__slots[rdp->slot].tid : 0;
 			snprintf(c->name, sizeof(c->name), "%s",
-				 rdp->word ? lrcu_slots[rdp->slot].name : "(left)");
+				 rdp->word ? lrcu__slots[rdp->slot].name : "(left)");
 		}
-		lrcu_node_unlock(rnp);
+		lrcu__node_unlock(rnp);
 	}
 	return n;
 }
@@ -451,30 +451,30 @@ static int tree_print_holdouts(void *arg, struct lrcu_stall_out *o, unsigned lon
 				    ((s + RCU_SEQ_STATE_MASK) >> RCU_SEQ_CTR_SHIFT);
 		/* It began before gp_seq moved past its sample, so before g. */
 		ms = (!late && left && left <= start ? now - left : now - start) / 1000;
-		lrcu_stall_holdout(o, c->slot, c->tid, c->name, ms, behind);
-		lrcu_stall_printf(o, "rcu: \t%d-....: (%lu GPs behind) P%d %s: %s for at least %lu ms fqs=%lu",
+		lrcu__stall_holdout(o, c->slot, c->tid, c->name, ms, behind);
+		lrcu__stall_printf(o, "rcu: \t%d-....: (%lu GPs behind) P%d %s: %s for at least %lu ms fqs=%lu",
 				  c->slot, behind, c->tid, c->name,
 				  late ? "quiescent but not reported" :
 				  sched ? "no quiescent state" : "in a read-side critical section",
 				  ms, fqs);
-		if (READ_ONCE(lrcu_params.cpu_stall_info)) {	/* run-time parameter */
-			lrcu_stall_printf(o, " nesting=%lu need_qs=%d", c->word & LRCU_W_NEST_MASK,
+		if (READ_ONCE(lrcu__params.cpu_stall_info)) {	/* run-time parameter */
+			lrcu__stall_printf(o, " nesting=%lu need_qs=%d", c->word & LRCU_W_NEST_MASK,
 					  c->need_qs);
 			if (c->tid && task_stat(c->tid, &state, &cpu, &ticks))
-				lrcu_stall_printf(o, " state=%c cpu=%d cputime=%lu ticks", state,
+				lrcu__stall_printf(o, " state=%c cpu=%d cputime=%lu ticks", state,
 						  cpu, ticks);
 		}
-		lrcu_stall_printf(o, "\n");
+		lrcu__stall_printf(o, "\n");
 	}
 	if (n > RCU_STALL_MAX_HOLDOUTS)
-		lrcu_stall_printf(o, "rcu: \t... and %d more\n", n - RCU_STALL_MAX_HOLDOUTS);
-	if (READ_ONCE(lrcu_params.cpu_stall_verbose)) {	/* run-time parameter */
+		lrcu__stall_printf(o, "rcu: \t... and %d more\n", n - RCU_STALL_MAX_HOLDOUTS);
+	if (READ_ONCE(lrcu__params.cpu_stall_verbose)) {	/* run-time parameter */
 		lrcu_for_each_node(rsp, rnp) {
 			/* Diagnostics: unlocked peeks (WRITE_ONCE() in tree.c). */
 			unsigned long qm = READ_ONCE(rnp->qsmask);
 
 			if (qm)
-				lrcu_stall_printf(o, "rcu: \trcu_node %d:%d-%d level %d ->gp_seq %ld "
+				lrcu__stall_printf(o, "rcu: \trcu_node %d:%d-%d level %d ->gp_seq %ld "
 						  "->qsmask 0x%lx\n", (int)(rnp - rsp->node),
 						  rnp->grplo, rnp->grphi, rnp->level,
 						  (long)READ_ONCE(rnp->gp_seq), qm);
@@ -498,7 +498,7 @@ static void tree_print_starved(void *arg, struct lrcu_stall_out *o, unsigned lon
 		thr = STARVED_MAX_US;
 	if (now - act <= thr) {
 		if (!READ_ONCE(rsp->node[0].qsmask))
-			lrcu_stall_printf(o, "rcu: All QSes seen, last %s kthread activity %lu "
+			lrcu__stall_printf(o, "rcu: All QSes seen, last %s kthread activity %lu "
 					  "jiffies ago, root ->qsmask 0x0\n", rsp->gp_thread_name,
 					  (now - act) / 1000);
 		return;
@@ -506,10 +506,10 @@ static void tree_print_starved(void *arg, struct lrcu_stall_out *o, unsigned lon
 	if (tid)
 		task_stat(tid, &state, &cpu, &ticks);
 	o->starved = 1;
-	lrcu_stall_printf(o, "rcu: %s kthread starved for %lu jiffies! g%ld f0x0 %s(%d) "
+	lrcu__stall_printf(o, "rcu: %s kthread starved for %lu jiffies! g%ld f0x0 %s(%d) "
 			  "->state=%c ->cpu=%d\n", rsp->gp_thread_name, (now - act) / 1000,
 			  (long)rcu_seq_current(rsp->gp_seq), lrcu_gp_state_name(st), st, state, cpu);
-	lrcu_stall_printf(o, "rcu: \tUnless %s kthread gets sufficient CPU time, OOM is now "
+	lrcu__stall_printf(o, "rcu: \tUnless %s kthread gets sufficient CPU time, OOM is now "
 			  "expected behavior.\n", rsp->gp_thread_name);
 }
 
@@ -532,9 +532,9 @@ static unsigned long tree_cbs_queued(void *arg)
 
 static const struct lrcu_stall_source tree_sources[LRCU_NR_FLAVORS] = {
 	[LRCU_PREEMPT] = { "rcu_preempt", tree_print_holdouts, tree_gp_seq, tree_cbs_queued,
-			   tree_print_starved, &lrcu_states[LRCU_PREEMPT] },
+			   tree_print_starved, &lrcu__states[LRCU_PREEMPT] },
 	[LRCU_SCHED] = { "rcu_sched", tree_print_holdouts, tree_gp_seq, tree_cbs_queued,
-			 tree_print_starved, &lrcu_states[LRCU_SCHED] },
+			 tree_print_starved, &lrcu__states[LRCU_SCHED] },
 };
 
 /*
@@ -552,15 +552,15 @@ void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *o)
 
 	if (f >= LRCU_NR_FLAVORS)
 		return;
-	lrcu_init_once();
-	rsp = &lrcu_states[f];
+	lrcu__init_once();
+	rsp = &lrcu__states[f];
 	g = __atomic_load_n(&rsp->stall.gp_seq, __ATOMIC_RELAXED);	/* while armed */
 	if (!__atomic_load_n(&rsp->stall.deadline_us, __ATOMIC_ACQUIRE) ||	/* see arm */
 	    !rcu_seq_state(rcu_seq_current(rsp->gp_seq))) {
 		fprintf(o, "%s: no grace period in progress\n", rsp->name);
 		return;
 	}
-	now = lrcu_now_us();
+	now = lrcu__now_us();
 	pthread_mutex_lock(&report_lock);
 	out.blen = 0;
 	out.body[0] = '\0';
@@ -594,7 +594,7 @@ static void stall_gp_start(struct lrcu_state *rsp, unsigned long gstart, unsigne
 	__atomic_store_n(&e->ctr, gstart >> RCU_SEQ_CTR_SHIFT, __ATOMIC_RELEASE);
 	__atomic_store_n(&fqs_at_start[rsp->flavor],	/* statistic snapshot */
 			 __atomic_load_n(&rsp->n_fqs_scans, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-	lrcu_stall_arm(&rsp->stall, gstart, now, READ_ONCE(rsp->gp_expedited));
+	lrcu__stall_arm(&rsp->stall, gstart, now, READ_ONCE(rsp->gp_expedited));
 }
 
 /*
@@ -607,8 +607,8 @@ static long stall_gp_check(struct lrcu_state *rsp, unsigned long now, bool drive
 	unsigned long grace = driver ? 0 : STALL_WAITER_GRACE_US;
 	long next;
 
-	if (lrcu_stall_due(&rsp->stall, now - grace, &next))
-		lrcu_stall_report(&rsp->stall, &tree_sources[rsp->flavor], now);
+	if (lrcu__stall_due(&rsp->stall, now - grace, &next))
+		lrcu__stall_report(&rsp->stall, &tree_sources[rsp->flavor], now);
 	return next;
 }
 
@@ -617,7 +617,7 @@ static void stall_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lo
 	/* gend is the idle value after the GP: the entry of GP ctr - 1. */
 	struct gp_time *e = &gp_ring[rsp->flavor][((gend >> RCU_SEQ_CTR_SHIFT) - 1) % GP_RING];
 
-	lrcu_stall_disarm(&rsp->stall);
+	lrcu__stall_disarm(&rsp->stall);
 	__atomic_store_n(&e->end_us, now, __ATOMIC_RELAXED);	/* ctr unchanged */
 }
 
@@ -627,12 +627,12 @@ static const struct lrcu_gp_hooks stall_hooks = {
 	.gp_end = stall_gp_end,
 };
 
-void lrcu_stall_init(struct lrcu_state *rsp)
+void lrcu__stall_init(struct lrcu_state *rsp)
 {
-	lrcu_gp_hook_add(rsp, &stall_hooks);
+	lrcu__gp_hook_add(rsp, &stall_hooks);
 }
 
-void lrcu_stall_fork(enum lrcu_fork_phase ph)
+void lrcu__stall_fork(enum lrcu_fork_phase ph)
 {
-	lrcu_fork_mutex(&report_lock, ph);
+	lrcu__fork_mutex(&report_lock, ph);
 }

@@ -4,7 +4,7 @@
  *
  * A caller samples rcu_seq_snap() (the end of the first grace period that
  * is full from now) and drives grace periods until gp_seq reaches it, or
- * waits for their driver (lrcu_gp_drive() in tree.c).  Any number of
+ * waits for their driver (lrcu__gp_drive() in tree.c).  Any number of
  * concurrent callers share the same one or two grace periods.
  * A cookie from get_state_synchronize_rcu() is such a snapshot; polling it
  * is one load.  A caller that finds its grace period already requested (or
@@ -17,35 +17,35 @@
 #include "internal.h"
 
 /* Wait for the grace period ending at snap, the normal way: drive it
- * (lrcu_gp_drive()), or with rcutree.gp_caller_drives=0 ask the kthread. */
+ * (lrcu__gp_drive()), or with rcutree.gp_caller_drives=0 ask the kthread. */
 static void normal_wait(struct lrcu_state *rsp, unsigned long snap)
 {
-	if (READ_ONCE(lrcu_params.gp_caller_drives)) {	/* may change at run time */
-		lrcu_gp_drive(rsp, snap, false);
+	if (READ_ONCE(lrcu__params.gp_caller_drives)) {	/* may change at run time */
+		lrcu__gp_drive(rsp, snap, false);
 		return;
 	}
-	lrcu_gp_request(rsp, snap);
-	lrcu_gp_wait(rsp, snap);
+	lrcu__gp_request(rsp, snap);
+	lrcu__gp_wait(rsp, snap);
 }
 
 /*
  * The prelude of every blocking update-side call (synchronize_*(),
  * cond_synchronize_*(), rcu_barrier()): the library is up, the caller is
- * not where blocking would deadlock (lrcu_check_blocking()), and a
+ * not where blocking would deadlock (lrcu__check_blocking()), and a
  * sched-joined caller goes offline while it waits, so that a sched grace
- * period never waits for its own requester.  lrcu_update_end() undoes
+ * period never waits for its own requester.  lrcu__update_end() undoes
  * the last.
  */
-void lrcu_update_begin(enum lrcu_flavor f, const char *caller, bool *was_online)
+void lrcu__update_begin(enum lrcu_flavor f, const char *caller, bool *was_online)
 {
-	lrcu_init_once();
-	lrcu_check_blocking(f, caller);
-	lrcu_sched_block_begin(was_online);
+	lrcu__init_once();
+	lrcu__check_blocking(f, caller);
+	lrcu__sched_block_begin(was_online);
 }
 
-void lrcu_update_end(bool was_online)
+void lrcu__update_end(bool was_online)
 {
-	lrcu_sched_block_end(was_online);
+	lrcu__sched_block_end(was_online);
 }
 
 /* Does a call that asked for an expedited grace period (or not) get one?
@@ -57,17 +57,17 @@ static bool runs_expedited(bool asked)
 
 static void synchronize(enum lrcu_flavor f, bool expedited, const char *caller)
 {
-	struct lrcu_state *rsp = &lrcu_states[f];
+	struct lrcu_state *rsp = &lrcu__states[f];
 	unsigned long s;
 	bool was;
 
-	lrcu_update_begin(f, caller, &was);
+	lrcu__update_begin(f, caller, &was);
 	s = rcu_seq_snap(rsp->gp_seq);	/* full fence: removals before */
 	if (runs_expedited(expedited))
-		lrcu_exp_wait(rsp, s);
+		lrcu__exp_wait(rsp, s);
 	else
 		normal_wait(rsp, s);
-	lrcu_update_end(was);
+	lrcu__update_end(was);
 }
 
 void lrcu_synchronize(enum lrcu_flavor f, const char *caller)
@@ -82,15 +82,15 @@ void lrcu_synchronize_expedited(enum lrcu_flavor f, const char *caller)
 
 unsigned long lrcu_get_state(enum lrcu_flavor f)
 {
-	lrcu_init_once();
-	return rcu_seq_snap(lrcu_states[f].gp_seq);	/* full fence inside */
+	lrcu__init_once();
+	return rcu_seq_snap(lrcu__states[f].gp_seq);	/* full fence inside */
 }
 
 unsigned long lrcu_start_poll(enum lrcu_flavor f)
 {
 	unsigned long s = lrcu_get_state(f);
 
-	lrcu_gp_request(&lrcu_states[f], s);
+	lrcu__gp_request(&lrcu__states[f], s);
 	return s;
 }
 
@@ -98,10 +98,10 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 {
 	if (cookie == RCU_GET_STATE_COMPLETED)
 		return true;
-	lrcu_init_once();
+	lrcu__init_once();
 	if (LRCU_INJECTED(LRCU_BUG_POLL_EARLY))	/* INJECTED: one GP early */
 		cookie -= RCU_SEQ_STATE_MASK + 1;
-	if (!rcu_seq_done(lrcu_states[f].gp_seq, cookie))
+	if (!rcu_seq_done(lrcu__states[f].gp_seq, cookie))
 		return false;
 	/*
 	 * The acquire in rcu_seq_done() pairs with rcu_seq_end(); the fence
@@ -117,15 +117,15 @@ static void cond_sync(enum lrcu_flavor f, unsigned long cookie, bool expedited,
 {
 	bool was;
 
-	lrcu_update_begin(f, caller, &was);
+	lrcu__update_begin(f, caller, &was);
 	if (!lrcu_poll_state(f, cookie)) {
 		/* A cookie is a snapshot: the grace period ending at it is full. */
 		if (runs_expedited(expedited))
-			lrcu_exp_wait(&lrcu_states[f], cookie);
+			lrcu__exp_wait(&lrcu__states[f], cookie);
 		else
-			normal_wait(&lrcu_states[f], cookie);
+			normal_wait(&lrcu__states[f], cookie);
 	}
-	lrcu_update_end(was);
+	lrcu__update_end(was);
 }
 
 void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller)

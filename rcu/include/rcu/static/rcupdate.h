@@ -99,7 +99,7 @@ LRCU_API void lrcu_inject_nested_unlock(void);
  */
 static inline void lrcu_reader_fence(void)
 {
-	/* Relaxed: a flag set once; see lrcu_membarrier_init(). */
+	/* Relaxed: a flag set once; see lrcu__membarrier_init(). */
 	if (LRCU_LIKELY(__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)))
 		LRCU_BARRIER();
 #ifdef LRCU_INJECT
