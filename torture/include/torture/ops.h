@@ -158,7 +158,10 @@ struct torture_ops {
 	void (*sync)(void);			/* synchronize_rcu() */
 	void (*exp_sync)(void);			/* synchronize_rcu_expedited() */
 	void (*call)(struct torture_cb *cb);	/* call_rcu() */
-	void (*cb_barrier)(void);		/* rcu_barrier() */
+	/* rcu_barrier(): waits for the callbacks call()ed before it; like the
+	 * kernel's, it need not wait for one a callback re-posts while it
+	 * runs (rcutorture barriers again until such a callback stops). */
+	void (*cb_barrier)(void);
 	void (*fqs)(void);			/* force a quiescent-state scan */
 
 	/* Polled grace periods.  A cookie from get_gp_state() or
