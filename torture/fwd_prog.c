@@ -222,8 +222,8 @@ static void fwd_prog_nr(struct torture_random *rng)
 	if (nr_park())
 		free(cb);
 	else
-		fwd_error("reader loop: the self-propagating callback still ran after "
-			  "10 cb_barrier() calls");
+		fwd_error("reader loop: the self-propagating callback did not stop "
+			  "after repeated cb_barrier() calls");
 	torverbose(" rcu_torture_fwd_prog_nr: Duration %lu loops %lu gps %ld",
 		   (torture_now_us() - end + dur) / 1000, loops, gps);
 	if (!torture_must_stop() && gps < 2)
