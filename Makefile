@@ -64,9 +64,12 @@ LDLIBS  :=
 all: lib
 
 # Every directory's fragment: rcu/rcu.mk first (the others use LIB_A in
-# their prerequisites, which make expands as it reads them), tests/tests.mk
-# last (it uses the CHECK_DEPS the others add).
-FRAGMENTS := $(filter-out rcu/rcu.mk tests/tests.mk,$(sort $(wildcard */*.mk */*/*.mk)))
+# their prerequisites, which make expands as it reads them), a directory's
+# own fragment before its subdirectories' (torture/perf and torture/bench
+# use torture.mk's LIBURCU choice and objects), tests/tests.mk last (it
+# uses the CHECK_DEPS the others add).
+FRAGMENTS := $(filter-out rcu/rcu.mk tests/tests.mk,$(sort $(wildcard */*.mk)) \
+	$(sort $(wildcard */*/*.mk)))
 include rcu/rcu.mk $(FRAGMENTS) tests/tests.mk
 
 # Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...

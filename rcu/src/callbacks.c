@@ -37,9 +37,59 @@ struct lrcu_data *lrcu__this_rdp(struct lrcu_state *rsp)
 	return &rsp->rda[slot >= 0 ? slot : lrcu__nr_slots];
 }
 
+static unsigned long *cb_slot_word(struct lrcu_state *rsp, struct lrcu_data *rdp,
+				   unsigned long *bit)
+{
+	int i = (int)(rdp - rsp->rda);
+
+	*bit = 1UL << (i % LRCU_LONG_BITS);
+	return &rsp->cb_slots[i / LRCU_LONG_BITS];
+}
+
+/*
+ * Callbacks arrived at rdp (cblock held): mark it in ->cb_slots.  Callers
+ * mark before the full fence of their rcu_seq_snap(), where they used to
+ * rely on the ->len store alone: the walkers below then see the bit
+ * whenever they would have seen the length (see cb_gp_end()).
+ */
+void lrcu__cb_slot_busy(struct lrcu_state *rsp, struct lrcu_data *rdp)
+{
+	unsigned long bit, *w = cb_slot_word(rsp, rdp, &bit);
+
+	/* Only this slot's bit, only under its cblock: a relaxed peek is
+	 * exact, and the read-modify-write happens once per busy spell.
+	 * Relaxed: ordered by the caller's fence (above). */
+	if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
+		__atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+}
+
+/* rdp has no callbacks left (cblock held).  Relaxed: a later arrival
+ * sets the bit again under the same lock. */
+static void cb_slot_idle(struct lrcu_state *rsp, struct lrcu_data *rdp)
+{
+	unsigned long bit, *w = cb_slot_word(rsp, rdp, &bit);
+
+	if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
+		__atomic_fetch_and(w, ~bit, __ATOMIC_RELAXED);
+}
+
+/*
+ * Walk the rdps whose ->cb_slots bit is set (relaxed loads; the callers
+ * say what orders them).  `continue' goes to the next one; `break' only
+ * leaves the current word.
+ */
+#define for_each_cb_slot(rsp, rdp, wi, m)						\
+	for ((wi) = 0; (wi) < lrcu_cb_slots_words(); (wi)++)				\
+		for ((m) = __atomic_load_n(&(rsp)->cb_slots[wi], __ATOMIC_RELAXED);	\
+		     (m) && ((rdp) = &(rsp)->rda[(wi) * LRCU_LONG_BITS +			\
+					       __builtin_ctzl(m)], 1);			\
+		     (m) &= (m) - 1)
+
 static void cblist_set_len_locked(struct lrcu_data *rdp, long len)
 {
 	WRITE_ONCE(rdp->cbl.len, len);	/* read unlocked by the invoker */
+	if (!len)
+		cb_slot_idle(rdp->rsp, rdp);
 }
 
 static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_t func,
@@ -60,7 +110,9 @@ static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_
 	rdp = lrcu__this_rdp(rsp);
 	pthread_mutex_lock(&rdp->cblock);
 	lrcu__cblist_enqueue(&rdp->cbl, head);
-	/* Full fence inside: the caller's removals before the sample. */
+	lrcu__cb_slot_busy(rsp, rdp);
+	/* Full fence inside: the caller's removals before the sample (and
+	 * the callback's bit before it: see cb_gp_end()). */
 	snap = rcu_seq_snap(rsp->gp_seq);
 	if (LRCU_INJECTED(LRCU_BUG_CB_STALE_SNAP))	/* INJECTED: a GP too early */
 		snap -= RCU_SEQ_STATE_MASK + 1;
@@ -110,18 +162,21 @@ void lrcu__cb_wake(struct lrcu_state *rsp)
 
 /*
  * End of a grace period (a GP hook): wake the callback thread if any slot
- * it serves holds callbacks.  ->len is read without the lock; a callback
- * queued after we looked was tagged for a later grace period, whose end
- * will look again.  Offloaded slots are their rcuog threads' business.
+ * it serves holds callbacks.  The bits and ->len are read without the
+ * lock.  A callback's bit is set before the fence in its caller's
+ * rcu_seq_snap(); if we miss it, that sample came after this grace period
+ * started, so the callback waits for a later one, whose end looks again.
+ * Offloaded slots are their rcuog threads' business.
  */
 static void cb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
 {
 	struct lrcu_data *rdp;
-	int hwm;
+	unsigned long m;
+	size_t wi;
 
 	(void)gend;
 	(void)now;
-	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
+	for_each_cb_slot(rsp, rdp, wi, m) {
 		/* Both WRITE_ONCE() under cblock. */
 		if (READ_ONCE(rdp->cbl.len) && READ_ONCE(rdp->cb_owner) == LRCU_CBO_THREAD) {
 			lrcu__cb_wake(rsp);
@@ -256,9 +311,12 @@ static bool invoke_pass(struct lrcu_state *rsp, struct lrcu_lazy_pass *lp)
 	unsigned long cur = rcu_seq_current(rsp->gp_seq);
 	struct lrcu_data *rdp;
 	bool more = false;
-	int hwm;
+	unsigned long m;
+	size_t wi;
 
-	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
+	/* Bits set under the slots' cblocks before the wakeup that sent us
+	 * here (lrcu__wake() orders them). */
+	for_each_cb_slot(rsp, rdp, wi, m) {
 		/* Peeks (WRITE_ONCE() under cblock), rechecked under it. */
 		if (!READ_ONCE(rdp->cbl.len) || READ_ONCE(rdp->cb_owner) != LRCU_CBO_THREAD)
 			continue;
@@ -342,6 +400,8 @@ void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 		return;
 	}
 	lrcu__cblist_extract_all(&rdp->cbl, &done, &pend);
+	if (!rdp->cbl.len)	/* none out: the wait above */
+		cb_slot_idle(rsp, rdp);
 	rdp->blimit_lifted = false;
 	snap = rcu_seq_snap(rsp->gp_seq);
 	lrcu__lazy_covered(rdp, snap);	/* requested below, for dst */
@@ -353,6 +413,7 @@ void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	pthread_mutex_lock(&dst->cblock);
 	lrcu__cblist_insert(&dst->cbl, LRCU_DONE, &done);
 	lrcu__cblist_insert(&dst->cbl, LRCU_NEXT, &pend);
+	lrcu__cb_slot_busy(rsp, dst);	/* before the fence: see cb_gp_end() */
 	snap = rcu_seq_snap(rsp->gp_seq);
 	lrcu__lazy_covered(dst, snap);
 	lrcu__cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);

@@ -18,6 +18,9 @@ static int rda_init(struct lrcu_state *rsp)
 	if (!rsp->rda)
 		return -1;
 	memset(rsp->rda, 0, sizeof(*rsp->rda) * (size_t)(lrcu__nr_slots + 1));
+	rsp->cb_slots = calloc(lrcu_cb_slots_words(), sizeof(*rsp->cb_slots));
+	if (!rsp->cb_slots)
+		return -1;
 	for (i = 0; i <= lrcu__nr_slots; i++) {
 		struct lrcu_data *rdp = &rsp->rda[i];
 		int j;
@@ -103,6 +106,8 @@ void lrcu__stop(void)
 
 		free(rsp->rda);
 		rsp->rda = NULL;
+		free(rsp->cb_slots);
+		rsp->cb_slots = NULL;
 		free(rsp->node);
 		rsp->node = NULL;
 		rsp->nr_nodes = 0;

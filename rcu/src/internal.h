@@ -259,6 +259,15 @@ struct lrcu_state {
 					 * it: what it walks (driver, gp_mutex) */
 
 	struct lrcu_data *rda;		/* nr_slots + 1 (the last is unbound) */
+	/*
+	 * A bit per rda[] entry: set while it may hold callbacks.  Set
+	 * under the slot's cblock whenever callbacks arrive, cleared under
+	 * it when the last one has run (callbacks.c), so what walks it at
+	 * every grace period's end costs the slots with callbacks, not
+	 * every slot a thread ever held.  A stale set bit costs a peek; a
+	 * missing one would strand callbacks.  (Atomic: slots share words.)
+	 */
+	unsigned long *cb_slots;
 
 	/* Waking the GP kthread: a futex word bumped by every waker. */
 	uint32_t gp_wake;
@@ -491,6 +500,12 @@ void lrcu__stall_holdout(struct lrcu_stall_out *o, int slot, int tid, const char
 void lrcu__cb_init(struct lrcu_state *rsp);	/* its GP hook; before threads */
 int lrcu__cb_thread_start(struct lrcu_state *rsp);
 void lrcu__cb_wake(struct lrcu_state *rsp);
+void lrcu__cb_slot_busy(struct lrcu_state *rsp, struct lrcu_data *rdp);	/* cblock held */
+#define LRCU_LONG_BITS	(8 * (int)sizeof(unsigned long))
+static inline size_t lrcu_cb_slots_words(void)
+{
+	return (size_t)(lrcu__nr_slots + 1 + LRCU_LONG_BITS - 1) / LRCU_LONG_BITS;
+}
 void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp);
 struct lrcu_data *lrcu__this_rdp(struct lrcu_state *rsp);
 /* Invoke one batch of rdp's ready callbacks (advanced to `cur') if

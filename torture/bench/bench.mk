@@ -11,14 +11,19 @@ BENCH_IDLE      := $(BUILD)/bench/idle_wakeups
 BENCH_IDLE_OBJS := $(BUILD)/obj/torture/bench/idle_wakeups.o
 BENCH_IDLE_LIBS :=
 
-ifeq ($(shell pkg-config --exists liburcu-memb 2>/dev/null && echo yes),yes)
-EXTRA_CFLAGS_torture/bench/ += -DBENCH_HAVE_LIBURCU $(shell pkg-config --cflags liburcu-memb)
+# The liburcu side follows torture's LIBURCU choice (torture/torture.mk):
+# one object or the other, never both, so that installing liburcu-dev
+# after a first build relinks instead of defining things twice.
+ifeq ($(LIBURCU),1)
+EXTRA_CFLAGS_torture/bench/ += $(shell pkg-config --cflags liburcu-memb)
 BENCH_IDLE_OBJS += $(BUILD)/obj/torture/bench/idle_wakeups_urcu.o
 BENCH_IDLE_LIBS += $(shell pkg-config --libs liburcu-memb)
+else
+BENCH_IDLE_OBJS += $(BUILD)/obj/torture/bench/idle_wakeups_absent.o
 endif
 
 all: $(BENCH_IDLE)
 
-$(BENCH_IDLE): $(BENCH_IDLE_OBJS) $(LIB_A)
+$(BENCH_IDLE): $(BENCH_IDLE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(BENCH_IDLE_OBJS) $(LIB_A) $(BENCH_IDLE_LIBS) $(LDLIBS)

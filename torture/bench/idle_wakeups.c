@@ -157,20 +157,6 @@ static int child_ours(const char *mode, double rate, double secs)
 	return 0;
 }
 
-#ifndef BENCH_HAVE_LIBURCU
-int bench_urcu_child(double rate, double secs)
-{
-	(void)rate;
-	(void)secs;
-	return 3;
-}
-
-int bench_have_liburcu(void)
-{
-	return 0;
-}
-#endif
-
 /* ------------------------------------------------------------------ */
 /* The driver */
 
@@ -290,7 +276,7 @@ int main(int argc, char **argv)
 		for (m = 0; m < nmodes; m++) {
 			if (!strcmp(modes[m], "liburcu") && !bench_have_liburcu()) {
 				printf("{\"bench\":\"idle_wakeups\",\"mode\":\"liburcu\",\"skipped\":"
-				       "\"liburcu-dev not installed\"}\n");
+				       "\"not built: install liburcu-dev (and rebuild)\"}\n");
 				w[r][m] = -1;
 				continue;
 			}

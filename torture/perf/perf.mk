@@ -11,19 +11,19 @@
 PERF_BINS        := $(BUILD)/refscale $(BUILD)/rcuscale
 PERF_COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,torture/perf/cli.c torture/perf/common.c \
 	torture/perf/sweep.c)
-# torture.mk is read after this file: these expand when used.
-PERF_OPS_OBJS     = $(filter $(BUILD)/obj/torture/ops/% $(BUILD)/obj/torture/types.o,$(TORTURE_OBJS))
-PERF_URCU_VERSION = $(if $(filter %/ops_liburcu_memb.o,$(TORTURE_OBJS)),$(shell pkg-config --modversion liburcu-memb))
-EXTRA_CFLAGS_torture/perf/ = $(if $(PERF_URCU_VERSION),-DPERF_LIBURCU_VERSION='"$(PERF_URCU_VERSION)"')
+# torture.mk, read before this file, chose the ops objects and LIBURCU.
+PERF_OPS_OBJS     := $(filter $(BUILD)/obj/torture/ops/% $(BUILD)/obj/torture/types.o,$(TORTURE_OBJS))
+PERF_URCU_VERSION := $(if $(filter 1,$(LIBURCU)),$(shell pkg-config --modversion liburcu-memb))
+EXTRA_CFLAGS_torture/perf/ := $(if $(PERF_URCU_VERSION),-DPERF_LIBURCU_VERSION='"$(PERF_URCU_VERSION)"')
+# ... so it is compiled again when that choice changes.
+$(BUILD)/obj/torture/perf/common.o: $(TORTURE_URCU_FLAG)
 
 all: $(PERF_BINS)
 CHECK_DEPS += $(PERF_BINS)
 tests: $(PERF_BINS)
 
-# Second expansion: the ops objects are known once torture.mk is read.
-.SECONDEXPANSION:
-$(PERF_BINS): $(BUILD)/%: $(BUILD)/obj/torture/perf/%.o $(PERF_COMMON_OBJS) $$(PERF_OPS_OBJS) \
-		$(LIB_A) $$(TORTURE_URCU_FLAG)
+$(PERF_BINS): $(BUILD)/%: $(BUILD)/obj/torture/perf/%.o $(PERF_COMMON_OBJS) $(PERF_OPS_OBJS) \
+		$(LIB_A) $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(PERF_COMMON_OBJS) $(PERF_OPS_OBJS) $(LIB_A) $(TORTURE_LIBS) \
 		$(LDLIBS) -lm

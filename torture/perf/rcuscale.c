@@ -355,7 +355,6 @@ static void sample(struct rc_sample *s, struct rc_thread *th, long n, long nread
 {
 	long i;
 
-	s->main = perf_thread_cpu_ns();
 	s->others = 0;
 	s->reads = 0;
 	for (i = 0; i < n; i++) {
@@ -365,6 +364,14 @@ static void sample(struct rc_sample *s, struct rc_thread *th, long n, long nread
 	}
 	s->gps = o->gps_completed ? o->gps_completed() : 0;
 	s->wall = perf_now_ns();
+	/*
+	 * The main thread's clock and the process's are read last and side
+	 * by side: the loop above (a system call per thread, a millisecond
+	 * with 1024 idle threads) then counts in both or in neither, and
+	 * drops out of the library's share (gp_measure()) instead of
+	 * pushing it below zero.
+	 */
+	s->main = perf_thread_cpu_ns();
 	s->proc = perf_process_cpu_ns();
 }
 
