@@ -146,6 +146,58 @@ static void test_order(void)
 	order = NULL;
 }
 
+/*
+ * Slots far from the first: every one of HIGH_THREADS threads holds a
+ * slot at once, queues a callback and waits for it without rcu_barrier():
+ * only the end-of-grace-period wakeup of the callback thread can run it.
+ * (The library keeps a bit per slot that holds callbacks; a slot in the
+ * second or third word of that map must be found as well as slot 0.)
+ */
+#define HIGH_THREADS 150
+
+struct high {
+	struct rcu_head rh;
+	int ran;
+	pthread_barrier_t *all_in;
+};
+
+static void high_cb(struct rcu_head *rh)
+{
+	set_flag(&container_of(rh, struct high, rh)->ran);
+}
+
+static int high_lost;
+
+static void high_fn(void *arg)
+{
+	struct high *h = arg;
+
+	pthread_barrier_wait(h->all_in);	/* every slot taken before any queues */
+	call_rcu(&h->rh, high_cb);
+	if (!wait_flag(&h->ran, 60))
+		__atomic_fetch_add(&high_lost, 1, __ATOMIC_RELAXED);
+	pthread_barrier_wait(h->all_in);	/* nobody leaves early: slots stay held */
+}
+
+static void test_high_slots(void)
+{
+	static struct reg_thread t[HIGH_THREADS];
+	static struct high h[HIGH_THREADS];
+	pthread_barrier_t all_in;
+	int i;
+
+	pthread_barrier_init(&all_in, NULL, HIGH_THREADS);
+	for (i = 0; i < HIGH_THREADS; i++) {
+		h[i].all_in = &all_in;
+		reg_thread_start(&t[i], high_fn, &h[i]);
+	}
+	for (i = 0; i < HIGH_THREADS; i++)
+		reg_thread_join(&t[i]);
+	pthread_barrier_destroy(&all_in);
+	ok(!high_lost, "%d threads holding slots at once: each one's callback ran without "
+	   "rcu_barrier() (%d never ran within 60 s)", HIGH_THREADS, high_lost);
+}
+
 /* ------------------------------------------------------------------ */
 /* Batching */
 
@@ -324,6 +376,7 @@ int main(void)
 	test_not_before_gp();
 	test_cb_thread();
 	test_order();
+	test_high_slots();
 	test_barrier();
 	test_unregistered_and_leaving();
 	test_kfree_rcu();
