@@ -61,9 +61,10 @@ static struct lrcu_data *inject_last_busy(struct lrcu_state *rsp)
  * no pass, or a whole one whose count is exactly its barrier callbacks
  * not yet run (see lrcu_barrier()).
  */
-static void barrier_entrain_all(struct lrcu_state *rsp)
+static bool barrier_entrain_all(struct lrcu_state *rsp)
 {
 	struct lrcu_data *rdp, *skip = NULL;
+	bool any = false;
 	int hwm;
 
 	pthread_mutex_lock(&rsp->barrier_lock);
@@ -79,13 +80,19 @@ static void barrier_entrain_all(struct lrcu_state *rsp)
 			continue;
 		pthread_mutex_lock(&rdp->cblock);
 		rdp->barrier_head.func = barrier_callback;
-		if (lrcu__cblist_entrain(&rdp->cbl, &rdp->barrier_head))
+		if (lrcu__cblist_entrain(&rdp->cbl, &rdp->barrier_head)) {
 			/* The guard keeps it above 0; cblock orders the rest. */
 			__atomic_fetch_add(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
+			any = true;
+		}
 		pthread_mutex_unlock(&rdp->cblock);
 	}
-	barrier_put(rsp);	/* drop the guard */
+	if (any)
+		barrier_put(rsp);	/* drop the guard */
+	else	/* nobody waits on barrier_done: no broadcast */
+		__atomic_store_n(&rsp->barrier_cpu_count, 0, __ATOMIC_RELAXED);	/* barrier_mutex orders it */
 	pthread_mutex_unlock(&rsp->barrier_lock);
+	return any;
 }
 
 /* Wait until the pass's barrier callbacks have all run. */
@@ -118,11 +125,19 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 		lrcu__update_end(was);
 		return;
 	}
-	barrier_entrain_all(rsp);
-	lrcu__lazy_flush_all(rsp);	/* no waiting for lazy timers */
-	lrcu__cb_wake(rsp);	/* some may have landed in DONE */
-	lrcu__nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
-	barrier_wait(rsp);
+	/*
+	 * A slot's count covers its callbacks being invoked right now and
+	 * lazy and offloaded ones too, and cblock (taken for each slot)
+	 * orders an invocation that finished before the slot's count reached
+	 * zero before this call: when no slot had any, there is nothing to
+	 * flush, wake or wait for.
+	 */
+	if (barrier_entrain_all(rsp)) {
+		lrcu__lazy_flush_all(rsp);	/* no waiting for lazy timers */
+		lrcu__cb_wake(rsp);	/* some may have landed in DONE */
+		lrcu__nocb_kick_all(rsp);	/* ditto, and rcuog: wait for the flushed */
+		barrier_wait(rsp);
+	}
 	rcu_seq_end(&rsp->barrier_seq);
 	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
 	pthread_mutex_unlock(&rsp->barrier_mutex);
