@@ -229,8 +229,8 @@ struct lrcu_state {
 	pthread_mutex_t gp_mutex;
 	int gp_expedited;		/* current GP runs expedited (driver;
 					 * READ_ONCE() elsewhere) */
-	int gp_by_caller;		/* current GP driven by a caller, not the
-					 * kthread (driver; READ_ONCE()) */
+	int gp_by_caller;		/* a caller holds gp_mutex to drive
+					 * (atomic: caller_drive_begin()) */
 	unsigned long gp_releases;
 	int gp_wq_waiters;		/* threads in lrcu__gp_wq_wait() (atomic):
 					 * a release with none broadcasts nothing */
@@ -269,8 +269,11 @@ struct lrcu_state {
 	 */
 	unsigned long *cb_slots;
 
-	/* Waking the GP kthread: a futex word bumped by every waker. */
+	/* Waking the driver of a grace period waiting for quiescent states
+	 * (holdouts' reports, force_quiescent_state): a wake word. */
 	uint32_t gp_wake;
+	/* Waking the idle GP kthread (requests): a wake word. */
+	uint32_t gp_req_wake;
 	/* Waiting for a GP end: synchronize_*() sleeps here. */
 	pthread_mutex_t gp_wq_lock;
 	pthread_cond_t gp_wq;
@@ -354,13 +357,14 @@ void lrcu__params_thaw(void);		/* ... until the library stops */
 /* time.c */
 unsigned long lrcu__now_us(void);
 void lrcu__sleep_us(unsigned long us);
-/* futex wait/wake on a 32-bit word (wait returns early on change/timeout). */
+/* Wait on a wake word sampled as val (returns early on change/timeout);
+ * bump one and wake its sleepers, if any (time.c: "Wake words"). */
 void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us);
-void lrcu__futex_wake(uint32_t *word);
-/* Bump *word and wake its waiter. */
 void lrcu__wake(uint32_t *word);
 #define LRCU_SPIN_US	50	/* poll this long before sleeping */
 bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us);
+#define LRCU_POLLS	100	/* lrcu__poll_briefly(): polls before a sleep */
+bool lrcu__poll_briefly(bool (*cond)(void *), void *arg, int polls);
 
 /* membarrier.c */
 void lrcu__membarrier_init(void);

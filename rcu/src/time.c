@@ -28,24 +28,46 @@ void lrcu__sleep_us(unsigned long us)
 }
 
 /*
- * Sleep while *word == val, at most timeout_us (< 0: no limit).  Spurious
- * returns are fine: every caller re-checks its condition.
+ * Wake words.  A word counts wakeups in steps of 2; bit 0 says that a
+ * thread may be asleep on it.  A waiter samples the word, checks its
+ * condition, and sleeps only if it can set bit 0 on the value it sampled;
+ * a waker bumps the word (clearing the bit) after changing the condition
+ * and enters the kernel only if the bit was set.  Both steps are
+ * read-modify-writes of the one word, so its modification order decides:
+ * a bump after the sample makes the waiter's setting fail (it re-checks),
+ * and a bump after the setting sees the bit (the futex wait then returns
+ * or is woken).  A wakeup that finds no sleeper (a driver polling for a
+ * holdout's report, say) costs the waker no system call.
+ */
+#define WAKE_SLEEPER	1u
+#define WAKE_STEP	2u
+
+static void futex_wake(uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * Sleep while *word == val (a sample the caller took before checking its
+ * condition), at most timeout_us (< 0: no limit).  Spurious returns are
+ * fine: every caller re-checks its condition.
  */
 void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us)
 {
 	struct timespec ts, *tsp = NULL;
+	uint32_t want = val | WAKE_SLEEPER;
 
+	/* Seq_cst: pairs with lrcu__wake()'s exchange (one word: see above). */
+	if (val != want &&
+	    !__atomic_compare_exchange_n(word, &val, want, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_RELAXED))
+		return;	/* bumped since the sample */
 	if (timeout_us >= 0) {
 		ts.tv_sec = timeout_us / 1000000;
 		ts.tv_nsec = (timeout_us % 1000000) * 1000;
 		tsp = &ts;
 	}
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, tsp, NULL, 0);
-}
-
-void lrcu__futex_wake(uint32_t *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, want, tsp, NULL, 0);
 }
 
 /*
@@ -67,15 +89,47 @@ bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us)
 	return cond(arg);
 }
 
+/* A hint to the CPU that we are in a polling loop. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /*
- * Bump the word, then wake.  The waiter samples the word before checking
- * its condition and sleeps only while the word is unchanged, so a wake
- * that follows a condition change is never lost.  The seq_cst increment
- * orders the waker's condition update before the bump; pairs with the
- * waiter's acquire load of the word.
+ * Poll cond(arg) up to `polls' times without leaving the CPU (about a
+ * microsecond for LRCU_POLLS): for a wait that is usually over before a
+ * futex sleep and wakeup would be, and too short to cost a thread we
+ * wait for much of its CPU when there are more threads than CPUs.
+ */
+bool lrcu__poll_briefly(bool (*cond)(void *), void *arg, int polls)
+{
+	while (polls-- > 0) {
+		if (cond(arg))
+			return true;
+		cpu_relax();
+	}
+	return cond(arg);
+}
+
+/*
+ * Bump the word, then wake a sleeper if the word says there may be one
+ * (see "Wake words" above).  The seq_cst exchange orders the waker's
+ * condition update before the bump; pairs with the waiter's acquire load
+ * of the word (its sample) and its exchange in lrcu__futex_wait().
  */
 void lrcu__wake(uint32_t *word)
 {
-	__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
-	lrcu__futex_wake(word);
+	uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);	/* a guess: the CAS checks */
+
+	while (!__atomic_compare_exchange_n(word, &old, (old + WAKE_STEP) & ~WAKE_SLEEPER,
+					    false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
+	if (old & WAKE_SLEEPER)
+		futex_wake(word);
 }

@@ -199,10 +199,25 @@ static void gp_delay(long jiffies)
 /* ------------------------------------------------------------------ */
 /* Requests */
 
+/* Seq_cst (acquire would do for most callers): see caller_drive_release(). */
 static bool gp_needed(struct lrcu_state *rsp)
 {
 	return ULONG_CMP_LT(rcu_seq_current(rsp->gp_seq),
-			    __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_ACQUIRE));
+			    __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_SEQ_CST));
+}
+
+/*
+ * A grace period is needed and no caller is driving: the GP kthread's
+ * business.  A caller notes its request in ->gp_seq_needed (the lazy and
+ * offloaded callbacks look there), but drives the grace period itself;
+ * without the ->gp_by_caller check the kthread would take each such
+ * request for one of its own, and with callers driving back to back it
+ * would poll for gp_mutex for ever, taking a CPU from the readers.
+ */
+static bool gp_kthread_needed(struct lrcu_state *rsp)
+{
+	/* Seq_cst: see caller_drive_release(). */
+	return !__atomic_load_n(&rsp->gp_by_caller, __ATOMIC_SEQ_CST) && gp_needed(rsp);
 }
 
 /*
@@ -234,7 +249,7 @@ void lrcu__gp_request(struct lrcu_state *rsp, unsigned long snap)
 		 */
 	} while (!__atomic_compare_exchange_n(&rsp->gp_seq_needed, &old, snap, false,
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-	lrcu__wake(&rsp->gp_wake);
+	lrcu__wake(&rsp->gp_req_wake);
 }
 
 struct gp_wait_arg {
@@ -683,7 +698,7 @@ static bool gp_woken_cond(void *p)
  * grace period still in flight.
  */
 static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedited,
-		       bool may_leave)
+		       bool by_caller, bool may_leave)
 {
 	long fqs_us = READ_ONCE(lrcu__params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
 	struct gp_woken_arg a = { .rsp = rsp };
@@ -719,7 +734,8 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		if (may_leave)
 			return false;
 		us = gp_hooks_check(rsp, true);
-		if (!expedited || !lrcu__spin_until(gp_woken_cond, &a, LRCU_SPIN_US)) {
+		if (expedited ? !lrcu__spin_until(gp_woken_cond, &a, LRCU_SPIN_US) :
+		    !by_caller || !lrcu__poll_briefly(gp_woken_cond, &a, LRCU_POLLS)) {
 			gp_set_state(rsp, LRCU_GPS_WAIT_FQS, lrcu__now_us());
 			if (!expedited && (us < 0 || fqs_us < us))
 				us = fqs_us;
@@ -812,12 +828,11 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 	in_gp_driver = true;
 	/* Read by diagnostics (stall warnings) without the mutex. */
 	WRITE_ONCE(rsp->gp_expedited, expedited);
-	WRITE_ONCE(rsp->gp_by_caller, by_caller);
 	if (unlikely(rcu_seq_state(*rsp->gp_seq)))
 		gstart = gp_resume(rsp);
 	else
 		gstart = gp_init(rsp);
-	ended = gp_wait_qs(rsp, gstart, expedited, may_leave);
+	ended = gp_wait_qs(rsp, gstart, expedited, by_caller, may_leave);
 	if (LRCU_INJECTED(LRCU_BUG_LAZY_LEAVE_ENDS))
 		ended = true;	/* INJECTED: holdouts or not */
 	if (ended)
@@ -825,7 +840,6 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 	if (ended && expedited && READ_ONCE(lrcu__params.fault_exp_skip_fence))
 		fault_words_save(rsp);
 	WRITE_ONCE(rsp->gp_expedited, false);
-	WRITE_ONCE(rsp->gp_by_caller, false);
 	in_gp_driver = false;
 	return ended;
 }
@@ -833,6 +847,39 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 void lrcu__gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
 {
 	gp_run(rsp, expedited, by_caller, false);
+}
+
+/*
+ * A caller takes over (holding gp_mutex): from now on the GP kthread
+ * leaves the requests alone (gp_kthread_needed()), the caller's own
+ * included, which it notes for those who look at ->gp_seq_needed.
+ */
+static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
+{
+	/* Seq_cst: see caller_drive_release(); also read by diagnostics. */
+	__atomic_store_n(&rsp->gp_by_caller, true, __ATOMIC_SEQ_CST);
+	lrcu__gp_note_request(rsp, snap);
+}
+
+/*
+ * The caller lets go of gp_mutex (lrcu__gp_release(): ->gp_by_caller is
+ * cleared before, so that it never clears the next caller's): a request
+ * the GP kthread left alone meanwhile (for a later grace period, or the
+ * one lrcu__gp_try_drive() left in flight) is the kthread's again: wake
+ * it.  Store-buffering with
+ * the kthread (all seq_cst): it samples ->gp_req_wake, then reads
+ * ->gp_by_caller and ->gp_seq_needed (gp_wait_request()); a requester
+ * raises ->gp_seq_needed, then bumps ->gp_req_wake.  If the kthread saw
+ * us still driving and went to sleep on a request it saw, we see that
+ * request here and our bump wakes it; if it did not see the request, the
+ * requester's bump does.
+ */
+static void caller_drive_release(struct lrcu_state *rsp)
+{
+	__atomic_store_n(&rsp->gp_by_caller, false, __ATOMIC_SEQ_CST);
+	lrcu__gp_release(rsp);
+	if (gp_needed(rsp))
+		lrcu__wake(&rsp->gp_req_wake);
 }
 
 struct drive_arg {
@@ -874,10 +921,12 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
 		if (!pthread_mutex_trylock(&rsp->gp_mutex)) {
 			if (!rcu_seq_done(rsp->gp_seq, snap)) {
-				lrcu__gp_note_request(rsp, snap);
+				caller_drive_begin(rsp, snap);
 				lrcu__gp_run(rsp, expedited || gp_exp_wanted(rsp), true);
+				caller_drive_release(rsp);
+			} else {
+				lrcu__gp_release(rsp);
 			}
-			lrcu__gp_release(rsp);
 			continue;
 		}
 		if (expedited)
@@ -917,16 +966,13 @@ bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 		return false;
 	}
 	/* At most two: snap was sampled while one may have been running. */
-	while (!left && !rcu_seq_done(rsp->gp_seq, snap)) {	/* ours, under gp_mutex */
-		lrcu__gp_note_request(rsp, snap);
+	caller_drive_begin(rsp, snap);
+	while (!left && !rcu_seq_done(rsp->gp_seq, snap))	/* ours, under gp_mutex */
 		left = !gp_run(rsp, gp_exp_wanted(rsp), true, true);
-	}
-	lrcu__gp_release(rsp);
+	/* Requested already (caller_drive_begin()): this wakes the kthread
+	 * to finish what we left. */
+	caller_drive_release(rsp);
 	lrcu__sched_block_end(was);
-	/* Requested already (lrcu__gp_note_request()), but the kthread was
-	 * not woken: wake it to finish what we left. */
-	if (left)
-		lrcu__wake(&rsp->gp_wake);
 	return !left;
 }
 
@@ -1002,7 +1048,7 @@ void lrcu__gp_request_exp(struct lrcu_state *rsp, unsigned long snap)
 
 static bool gp_needed_cond(void *rsp)
 {
-	return gp_needed(rsp);
+	return gp_kthread_needed(rsp);
 }
 
 /* Wait for a request; true if the thread must stop instead. */
@@ -1014,11 +1060,12 @@ static bool gp_wait_request(struct lrcu_state *rsp)
 	if (lrcu__spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
 		return false;
 	for (;;) {
-		/* Sample before checking: see lrcu__wake(). */
-		w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
-		if (gp_needed(rsp))
+		/* Sample before checking: see lrcu__wake() and
+		 * caller_drive_release(). */
+		w = __atomic_load_n(&rsp->gp_req_wake, __ATOMIC_SEQ_CST);
+		if (gp_kthread_needed(rsp))
 			return false;
-		if (lrcu__kthread_idle(&rsp->gp_wake, w, -1))
+		if (lrcu__kthread_idle(&rsp->gp_req_wake, w, -1))
 			return true;
 	}
 }
@@ -1146,8 +1193,12 @@ void lrcu__tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
 			pthread_mutex_unlock(&rsp->gp_mutex);
 		else if (own[f])
 			gp_mutex_release(rsp);	/* wakes those who waited for it */
-		if (child)
+		if (child) {
 			rsp->gp_driver_parked = false;
+			/* A parked driver (gone here) may have been a caller:
+			 * its grace period is the kthread's to finish now. */
+			__atomic_store_n(&rsp->gp_by_caller, false, __ATOMIC_RELAXED);	/* single-threaded child */
+		}
 		own[f] = false;
 	}
 }
