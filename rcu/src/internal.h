@@ -364,6 +364,7 @@ void lrcu__wake(uint32_t *word);
 #define LRCU_SPIN_US	50	/* poll this long before sleeping */
 bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 #define LRCU_POLLS	100	/* lrcu__poll_briefly(): polls before a sleep */
+#define LRCU_RESCANS	16	/* ... that each scan the holdouts' words */
 bool lrcu__poll_briefly(bool (*cond)(void *), void *arg, int polls);
 
 /* membarrier.c */

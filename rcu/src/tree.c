@@ -674,8 +674,18 @@ static void fault_stale_scan(struct lrcu_state *rsp, unsigned long gstart)
 
 struct gp_woken_arg {
 	struct lrcu_state *rsp;
+	unsigned long gstart;
 	uint32_t w;
 };
+
+/* Look at the holdouts' words again, without asking them to report. */
+static bool gp_rescan_cond(void *p)
+{
+	struct gp_woken_arg *a = p;
+
+	gp_scan(a->rsp, a->gstart, false);
+	return !root_qsmask(a->rsp);
+}
 
 /* A holdout woke us (it left its section, see lrcu_read_unlock_special()),
  * or all are quiescent (rcu_sched threads report for themselves). */
@@ -701,12 +711,22 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		       bool by_caller, bool may_leave)
 {
 	long fqs_us = READ_ONCE(lrcu__params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
-	struct gp_woken_arg a = { .rsp = rsp };
+	struct gp_woken_arg a = { .rsp = rsp, .gstart = gstart };
 
 	if (expedited && READ_ONCE(lrcu__params.fault_exp_skip_fence))
 		fault_stale_scan(rsp, gstart);	/* FAULT INJECTION: no fence */
 	else
 		gp_scan_prepare(rsp);	/* GP start before word loads */
+	/*
+	 * A caller driving a normal grace period first looks at the words a
+	 * few times without asking anyone to report: a busy holdout (an
+	 * rcu_sched thread between quiescent states, a reader between
+	 * sections) is usually seen quiescent within a microsecond, and then
+	 * neither it nor we pay for a report (the leaf's lock, a wakeup).
+	 * The same scan as the timed ones below, minus need_qs.
+	 */
+	if (by_caller && !expedited && !may_leave)
+		lrcu__poll_briefly(gp_rescan_cond, &a, LRCU_RESCANS);
 	for (;;) {
 		/*
 		 * Sample before the scan: a holdout that leaves after the
