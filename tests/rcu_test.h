@@ -267,24 +267,59 @@ static inline void reg_thread_join(struct reg_thread *t)
 	pthread_join(t->tid, NULL);
 }
 
-/*
- * Context switches so far (voluntary + not) of this process's threads
- * whose name (comm) match() accepts, from /proc/self/task; *nthreads: how
- * many matched.  The library's threads sleep when nothing is to be done:
- * an idle process shows none over a window.
- */
-static inline long thread_switches(bool (*match)(const char *comm), int *nthreads)
+/* Context switches (voluntary + not) of the task whose /proc folder is d. */
+static inline long task_switches(const char *d)
 {
-	DIR *d = opendir("/proc/self/task");
+	char path[320], line[128];
+	long sum = 0, v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/status", d);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+/* Nanoseconds on a CPU so far of the task whose /proc folder is d
+ * (schedstat's first field). */
+static inline long task_cpu_ns(const char *d)
+{
+	char path[320];
+	long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/schedstat", d);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The sum of get() over this process's threads whose name (comm) match()
+ * accepts, from /proc/self/task; *nthreads: how many matched.
+ */
+static inline long threads_sum(bool (*match)(const char *comm), long (*get)(const char *d),
+			       int *nthreads)
+{
+	DIR *dir = opendir("/proc/self/task");
 	struct dirent *de;
 	long sum = 0;
 
 	*nthreads = 0;
-	while (d && (de = readdir(d))) {
-		char path[300], comm[32] = "", line[128];
+	while (dir && (de = readdir(dir))) {
+		char d[300], path[320], comm[32] = "";
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		snprintf(d, sizeof(d), "/proc/self/task/%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/comm", d);
 		if (!(f = fopen(path, "r")))
 			continue;
 		if (fgets(comm, sizeof(comm), f))
@@ -293,21 +328,27 @@ static inline long thread_switches(bool (*match)(const char *comm), int *nthread
 		if (!match(comm))
 			continue;
 		(*nthreads)++;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		while (fgets(line, sizeof(line), f)) {
-			long v;
-
-			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
-				sum += v;
-		}
-		fclose(f);
+		sum += get(d);
 	}
-	if (d)
-		closedir(d);
+	if (dir)
+		closedir(dir);
 	return sum;
+}
+
+/*
+ * Context switches so far of the threads match() accepts.  The library's
+ * threads sleep when nothing is to be done: an idle process shows none
+ * over a window.
+ */
+static inline long thread_switches(bool (*match)(const char *comm), int *nthreads)
+{
+	return threads_sum(match, task_switches, nthreads);
+}
+
+/* CPU time so far (ns) of the threads match() accepts. */
+static inline long thread_cpu_ns(bool (*match)(const char *comm), int *nthreads)
+{
+	return threads_sum(match, task_cpu_ns, nthreads);
 }
 
 #endif /* TESTS_RCU_TEST_H */

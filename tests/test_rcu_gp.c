@@ -201,6 +201,89 @@ static void test_idle(void)
 	   after - before);
 }
 
+static bool gp_kthread(const char *comm)
+{
+	return !strcmp(comm, "rcu_preempt") || !strcmp(comm, "rcu_sched");
+}
+
+static void noop_cb(struct rcu_head *rh)
+{
+	(void)rh;
+}
+
+/*
+ * Callers drive their own grace periods: the GP kthreads, woken once for
+ * a call_rcu()'s grace period, must then sleep while a caller runs
+ * synchronize_*() back to back, a reader meanwhile holding sections long
+ * enough to be asked to report: its reports wake the caller, not the
+ * kthreads (which used to wake on them, take the caller's grace period
+ * for one of their own and poll for gp_mutex: a CPU taken from readers).
+ */
+#define BACK_TO_BACK 500		/* at least this many of each */
+#define HELD_SECTIONS 100	/* ... while the reader ends this many sections */
+
+static int section_holder_stop, section_holder_running;
+static unsigned long section_holder_ended;
+
+static void section_holder_fn(void *arg)
+{
+	(void)arg;
+	/* Relaxed: a stop flag; the join orders the rest. */
+	while (!__atomic_load_n(&section_holder_stop, __ATOMIC_RELAXED)) {
+		double end = now_s() + 200e-6;
+
+		rcu_read_lock();
+		set_flag(&section_holder_running);
+		while (now_s() < end)
+			;
+		rcu_read_unlock();
+		/* Relaxed: a count the test only looks at. */
+		__atomic_fetch_add(&section_holder_ended, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static unsigned long sections_ended(void)
+{
+	return __atomic_load_n(&section_holder_ended, __ATOMIC_RELAXED);	/* a count */
+}
+
+static void test_kthread_leaves_callers_alone(void)
+{
+	static struct rcu_head rh[2];
+	struct reg_thread holder;
+	long sw0, sw1, cpu0, cpu1, wall_ns;
+	unsigned long s0;
+	double t0;
+	int i, n;
+
+	reg_thread_start(&holder, section_holder_fn, NULL);
+	wait_flag(&section_holder_running, 60);
+	call_rcu(&rh[0], noop_cb);	/* wakes rcu_preempt */
+	call_rcu_sched(&rh[1], noop_cb);	/* ... and rcu_sched */
+	sw0 = thread_switches(gp_kthread, &n);
+	cpu0 = thread_cpu_ns(gp_kthread, &n);
+	t0 = now_s();
+	s0 = sections_ended();
+	/* Until the reader has really run (a thread left over from an
+	 * earlier test may take its CPU for a while). */
+	for (i = 0; i < BACK_TO_BACK || sections_ended() - s0 < HELD_SECTIONS; i++) {
+		synchronize_rcu();
+		synchronize_sched();
+	}
+	wall_ns = (long)((now_s() - t0) * 1e9);
+	sw1 = thread_switches(gp_kthread, &n);
+	cpu1 = thread_cpu_ns(gp_kthread, &n);
+	__atomic_store_n(&section_holder_stop, 1, __ATOMIC_RELAXED);
+	reg_thread_join(&holder);
+	rcu_barrier();
+	rcu_barrier_sched();
+	ok(n == 2 && sw1 - sw0 < i / 20 && cpu1 - cpu0 < wall_ns / 4,
+	   "%d synchronize_rcu() + synchronize_sched() back to back after a call_rcu(), a "
+	   "reader holding sections: the %d GP kthreads switched %ld times (fewer than %d) "
+	   "and ran %ld us of the %ld us (under a quarter)", i, n, sw1 - sw0, i / 20,
+	   (cpu1 - cpu0) / 1000, wall_ns / 1000);
+}
+
 static void sync_net(void) { synchronize_net(); }
 static void sync_bh(void) { synchronize_rcu_bh(); }
 static void sync_sched(void) { synchronize_sched(); }
@@ -219,7 +302,8 @@ int main(void)
 	test_sharing();
 	test_caller_drives();
 	test_polled();
-	test_wrap();
+	test_wrap();	/* gp_seq still just below the wrap point: keep it early */
+	test_kthread_leaves_callers_alone();
 	test_idle();
 	return done_testing();
 }
