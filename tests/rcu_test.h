@@ -11,7 +11,6 @@
 #ifndef TESTS_RCU_TEST_H
 #define TESTS_RCU_TEST_H
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -27,6 +26,7 @@
 #include <unistd.h>
 #include <rcu/kernel.h>	/* the tests use the kernel's spellings */
 #include <rcu/rcupdate.h>
+#include <torture/proc_threads.h>	/* thread_switches(), thread_cpu_ns() */
 #include "tap.h"
 
 static inline void sleep_ms(long ms)
@@ -267,88 +267,20 @@ static inline void reg_thread_join(struct reg_thread *t)
 	pthread_join(t->tid, NULL);
 }
 
-/* Context switches (voluntary + not) of the task whose /proc folder is d. */
-static inline long task_switches(const char *d)
-{
-	char path[320], line[128];
-	long sum = 0, v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/status", d);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-		    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
-			sum += v;
-	fclose(f);
-	return sum;
-}
-
-/* Nanoseconds on a CPU so far of the task whose /proc folder is d
- * (schedstat's first field). */
-static inline long task_cpu_ns(const char *d)
-{
-	char path[320];
-	long v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/schedstat", d);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-/*
- * The sum of get() over this process's threads whose name (comm) match()
- * accepts, from /proc/self/task; *nthreads: how many matched.
- */
-static inline long threads_sum(bool (*match)(const char *comm), long (*get)(const char *d),
-			       int *nthreads)
-{
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *de;
-	long sum = 0;
-
-	*nthreads = 0;
-	while (dir && (de = readdir(dir))) {
-		char d[300], path[320], comm[32] = "";
-		FILE *f;
-
-		snprintf(d, sizeof(d), "/proc/self/task/%s", de->d_name);
-		snprintf(path, sizeof(path), "%s/comm", d);
-		if (!(f = fopen(path, "r")))
-			continue;
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-		if (!match(comm))
-			continue;
-		(*nthreads)++;
-		sum += get(d);
-	}
-	if (dir)
-		closedir(dir);
-	return sum;
-}
-
 /*
  * Context switches so far of the threads match() accepts.  The library's
  * threads sleep when nothing is to be done: an idle process shows none
  * over a window.
  */
-static inline long thread_switches(bool (*match)(const char *comm), int *nthreads)
+static inline long thread_switches(bool (*match)(long tid, const char *comm), int *nthreads)
 {
-	return threads_sum(match, task_switches, nthreads);
+	return proc_threads_sum(match, proc_task_switches, nthreads);
 }
 
 /* CPU time so far (ns) of the threads match() accepts. */
-static inline long thread_cpu_ns(bool (*match)(const char *comm), int *nthreads)
+static inline long thread_cpu_ns(bool (*match)(long tid, const char *comm), int *nthreads)
 {
-	return threads_sum(match, task_cpu_ns, nthreads);
+	return proc_threads_sum(match, proc_task_cpu_ns, nthreads);
 }
 
 #endif /* TESTS_RCU_TEST_H */

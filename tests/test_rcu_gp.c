@@ -162,8 +162,9 @@ static void test_wrap(void)
 /* ------------------------------------------------------------------ */
 /* An idle process: the library's threads sleep (no polling). */
 
-static bool lib_thread(const char *comm)
+static bool lib_thread(long tid, const char *comm)
 {
+	(void)tid;
 	static const char *const names[] = { "rcu_preempt", "rcu_sched",
 					     "rcu_cb_preempt", "rcu_cb_sched" };
 	size_t i;
@@ -201,8 +202,9 @@ static void test_idle(void)
 	   after - before);
 }
 
-static bool gp_kthread(const char *comm)
+static bool gp_kthread(long tid, const char *comm)
 {
+	(void)tid;
 	return !strcmp(comm, "rcu_preempt") || !strcmp(comm, "rcu_sched");
 }
 

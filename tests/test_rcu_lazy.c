@@ -147,8 +147,9 @@ static void q_kfree(void *arg)
 	}
 }
 
-static bool lib_thread(const char *comm)
+static bool lib_thread(long tid, const char *comm)
 {
+	(void)tid;
 	return !strncmp(comm, "rcu", 3);	/* rcu_*, rcuog/, rcuop/, rcuos/ ... */
 }
 
@@ -195,8 +196,9 @@ static void test_deferred(struct cpu_thread *c, const char *what)
 	set("rcutree.enable_rcu_lazy", "0");
 }
 
-static bool gp_kthread(const char *comm)
+static bool gp_kthread(long tid, const char *comm)
 {
+	(void)tid;
 	return !strcmp(comm, "rcu_preempt");
 }
 

@@ -464,7 +464,7 @@ unsigned long lrcu__srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool 
 /* ------------------------------------------------------------------ */
 /* synchronize_srcu() */
 
-void lrcu__srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
+static void srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
 {
 	const char *name = ssp->srcu_name ? ssp->srcu_name : "?";
 
@@ -477,6 +477,24 @@ void lrcu__srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
 	if (lrcu_srcu_self_holds(ssp))
 		lrcu__fatal("%s() on domain %s inside its own read-side critical section: it "
 			   "would wait for itself", caller, name);
+}
+
+/*
+ * The prelude of SRCU's blocking calls (synchronize_srcu*(),
+ * srcu_barrier()), the counterpart of lrcu__update_begin(): the caller is
+ * not where blocking would deadlock (per domain: another domain's reader
+ * may wait for this one), and a sched-joined caller goes offline while it
+ * waits; lrcu__update_end() undoes that.  Returns the domain's state.
+ */
+struct lrcu_srcu_sup *lrcu__srcu_update_begin(struct srcu_struct *ssp, const char *caller,
+					     bool *was_online)
+{
+	struct lrcu_srcu_sup *sup;
+
+	srcu_check_blocking(ssp, caller);
+	sup = lrcu__srcu_sup_get(ssp);
+	lrcu__sched_block_begin(was_online);
+	return sup;
 }
 
 /* Drive grace periods until the one ending at s is over (lock held). */
@@ -508,9 +526,7 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 	unsigned long s;
 	bool was;
 
-	lrcu__srcu_check_blocking(ssp, caller);
-	sup = lrcu__srcu_sup_get(ssp);
-	lrcu__sched_block_begin(&was);
+	sup = lrcu__srcu_update_begin(ssp, caller, &was);
 	pthread_mutex_lock(&sup->lock);
 	s = rcu_seq_snap(&sup->gp_seq);		/* full fence: the caller's removals first */
 	lrcu__srcu_request(sup, s, expedited);
@@ -524,7 +540,7 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 	}
 	sup->nr_waiters--;
 	pthread_mutex_unlock(&sup->lock);
-	lrcu__sched_block_end(was);
+	lrcu__update_end(was);
 }
 
 /* ------------------------------------------------------------------ */

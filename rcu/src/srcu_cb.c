@@ -289,9 +289,7 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	unsigned long s;
 	bool was;
 
-	lrcu__srcu_check_blocking(ssp, "srcu_barrier");
-	sup = lrcu__srcu_sup_get(ssp);
-	lrcu__sched_block_begin(&was);
+	sup = lrcu__srcu_update_begin(ssp, "srcu_barrier", &was);
 	s = rcu_seq_snap(&sup->barrier_seq);
 	pthread_mutex_lock(&sup->barrier_mutex);
 	/*
@@ -319,5 +317,5 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	}
 	pthread_mutex_unlock(&sup->lock);
 	pthread_mutex_unlock(&sup->barrier_mutex);
-	lrcu__sched_block_end(was);
+	lrcu__update_end(was);
 }

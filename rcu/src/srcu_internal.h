@@ -89,7 +89,8 @@ struct lrcu_srcu_sup *lrcu__srcu_sup_get(struct srcu_struct *ssp);
 bool lrcu__srcu_advance(struct lrcu_srcu_sup *sup);	/* lock held */
 bool lrcu__srcu_gp_needed(struct lrcu_srcu_sup *sup);	/* lock held */
 void lrcu__srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp);
-void lrcu__srcu_check_blocking(struct srcu_struct *ssp, const char *caller);
+struct lrcu_srcu_sup *lrcu__srcu_update_begin(struct srcu_struct *ssp, const char *caller,
+					     bool *was_online);
 unsigned long lrcu__srcu_delay(struct srcu_delay *d, unsigned long gp_seq, bool exp);
 
 /* srcu_readers.c */

@@ -34,7 +34,8 @@ static void normal_wait(struct lrcu_state *rsp, unsigned long snap)
  * not where blocking would deadlock (lrcu__check_blocking()), and a
  * sched-joined caller goes offline while it waits, so that a sched grace
  * period never waits for its own requester.  lrcu__update_end() undoes
- * the last.
+ * the last.  SRCU's blocking calls use lrcu__srcu_update_begin() (srcu.c:
+ * their checks are per domain) and the same end.
  */
 void lrcu__update_begin(enum lrcu_flavor f, const char *caller, bool *was_online)
 {

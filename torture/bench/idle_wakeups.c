@@ -33,7 +33,6 @@
  * (defaults 20, 1,10, all).  Built by make as $(BUILD)/bench/idle_wakeups;
  * not run by make check (a measurement, not a test).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -45,6 +44,7 @@
 #include <rcu/rcupdate.h>
 #include <rcu/rcutree.h>
 #include <rcu/kernel.h>	/* container_of() */
+#include <torture/proc_threads.h>
 #include "bench.h"
 
 #define MAX_RATES	8
@@ -55,32 +55,16 @@ static const char *const all_modes[] = { "lazy", "hurry", "lazy-nocb", "hurry-no
 /* ------------------------------------------------------------------ */
 /* The measured process */
 
+static bool not_main(long tid, const char *comm)
+{
+	(void)comm;
+	return tid != (long)getpid();
+}
+
 /* Context switches of every thread but the main one (the caller). */
 long bench_other_threads_switches(int *nthreads)
 {
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
-	long sum = 0, v;
-	char path[300], line[128];
-	FILE *f;
-
-	*nthreads = 0;
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.' || atol(de->d_name) == (long)getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		(*nthreads)++;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-			    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
-				sum += v;
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return sum;
+	return proc_threads_sum(not_main, proc_task_switches, nthreads);
 }
 
 void bench_sleep_until(struct timespec *t, double period_s)
