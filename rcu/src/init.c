@@ -1,13 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * init.c - start the library: parameters from RCU_BOOTARGS, tree geometry,
- * per-slot data, membarrier detection, then the GP and callback threads.
- * Runs on lrcu_init() or on the first registration/update-side call
- * (lifecycle.c), again after rcu_shutdown().
+ * init.c - the library's state and its start: one lrcu_state per flavor
+ * (the kernel's rcu_state) and the grace-period numbers the read side
+ * samples are defined here; starting fills them in: parameters from
+ * RCU_BOOTARGS, tree geometry, per-slot data, membarrier detection, then
+ * the GP and callback threads.  Runs on lrcu_init() or on the first
+ * registration/update-side call (lifecycle.c), again after rcu_shutdown().
  */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+
+struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
+	[LRCU_PREEMPT] = { .seq = RCU_SEQ_INIT },
+	[LRCU_SCHED] = { .seq = RCU_SEQ_INIT },
+};
+
+#define STATE_INIT(f, n, gpn, cbn) {					\
+	.flavor = (f), .name = (n), .gp_thread_name = (gpn),		\
+	.cb_thread_name = (cbn),					\
+	.gp_seq = &lrcu_gp_pub[f].seq,					\
+	.gp_seq_needed = RCU_SEQ_INIT,					\
+	.gp_exp_needed = RCU_SEQ_INIT,					\
+	.gp_mutex = PTHREAD_MUTEX_INITIALIZER,				\
+	.gp_wq_lock = PTHREAD_MUTEX_INITIALIZER,			\
+	.gp_wq = PTHREAD_COND_INITIALIZER,				\
+	.barrier_mutex = PTHREAD_MUTEX_INITIALIZER,			\
+	.barrier_lock = PTHREAD_MUTEX_INITIALIZER,			\
+	.barrier_seq = RCU_SEQ_INIT,					\
+	.barrier_done_lock = PTHREAD_MUTEX_INITIALIZER,			\
+	.barrier_done = PTHREAD_COND_INITIALIZER,			\
+}
+
+struct lrcu_state lrcu__states[LRCU_NR_FLAVORS] = {
+	[LRCU_PREEMPT] = STATE_INIT(LRCU_PREEMPT, "rcu_preempt", "rcu_preempt", "rcu_cb_preempt"),
+	[LRCU_SCHED] = STATE_INIT(LRCU_SCHED, "rcu_sched", "rcu_sched", "rcu_cb_sched"),
+};
 
 static int rda_init(struct lrcu_state *rsp)
 {

@@ -306,7 +306,7 @@ struct lrcu_state {
 	unsigned long n_barriers;
 };
 
-extern struct lrcu_state lrcu__states[LRCU_NR_FLAVORS];
+extern struct lrcu_state lrcu__states[LRCU_NR_FLAVORS];	/* init.c: their home */
 #define LRCU_NR_CB_THREADS	2	/* the flavors' callback threads */
 extern int lrcu__nr_internal;		/* slots of library threads: those two,
 					 * then the rcuo threads (const) */

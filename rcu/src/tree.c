@@ -97,32 +97,6 @@
 #include <unistd.h>
 #include "internal.h"
 
-struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
-	[LRCU_PREEMPT] = { .seq = RCU_SEQ_INIT },
-	[LRCU_SCHED] = { .seq = RCU_SEQ_INIT },
-};
-
-#define STATE_INIT(f, n, gpn, cbn) {					\
-	.flavor = (f), .name = (n), .gp_thread_name = (gpn),		\
-	.cb_thread_name = (cbn),					\
-	.gp_seq = &lrcu_gp_pub[f].seq,					\
-	.gp_seq_needed = RCU_SEQ_INIT,					\
-	.gp_exp_needed = RCU_SEQ_INIT,					\
-	.gp_mutex = PTHREAD_MUTEX_INITIALIZER,				\
-	.gp_wq_lock = PTHREAD_MUTEX_INITIALIZER,			\
-	.gp_wq = PTHREAD_COND_INITIALIZER,				\
-	.barrier_mutex = PTHREAD_MUTEX_INITIALIZER,			\
-	.barrier_lock = PTHREAD_MUTEX_INITIALIZER,			\
-	.barrier_seq = RCU_SEQ_INIT,					\
-	.barrier_done_lock = PTHREAD_MUTEX_INITIALIZER,			\
-	.barrier_done = PTHREAD_COND_INITIALIZER,			\
-}
-
-struct lrcu_state lrcu__states[LRCU_NR_FLAVORS] = {
-	[LRCU_PREEMPT] = STATE_INIT(LRCU_PREEMPT, "rcu_preempt", "rcu_preempt", "rcu_cb_preempt"),
-	[LRCU_SCHED] = STATE_INIT(LRCU_SCHED, "rcu_sched", "rcu_sched", "rcu_cb_sched"),
-};
-
 /* This thread is driving a grace period (lrcu__gp_run()): it sees the
  * root's ->qsmask empty by itself, nobody needs to wake it. */
 static __thread bool in_gp_driver;
