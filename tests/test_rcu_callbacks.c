@@ -175,7 +175,7 @@ static void high_fn(void *arg)
 	pthread_barrier_wait(h->all_in);	/* every slot taken before any queues */
 	call_rcu(&h->rh, high_cb);
 	if (!wait_flag(&h->ran, 60))
-		__atomic_fetch_add(&high_lost, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&high_lost, 1, __ATOMIC_RELAXED);	/* a count: read after the joins */
 	pthread_barrier_wait(h->all_in);	/* nobody leaves early: slots stay held */
 }
 
@@ -375,8 +375,11 @@ int main(void)
 	test_batching();	/* first: it checks the largest batch so far */
 	test_not_before_gp();
 	test_cb_thread();
+	/* A callback that never runs hangs rcu_barrier(): bail out instead. */
+	watchdog_arm("callbacks in order, and on slots far from the first", 120);
 	test_order();
 	test_high_slots();
+	watchdog_done();
 	test_barrier();
 	test_unregistered_and_leaving();
 	test_kfree_rcu();

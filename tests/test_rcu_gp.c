@@ -275,7 +275,7 @@ static void test_kthread_leaves_callers_alone(void)
 	wall_ns = (long)((now_s() - t0) * 1e9);
 	sw1 = thread_switches(gp_kthread, &n);
 	cpu1 = thread_cpu_ns(gp_kthread, &n);
-	__atomic_store_n(&section_holder_stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&section_holder_stop, 1, __ATOMIC_RELAXED);	/* a stop flag: the join orders */
 	reg_thread_join(&holder);
 	rcu_barrier();
 	rcu_barrier_sched();

@@ -682,8 +682,10 @@ static bool gp_woken_cond(void *p)
  * grace period still in flight.
  */
 static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedited,
-		       bool by_caller, bool may_leave)
+		       bool may_leave)
 {
+	/* Relaxed: our own store (caller_drive_begin()), under gp_mutex. */
+	bool by_caller = __atomic_load_n(&rsp->gp_by_caller, __ATOMIC_RELAXED);
 	long fqs_us = READ_ONCE(lrcu__params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
 	struct gp_woken_arg a = { .rsp = rsp, .gstart = gstart };
 
@@ -814,7 +816,7 @@ static unsigned long gp_resume(struct lrcu_state *rsp)
  * confirmed and its tree whole, for the next driver to finish (as a fork
  * child's first driver finishes the one its parent's driver parked in).
  */
-static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool may_leave)
+static bool gp_run(struct lrcu_state *rsp, bool expedited, bool may_leave)
 {
 	unsigned long gstart;
 	bool ended;
@@ -826,7 +828,7 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 		gstart = gp_resume(rsp);
 	else
 		gstart = gp_init(rsp);
-	ended = gp_wait_qs(rsp, gstart, expedited, by_caller, may_leave);
+	ended = gp_wait_qs(rsp, gstart, expedited, may_leave);
 	if (LRCU_INJECTED(LRCU_BUG_LAZY_LEAVE_ENDS))
 		ended = true;	/* INJECTED: holdouts or not */
 	if (ended)
@@ -838,9 +840,9 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller, bool 
 	return ended;
 }
 
-void lrcu__gp_run(struct lrcu_state *rsp, bool expedited, bool by_caller)
+void lrcu__gp_run(struct lrcu_state *rsp, bool expedited)
 {
-	gp_run(rsp, expedited, by_caller, false);
+	gp_run(rsp, expedited, false);
 }
 
 /*
@@ -860,13 +862,12 @@ static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
  * cleared before, so that it never clears the next caller's): a request
  * the GP kthread left alone meanwhile (for a later grace period, or the
  * one lrcu__gp_try_drive() left in flight) is the kthread's again: wake
- * it.  Store-buffering with
- * the kthread (all seq_cst): it samples ->gp_req_wake, then reads
- * ->gp_by_caller and ->gp_seq_needed (gp_wait_request()); a requester
- * raises ->gp_seq_needed, then bumps ->gp_req_wake.  If the kthread saw
- * us still driving and went to sleep on a request it saw, we see that
- * request here and our bump wakes it; if it did not see the request, the
- * requester's bump does.
+ * it.  Store-buffering with the kthread (all seq_cst): it samples
+ * ->gp_req_wake, then reads ->gp_by_caller and ->gp_seq_needed
+ * (gp_wait_request()); a requester raises ->gp_seq_needed, then bumps
+ * ->gp_req_wake.  If the kthread saw us still driving and went to sleep
+ * on a request it saw, we see that request here and our bump wakes it;
+ * if it did not see the request, the requester's bump does.
  */
 static void caller_drive_release(struct lrcu_state *rsp)
 {
@@ -916,7 +917,7 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 		if (!pthread_mutex_trylock(&rsp->gp_mutex)) {
 			if (!rcu_seq_done(rsp->gp_seq, snap)) {
 				caller_drive_begin(rsp, snap);
-				lrcu__gp_run(rsp, expedited || gp_exp_wanted(rsp), true);
+				lrcu__gp_run(rsp, expedited || gp_exp_wanted(rsp));
 				caller_drive_release(rsp);
 			} else {
 				lrcu__gp_release(rsp);
@@ -962,7 +963,7 @@ bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 	/* At most two: snap was sampled while one may have been running. */
 	caller_drive_begin(rsp, snap);
 	while (!left && !rcu_seq_done(rsp->gp_seq, snap))	/* ours, under gp_mutex */
-		left = !gp_run(rsp, gp_exp_wanted(rsp), true, true);
+		left = !gp_run(rsp, gp_exp_wanted(rsp), true);
 	/* Requested already (caller_drive_begin()): this wakes the kthread
 	 * to finish what we left. */
 	caller_drive_release(rsp);
@@ -1125,7 +1126,7 @@ static void *gp_kthread(void *arg)
 			break;
 		/* An expedited caller may have run it meanwhile. */
 		if (gp_needed(rsp))
-			lrcu__gp_run(rsp, gp_exp_wanted(rsp), false);
+			lrcu__gp_run(rsp, gp_exp_wanted(rsp));
 		lrcu__gp_release(rsp);
 	}
 	return NULL;
