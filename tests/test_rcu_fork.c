@@ -73,6 +73,43 @@ static void wait_inside(int n)
 		sleep_ms(1);
 }
 
+/*
+ * Start a helper thread and wait until it runs fn.  AddressSanitizer's
+ * allocator (GCC 12's libasan) takes no lock around fork(): a thread
+ * still inside its start-up code (which mallocs and frees) when fork()
+ * comes leaves the child's allocator locked, and the child's first
+ * thread start hangs.  glibc's malloc is fork-safe; the library's own
+ * threads park at points outside the allocator; the test's threads must
+ * be past their start-up.
+ */
+struct spawn_arg {
+	void *(*fn)(void *);
+	void *arg;
+	int running;
+};
+
+static void *spawn_main(void *p)
+{
+	struct spawn_arg *a = p;
+	void *(*fn)(void *) = a->fn, *arg = a->arg;
+
+	set_flag(&a->running);	/* a is spawn()'s: not touched after this */
+	return fn(arg);
+}
+
+static void spawn_with(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	struct spawn_arg a = { fn, arg, 0 };
+
+	pthread_create(t, NULL, spawn_main, &a);
+	wait_flag(&a.running, 60);
+}
+
+static void spawn(pthread_t *t, void *(*fn)(void *))
+{
+	spawn_with(t, fn, NULL);
+}
+
 static void *sync_rcu(void *arg)
 {
 	(void)arg;
@@ -173,11 +210,11 @@ static int scenario_gp(void)
 
 	alarm(60);
 	rcu_register_thread();
-	pthread_create(&t[0], NULL, rcu_holder, NULL);
+	spawn(&t[0], rcu_holder);
 	wait_inside(1);
 	for (i = 0; i < NCBS; i++)
 		call_rcu(&heads[i], count_cb);
-	pthread_create(&t[1], NULL, sync_rcu, NULL);
+	spawn(&t[1], sync_rcu);
 	wait_gp_in_flight();
 	fork_and_check(gp_child, t, 2);
 	rcu_barrier();
@@ -214,10 +251,10 @@ static int scenario_exp(void)
 	alarm(60);
 	rcu_register_thread();
 	rcu_quiescent_state();		/* joins rcu_sched */
-	pthread_create(&t[0], NULL, rcu_holder, NULL);
+	spawn(&t[0], rcu_holder);
 	wait_inside(1);
-	pthread_create(&t[1], NULL, sync_rcu_exp, NULL);
-	pthread_create(&t[2], NULL, barrier_rcu, NULL);
+	spawn(&t[1], sync_rcu_exp);
+	spawn(&t[2], barrier_rcu);
 	wait_flag(&barrier_queued, 60);
 	wait_gp_in_flight();
 	sleep_ms(20);	/* give both a chance to be waiting (either order is a test) */
@@ -256,11 +293,11 @@ static int scenario_srcu(void)
 	pthread_t t[3];
 
 	alarm(60);
-	pthread_create(&t[0], NULL, srcu_holder, NULL);
+	spawn(&t[0], srcu_holder);
 	wait_inside(1);
 	call_srcu(&ss, &srcu_head, count_cb);
-	pthread_create(&t[1], NULL, sync_srcu, NULL);
-	pthread_create(&t[2], NULL, barrier_srcu, NULL);
+	spawn(&t[1], sync_srcu);
+	spawn(&t[2], barrier_srcu);
 	while (!lrcu_srcu_get_gp_seq(&ss) || !(lrcu_srcu_get_gp_seq(&ss) & 3))
 		sleep_ms(1);	/* a grace period in flight */
 	sleep_ms(20);
@@ -303,6 +340,8 @@ static int scenario_lazy(void)
  * catches them holding locks.  Each child must get everything done. */
 
 static int stop_storm;
+/* The storm threads' own malloc() excludes fork() (spawn() says why). */
+static pthread_rwlock_t storm_alloc = PTHREAD_RWLOCK_INITIALIZER;
 
 static void free_cb(struct rcu_head *rh)
 {
@@ -316,7 +355,9 @@ static void *storm(void *arg)
 
 	for (i = 0; !__atomic_load_n(&stop_storm, __ATOMIC_RELAXED); i++) {
 		rcu_register_thread();
+		pthread_rwlock_rdlock(&storm_alloc);
 		h = malloc(sizeof(*h));
+		pthread_rwlock_unlock(&storm_alloc);
 		init_rcu_head(h);
 		switch (kind) {
 		case 0:
@@ -360,11 +401,13 @@ static int scenario_storm(void)
 
 	alarm(120);
 	for (k = 0; k < 3; k++)
-		pthread_create(&t[k], NULL, storm, (void *)k);
+		spawn_with(&t[k], storm, (void *)k);
 	for (i = 0; i < forks; i++) {
 		sleep_ms(5);
 		fflush(stdout);
+		pthread_rwlock_wrlock(&storm_alloc);
 		pid = fork();
+		pthread_rwlock_unlock(&storm_alloc);
 		if (pid == 0) {
 			alarm(30);
 			_exit(storm_child());

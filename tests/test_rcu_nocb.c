@@ -288,7 +288,7 @@ static void test_unregister(void)
 /* Switching under a stream of call_rcu() */
 
 static int stream_stop;
-static long toggles_ok, barrier_ok, barrier_bad;
+static long toggles_ok, barrier_ok, barrier_bad, barriers_done;
 
 static void q_stream(struct cpu_thread *c)
 {
@@ -343,6 +343,9 @@ static void barrierer(struct cpu_thread *c)
 			barrier_ok++;
 		else
 			barrier_bad++;
+		/* Relaxed: a count the main thread polls; the verdict reads
+		 * barrier_ok/bad after join(). */
+		__atomic_fetch_add(&barriers_done, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -363,6 +366,11 @@ static void test_toggle_stream(void)
 	watchdog_arm("call_rcu() streams while CPUs switch", 300);
 	for (i = 0; i < 6; i++)
 		join(&q[i]);
+	/* A barrier waits for the whole backlog queued before it, so the
+	 * streams may end after one or none (CI under TSan saw none): keep
+	 * the toggler switching until three barriers have returned. */
+	while (__atomic_load_n(&barriers_done, __ATOMIC_RELAXED) < 3)
+		sleep_ms(1);
 	__atomic_store_n(&stream_stop, 1, __ATOMIC_RELEASE);
 	join(&tg);
 	join(&br);
