@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # index.html in a real browser (headless Chromium, from the file system,
 # no server): the page renders (screenshot not blank), has the verdict
 # table's rows, and every image loads (none broken).  The report has no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # analysis/*.jq: each filter's output shape (keys and types) on the saved
 # results, the figures they compute, malformed lines named FILE:LINE and
 # skipped, and the verdict of a run record (the judge's, never SUCCESS

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # bin/nightly.sh with the fake rcutorture: this machine with --jobs
 # (each run on its own slot and processors), several "hosts" through a
 # stand-in ssh (tests/fixtures/analysis/fake-ssh: each host a folder),

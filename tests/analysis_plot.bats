@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 bats_require_minimum_version 1.5.0
 # bin/plot.sh and bin/rollup.sh: the plots of saved results (PNG of the
 # expected size, SVG), malformed input named and skipped, missing tools

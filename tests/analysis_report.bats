@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # bin/report.sh: RESULTS/DATE/index.html from saved results (verdict
 # table with failures first, reasons and console excerpts, links that
 # resolve, no JavaScript), malformed input, missing tools; and

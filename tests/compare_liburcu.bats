@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 bats_require_minimum_version 1.5.0
 # bin/compare-liburcu.sh on a short run (--quick): compare.json in the
 # shape analysis/compare.jq reads (every metric's samples per flavor, one

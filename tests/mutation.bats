@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # bin/mutation.sh: bad input, and one short real run (a safety bug, a
 # liveness bug and the unmodified build) whose kill table must say that
 # both bugs were caught and the unmodified build was not.

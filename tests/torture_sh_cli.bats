@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # bin/torture.sh end to end with the fake rcutorture (TORTURE_BIN; its
 # --check is the real program's): the command line, bad input found
 # before anything runs, --dryrun, the results layout, the verdicts

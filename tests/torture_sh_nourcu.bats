@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # liburcu is optional: a build with LIBURCU=0 (as if liburcu-dev were
 # missing; build/torture-nourcu, a plain build kept between runs) lists
 # the urcu-* types as not built, naming the package, and the scenarios

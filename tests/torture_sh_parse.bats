@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # Scenario folders laid out as the kernel's configs/rcu (CFcommon, CFLIST,
 # NAME + NAME.boot): reading them, the Kconfig model and #CHECK#, the CPU
 # count, the torture type, the kernel scripts' defaults; --duration,

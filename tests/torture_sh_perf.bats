@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 bats_require_minimum_version 1.5.0
 # bin/torture.sh --torture refscale|rcuscale (bin/lib/perf.sh): every
 # shipped perf scenario passes the program's check; a short run writes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
 # bin/recheck.sh: saved results judged again; doctored console.log and
 # summary.json files must be judged FAILURE; torture.sh and recheck.sh
 # print the same line for the same run (one judge).
