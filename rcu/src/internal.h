@@ -5,6 +5,33 @@
  * Every field says what it means, who writes it and under which lock.
  * "GP kthread" is the flavor's grace-period thread (tree.c); "owner" is
  * the registered thread that holds a slot.
+ *
+ * Who calls whom among the files of rcu/src, lowest first; a file calls
+ * the ones below it, never above, except where noted:
+ *
+ *   time.c, params.c, segcblist.c, debug.c (messages, debug objects,
+ *                    checks; one call up: registry.c says whether the
+ *                    caller is in a read-side section)
+ *   kthread.c        the library's threads (spawn, idle, park, stop)
+ *   geometry.c, membarrier.c, and init.c's state (lrcu__states)
+ *   tree.c           grace periods; tree_exp.c, tree_stall.c beside it
+ *   registry.c       threads as CPUs: registration reports quiescent
+ *                    states up the tree and, like the kernel's CPU
+ *                    hotplug, moves a departing slot's callbacks
+ *                    (callbacks.c) and onlines its rcuo threads
+ *                    (tree_nocb.c): two deliberate calls up
+ *   callbacks.c, lazy.c, tree_nocb.c    callbacks; they reach the grace
+ *                    periods' ends through the GP hooks
+ *                    (lrcu__gp_hook_add()), never called by tree.c
+ *   update.c, barrier.c, stats.c, srcu*.c    the update-side API,
+ *                    statistics, SRCU
+ *   init.c's lrcu__start()/lrcu__stop(), which set every mechanism up,
+ *                    and lifecycle.c: start, fork() and rcu_shutdown()
+ *   inject.c         deliberate bugs (make INJECT=1), on top of the tree;
+ *                    params.c hands it the bug asked for
+ *
+ * Every public entry point starts the library on first use through
+ * lifecycle.c's lrcu__init_once(): the one call up from any level.
  */
 #ifndef LRCU_INTERNAL_H
 #define LRCU_INTERNAL_H
@@ -235,7 +262,7 @@ struct lrcu_state {
 	int gp_wq_waiters;		/* threads in lrcu__gp_wq_wait() (atomic):
 					 * a release with none broadcasts nothing */
 	bool gp_driver_parked;		/* the driver is parked mid-GP for a
-					 * fork() (lifecycle.c's lock) */
+					 * fork() (kthread.c's lock) */
 
 	/* Mechanisms that see every grace period (set at init). */
 	const struct lrcu_gp_hooks *hooks[LRCU_MAX_HOOKS];
@@ -323,8 +350,10 @@ extern pthread_mutex_t lrcu__slots_lock;
 int lrcu__start(void);
 void lrcu__stop(void);
 
-/* lifecycle.c: starting, the library's threads, fork() and shutdown */
+/* lifecycle.c: starting the library, fork() and shutdown */
 void lrcu__init_once(void);		/* lrcu_init() or die trying */
+
+/* kthread.c: the library's threads */
 /*
  * Start a library thread (joinable, every signal blocked).  It must call
  * lrcu__kthread_check() at the top of its loop and sleep only in
@@ -351,6 +380,18 @@ void lrcu__fork_notify(void);		/* a GP driver let go of gp_mutex */
 enum lrcu_fork_phase { LRCU_FORK_PREPARE, LRCU_FORK_PARENT, LRCU_FORK_CHILD };
 void lrcu__fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph);
 void lrcu__fork_reclaim(pthread_mutex_t *m);	/* child: maybe a dead thread's */
+/* For lifecycle.c's fork() and shutdown steps. */
+enum lrcu_kt_request { LRCU_KT_RUN, LRCU_KT_PARK, LRCU_KT_STOP };
+bool lrcu__in_kthread(void);		/* the caller is a library thread */
+/* Ask every library thread to run on, park or stop, and wake it. */
+void lrcu__kthreads_request(enum lrcu_kt_request req);
+/* Wait until every library thread is parked and held() (called under
+ * the threads' lock, which also guards the GP drivers' parked flags). */
+void lrcu__kthreads_wait_parked(bool (*held)(void));
+void lrcu__kthreads_fork(enum lrcu_fork_phase ph);	/* the threads' lock */
+void lrcu__kthreads_fork_child(void);	/* child: nobody parked, nothing asked */
+void lrcu__kthreads_restart(void);	/* child: start every thread again */
+void lrcu__kthreads_join(void);		/* after LRCU_KT_STOP: join and forget them */
 /* params.c */
 void lrcu__params_freeze(void);		/* fixed parameters are now fixed */
 void lrcu__params_thaw(void);		/* ... until the library stops */

@@ -202,7 +202,12 @@ bool lrcu__lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long 
 	unsigned long end;
 
 	if (p->due) {
+		bool was;
+
+		/* Offline while it may drive: see lrcu__gp_try_drive(). */
+		lrcu__sched_block_begin(&was);
 		ended = lrcu__gp_try_drive(rsp, p->snap);
+		lrcu__sched_block_end(was);
 		end = p->now + (unsigned long)lazy_delay_us();
 		k->period_end_us = end ? end : 1;	/* a period starts, or goes on */
 	} else if (p->flush) {

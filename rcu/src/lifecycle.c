@@ -1,19 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lifecycle.c - the library's threads, fork() and rcu_shutdown().
- *
- * Library threads
- *
- * Every thread the library runs (each flavor's grace-period and callback
- * threads, srcu_worker, and whatever a new mechanism starts) is started
- * with lrcu__spawn(), which records it.  Such a thread starts with every
- * signal blocked, calls lrcu__kthread_check() at the top of its loop and
- * sleeps only in lrcu__kthread_idle(), both at points where it holds no
- * lock.  There it parks while a fork() is being prepared, and it returns
- * from its function when those calls say so (rcu_shutdown()).  With that,
- * a new mechanism's threads are restarted in a fork child and stopped by
- * rcu_shutdown() without code of their own.  A mechanism whose locks user
- * threads take adds them to the fork steps below.
+ * lifecycle.c - starting the library, fork() and rcu_shutdown(): the steps
+ * that go through every mechanism.  The library's threads themselves are
+ * kthread.c's (started, parked, restarted and stopped there).  A mechanism
+ * whose locks user threads take adds them to the fork steps below.
  *
  * fork() (pthread_atfork(), as liburcu does)
  *
@@ -44,34 +34,8 @@
  * use (RCU_BOOTARGS is read again).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include "internal.h"
-
-enum { KT_RUN, KT_PARK, KT_STOP };
-
-struct kthread {
-	void *(*fn)(void *);		/* the thread's function (const) */
-	void *arg;			/* its argument (const) */
-	pthread_t tid;			/* the running instance */
-	uint32_t *wake;			/* the word it idles on (atomic) */
-	bool parked;			/* parked for a fork (kt.lock) */
-	struct kthread *next;		/* (kt.lock) */
-};
-
-static struct {
-	pthread_mutex_t lock;		/* the list and the parked flags */
-	pthread_cond_t cond;		/* someone parked, or the request changed */
-	struct kthread *list;		/* every running library thread */
-	int request;			/* KT_*: what the threads must do (atomic) */
-} kt = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.cond = PTHREAD_COND_INITIALIZER,
-};
-
-static __thread struct kthread *kt_self;	/* this thread's entry, if any */
 
 /* ------------------------------------------------------------------ */
 /* Starting the library */
@@ -111,128 +75,6 @@ void lrcu__init_once(void)
 		exit(2);	/* the reason was printed */
 }
 
-/* ------------------------------------------------------------------ */
-/* Library threads */
-
-static void *kthread_main(void *p)
-{
-	kt_self = p;
-	/* Born while a fork() is being prepared: park before doing anything. */
-	if (lrcu__kthread_check())
-		return NULL;
-	return kt_self->fn(kt_self->arg);
-}
-
-/* Start k's thread, joinable, with every signal blocked (user handlers
- * never run on it). */
-static int kthread_start(struct kthread *k)
-{
-	sigset_t all, old;
-	int rc;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&k->tid, NULL, kthread_main, k);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
-int lrcu__spawn(void *(*fn)(void *), void *arg)
-{
-	struct kthread *k = calloc(1, sizeof(*k));
-	int rc;
-
-	if (!k)
-		return ENOMEM;
-	k->fn = fn;
-	k->arg = arg;
-	pthread_mutex_lock(&kt.lock);
-	rc = kthread_start(k);
-	if (!rc) {
-		k->next = kt.list;
-		kt.list = k;
-	}
-	pthread_mutex_unlock(&kt.lock);
-	if (rc)
-		free(k);
-	return rc;
-}
-
-/* Park until the fork is done; *parked (and, for a library thread, its
- * own flag: a GP kthread may park as a driver) tells the forking thread. */
-void lrcu__fork_park(bool *parked)
-{
-	bool *self = kt_self ? &kt_self->parked : parked;
-
-	pthread_mutex_lock(&kt.lock);
-	/* Relaxed: kt.lock orders it (it is written under the lock). */
-	while (__atomic_load_n(&kt.request, __ATOMIC_RELAXED) == KT_PARK) {
-		*parked = *self = true;
-		pthread_cond_broadcast(&kt.cond);
-		pthread_cond_wait(&kt.cond, &kt.lock);
-	}
-	*parked = *self = false;
-	pthread_mutex_unlock(&kt.lock);
-}
-
-bool lrcu__fork_pending(void)
-{
-	/* Seq_cst: pairs with the preparer's store and its loads of the idle
-	 * words and GP wake words (a store-buffering pair, see idle()). */
-	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == KT_PARK;
-}
-
-bool lrcu__kthread_requested(void)
-{
-	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) != KT_RUN;	/* as above */
-}
-
-bool lrcu__kthread_check(void)
-{
-	int req = __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST);	/* as above */
-
-	if (likely(req == KT_RUN))
-		return false;
-	if (req == KT_PARK)
-		lrcu__fork_park(&kt_self->parked);
-	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == KT_STOP;	/* as above */
-}
-
-bool lrcu__kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
-{
-	/*
-	 * Store-buffering pair with kthreads_kick(): we publish the word,
-	 * then look at the request; the requester stores the request, then
-	 * reads the word and bumps it.  Either we see the request, or it
-	 * bumps our word after we sampled val, and the wait returns at once.
-	 */
-	__atomic_store_n(&kt_self->wake, word, __ATOMIC_SEQ_CST);
-	if (lrcu__kthread_requested())
-		return lrcu__kthread_check();
-	lrcu__futex_wait(word, val, timeout_us);
-	return false;
-}
-
-/* Set the request and make every library thread look (kt.lock held; the
- * caller then wakes the GP drivers with lrcu__tree_kick(), without it). */
-static void kthreads_kick(int req)
-{
-	struct kthread *k;
-	uint32_t *w;
-
-	__atomic_store_n(&kt.request, req, __ATOMIC_SEQ_CST);	/* see idle() */
-	for (k = kt.list; k; k = k->next)
-		if ((w = __atomic_load_n(&k->wake, __ATOMIC_SEQ_CST)))	/* see idle() */
-			lrcu__wake(w);
-	pthread_cond_broadcast(&kt.cond);
-}
-
-void lrcu__fork_notify(void)
-{
-	pthread_mutex_lock(&kt.lock);
-	pthread_cond_broadcast(&kt.cond);
-	pthread_mutex_unlock(&kt.lock);
-}
 
 /* ------------------------------------------------------------------ */
 /* fork() */
@@ -242,33 +84,13 @@ void lrcu__fork_notify(void)
 static bool fork_own_gp[LRCU_NR_FLAVORS];
 static bool fork_tree;		/* the tree was started when we forked */
 
-/* Every library thread parked, and every flavor's grace periods held. */
-static bool fork_quiet(void)
+/* Every flavor's grace periods held (under kthread.c's lock, with every
+ * library thread parked). */
+static bool fork_held(void)
 {
-	struct kthread *k;
-
-	for (k = kt.list; k; k = k->next)
-		if (!k->parked)
-			return false;
 	return !fork_tree || lrcu__tree_fork_hold(fork_own_gp);
 }
 
-void lrcu__fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph)
-{
-	if (ph == LRCU_FORK_PREPARE)
-		pthread_mutex_lock(m);
-	else
-		pthread_mutex_unlock(m);	/* ours, in the child too */
-}
-
-void lrcu__fork_reclaim(pthread_mutex_t *m)
-{
-	/* Held by a thread that does not exist here (or free). */
-	if (pthread_mutex_trylock(m))
-		pthread_mutex_init(m, NULL);
-	else
-		pthread_mutex_unlock(m);
-}
 
 /*
  * The tree's locks, in the library's lock order: report_lock (stall
@@ -310,25 +132,20 @@ static void fork_locks(enum lrcu_fork_phase ph)
 		tree_fork(ph);
 	lrcu__debug_fork(ph);
 	lrcu__srcu_fork(ph);
-	lrcu__fork_mutex(&kt.lock, ph);	/* last: lrcu__spawn() may be called
+	lrcu__kthreads_fork(ph);	/* last: lrcu__spawn() may be called
 					 * with an SRCU domain's lock held */
 }
 
 static void fork_prepare(void)
 {
-	if (kt_self)
+	if (lrcu__in_kthread())
 		lrcu__fatal("fork() from a library thread (an RCU or SRCU callback): "
 			   "it cannot be restarted in the child");
 	pthread_mutex_lock(&init_lock);
 	fork_tree = __atomic_load_n(&started, __ATOMIC_RELAXED);	/* init_lock */
-	pthread_mutex_lock(&kt.lock);
-	kthreads_kick(KT_PARK);
-	pthread_mutex_unlock(&kt.lock);
+	lrcu__kthreads_request(LRCU_KT_PARK);
 	lrcu__tree_kick();
-	pthread_mutex_lock(&kt.lock);
-	while (!fork_quiet())
-		pthread_cond_wait(&kt.cond, &kt.lock);
-	pthread_mutex_unlock(&kt.lock);
+	lrcu__kthreads_wait_parked(fork_held);
 	fork_locks(LRCU_FORK_PREPARE);
 }
 
@@ -337,19 +154,14 @@ static void fork_parent(void)
 	fork_locks(LRCU_FORK_PARENT);
 	if (fork_tree)
 		lrcu__tree_fork_release(fork_own_gp, false);
-	pthread_mutex_lock(&kt.lock);
-	kthreads_kick(KT_RUN);		/* unpark */
-	pthread_mutex_unlock(&kt.lock);
+	lrcu__kthreads_request(LRCU_KT_RUN);	/* unpark */
 	pthread_mutex_unlock(&init_lock);
 }
 
 static void fork_child(void)
 {
-	struct kthread *k;
-
 	fork_locks(LRCU_FORK_CHILD);
-	pthread_cond_init(&kt.cond, NULL);	/* its waiters are gone */
-	__atomic_store_n(&kt.request, KT_RUN, __ATOMIC_SEQ_CST);	/* nobody parked here */
+	lrcu__kthreads_fork_child();
 	if (fork_tree) {
 		lrcu__tree_fork_release(fork_own_gp, true);
 		lrcu__membarrier_fork_child();
@@ -357,12 +169,7 @@ static void fork_child(void)
 	}
 	/* Restart the library threads, then hand the SRCU work of the
 	 * threads that are gone to srcu_worker (which may start it). */
-	for (k = kt.list; k; k = k->next) {
-		k->parked = false;
-		__atomic_store_n(&k->wake, NULL, __ATOMIC_RELAXED);	/* no thread yet */
-		if (kthread_start(k))
-			lrcu__fatal("fork() child: cannot restart a library thread");
-	}
+	lrcu__kthreads_restart();
 	lrcu__srcu_fork_child();
 	pthread_mutex_unlock(&init_lock);
 }
@@ -379,20 +186,9 @@ static void lifecycle_register_fork(void)
 /* Stop and join every library thread. */
 static void kthreads_stop(void)
 {
-	struct kthread *k, *list;
-
-	pthread_mutex_lock(&kt.lock);
-	kthreads_kick(KT_STOP);
-	list = kt.list;
-	kt.list = NULL;
-	pthread_mutex_unlock(&kt.lock);
-	lrcu__tree_kick();
-	while ((k = list)) {
-		list = k->next;
-		pthread_join(k->tid, NULL);
-		free(k);
-	}
-	__atomic_store_n(&kt.request, KT_RUN, __ATOMIC_SEQ_CST);	/* see idle() */
+	lrcu__kthreads_request(LRCU_KT_STOP);
+	lrcu__tree_kick();	/* GP drivers sleep on the tree's words */
+	lrcu__kthreads_join();
 }
 
 /* Run every pending callback, until a round finds none queued by the
@@ -418,7 +214,7 @@ int lrcu_shutdown(void)
 {
 	int others;
 
-	if (kt_self)
+	if (lrcu__in_kthread())
 		lrcu__fatal("rcu_shutdown() from a library thread (an RCU or SRCU callback)");
 	pthread_mutex_lock(&init_lock);
 	if (__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* init_lock */

@@ -65,7 +65,7 @@ void lrcu__srcu_worker_queue(struct lrcu_srcu_sup *sup)
 		list_add_tail(&sup->work, &W.queue);
 	}
 	/* Under W.lock, which fork() takes: a fork sees the flag and the
-	 * started thread (lifecycle.c's list) both, or neither. */
+	 * started thread (kthread.c's list) both, or neither. */
 	if (!W.started) {
 		if (lrcu__spawn(srcu_worker, NULL))
 			lrcu__fatal("cannot start the srcu_worker thread");

@@ -4,23 +4,6 @@
  */
 #include "internal.h"
 
-static const char *const gp_state_names[] = {
-	[LRCU_GPS_IDLE] = "RCU_GP_IDLE",
-	[LRCU_GPS_WAIT_GPS] = "RCU_GP_WAIT_GPS",
-	[LRCU_GPS_INIT] = "RCU_GP_INIT",
-	[LRCU_GPS_WAIT_FQS] = "RCU_GP_WAIT_FQS",
-	[LRCU_GPS_DOING_FQS] = "RCU_GP_DOING_FQS",
-	[LRCU_GPS_CLEANUP] = "RCU_GP_CLEANUP",
-	[LRCU_GPS_CLEANED] = "RCU_GP_CLEANED",
-};
-
-const char *lrcu_gp_state_name(int state)
-{
-	if (state < 0 || state >= (int)ARRAY_SIZE(gp_state_names))
-		return "RCU_GP_UNKNOWN";
-	return gp_state_names[state];
-}
-
 const char *lrcu_flavor_name(enum lrcu_flavor f)
 {
 	return f < LRCU_NR_FLAVORS ? lrcu__states[f].name : "?";

@@ -699,7 +699,9 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 	 * rcu_sched thread between quiescent states, a reader between
 	 * sections) is usually seen quiescent within a microsecond, and then
 	 * neither it nor we pay for a report (the leaf's lock, a wakeup).
-	 * The same scan as the timed ones below, minus need_qs.
+	 * The same scan as the timed ones below, minus need_qs.  (Expedited
+	 * grace periods gain nothing measurable from it: their heavy fence,
+	 * tens of microseconds here, dwarfs the report.)
 	 */
 	if (by_caller && !expedited && !may_leave)
 		lrcu__poll_briefly(gp_rescan_cond, &a, LRCU_RESCANS);
@@ -941,22 +943,20 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
  * grace period is left to the GP kthread: requested (and, if we started
  * it, left in flight for the kthread to finish), and its end wakes the
  * caller through the GP hooks as any requester's would.  The caller holds
- * no lock; a sched-joined one goes offline while it drives (as
- * lrcu__update_begin() makes synchronize_*() callers do), so that an
+ * no lock and, if sched-joined, is offline (lrcu__sched_block_begin(), as
+ * lrcu__update_begin() makes synchronize_*() callers), so that an
  * rcu_sched grace period does not wait for its own driver.  With
  * rcutree.gp_caller_drives=0 it only requests.  Returns true if gp_seq
  * has reached snap.
  */
 bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 {
-	bool was, left = false;
+	bool left = false;
 
 	if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: pairs with rcu_seq_end() */
 		return true;
-	lrcu__sched_block_begin(&was);
 	if (!READ_ONCE(lrcu__params.gp_caller_drives) ||	/* a run-time parameter */
 	    pthread_mutex_trylock(&rsp->gp_mutex)) {
-		lrcu__sched_block_end(was);
 		lrcu__gp_request(rsp, snap);
 		return false;
 	}
@@ -967,7 +967,6 @@ bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 	/* Requested already (caller_drive_begin()): this wakes the kthread
 	 * to finish what we left. */
 	caller_drive_release(rsp);
-	lrcu__sched_block_end(was);
 	return !left;
 }
 
@@ -1036,6 +1035,26 @@ void lrcu__gp_request_exp(struct lrcu_state *rsp, unsigned long snap)
 {
 	lrcu__gp_want_exp(rsp, snap);
 	lrcu__gp_request(rsp, snap);
+}
+
+/* ------------------------------------------------------------------ */
+/* The driver's states (->gp_state), by the kernel's names */
+
+static const char *const gp_state_names[] = {
+	[LRCU_GPS_IDLE] = "RCU_GP_IDLE",
+	[LRCU_GPS_WAIT_GPS] = "RCU_GP_WAIT_GPS",
+	[LRCU_GPS_INIT] = "RCU_GP_INIT",
+	[LRCU_GPS_WAIT_FQS] = "RCU_GP_WAIT_FQS",
+	[LRCU_GPS_DOING_FQS] = "RCU_GP_DOING_FQS",
+	[LRCU_GPS_CLEANUP] = "RCU_GP_CLEANUP",
+	[LRCU_GPS_CLEANED] = "RCU_GP_CLEANED",
+};
+
+const char *lrcu_gp_state_name(int state)
+{
+	if (state < 0 || state >= (int)ARRAY_SIZE(gp_state_names))
+		return "RCU_GP_UNKNOWN";
+	return gp_state_names[state];
 }
 
 /* ------------------------------------------------------------------ */
@@ -1157,7 +1176,7 @@ void lrcu__tree_kick(void)
 }
 
 /* Every flavor's grace periods held still: its driver parked mid-GP, or
- * gp_mutex ours (own[]).  Called under lifecycle.c's lock, which guards
+ * gp_mutex ours (own[]).  Called under kthread.c's lock, which guards
  * ->gp_driver_parked. */
 bool lrcu__tree_fork_hold(bool own[LRCU_NR_FLAVORS])
 {

@@ -86,14 +86,3 @@ void lrcu__exp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
 	lrcu__gp_drive(rsp, snap, true);
 }
-
-unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
-{
-	unsigned long s = lrcu_get_state(f);
-
-	if (lrcu_gp_is_normal())
-		lrcu__gp_request(&lrcu__states[f], s);
-	else
-		lrcu__gp_request_exp(&lrcu__states[f], s);
-	return s;
-}

@@ -45,7 +45,7 @@
  * offloaded; with it (even empty, "rcu_nocbs" alone) every CPU can be,
  * at run time, and the listed ones are from the start.  The threads of a
  * CPU start when it is first offloaded and registered (or offloaded later
- * by a call), through lrcu__spawn() (lifecycle.c restarts them in a fork
+ * by a call), through lrcu__spawn() (kthread.c restarts them in a fork
  * child and stops them in rcu_shutdown()).  The rcuo
  * invokers are registered (callbacks may read), in internal slots
  * reserved at start: 2 x nr_cpus of them when rcu_nocbs is given.

@@ -95,6 +95,19 @@ unsigned long lrcu_start_poll(enum lrcu_flavor f)
 	return s;
 }
 
+/* The same cookie, its grace period asked for expedited (tree_exp.c),
+ * unless rcupdate.rcu_normal says otherwise. */
+unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
+{
+	unsigned long s = lrcu_get_state(f);
+
+	if (lrcu_gp_is_normal())
+		lrcu__gp_request(&lrcu__states[f], s);
+	else
+		lrcu__gp_request_exp(&lrcu__states[f], s);
+	return s;
+}
+
 bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 {
 	if (cookie == RCU_GET_STATE_COMPLETED)

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kthread.c - the library's threads: starting them, their idle sleep, and
+ * parking, restarting and stopping them for lifecycle.c (fork() and
+ * rcu_shutdown()).  It uses only time.c and lrcu__fatal(): every
+ * mechanism may start threads here without a way back up.
+ *
+ * Every thread the library runs (each flavor's grace-period and callback
+ * threads, srcu_worker, the rcuo threads, and whatever a new mechanism
+ * starts) is started with lrcu__spawn(), which records it.  Such a thread
+ * starts with every signal blocked, calls lrcu__kthread_check() at the top
+ * of its loop and sleeps only in lrcu__kthread_idle(), both at points
+ * where it holds no lock.  There it parks while a fork() is being
+ * prepared, and it returns from its function when those calls say so
+ * (rcu_shutdown()).  With that, a new mechanism's threads are restarted in
+ * a fork child and stopped by rcu_shutdown() without code of their own.
+ * A grace-period driver that is not a library thread (an expedited
+ * caller) parks through lrcu__fork_park() under the same lock.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include "internal.h"
+
+struct kthread {
+	void *(*fn)(void *);		/* the thread's function (const) */
+	void *arg;			/* its argument (const) */
+	pthread_t tid;			/* the running instance */
+	uint32_t *wake;			/* the word it idles on (atomic) */
+	bool parked;			/* parked for a fork (kt.lock) */
+	struct kthread *next;		/* (kt.lock) */
+};
+
+static struct {
+	pthread_mutex_t lock;		/* the list and the parked flags */
+	pthread_cond_t cond;		/* someone parked, or the request changed */
+	struct kthread *list;		/* every running library thread */
+	int request;			/* LRCU_KT_*: what they must do (atomic) */
+} kt = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+};
+
+static __thread struct kthread *kt_self;	/* this thread's entry, if any */
+
+static void *kthread_main(void *p)
+{
+	kt_self = p;
+	/* Born while a fork() is being prepared: park before doing anything. */
+	if (lrcu__kthread_check())
+		return NULL;
+	return kt_self->fn(kt_self->arg);
+}
+
+/* Start k's thread, joinable, with every signal blocked (user handlers
+ * never run on it). */
+static int kthread_start(struct kthread *k)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&k->tid, NULL, kthread_main, k);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int lrcu__spawn(void *(*fn)(void *), void *arg)
+{
+	struct kthread *k = calloc(1, sizeof(*k));
+	int rc;
+
+	if (!k)
+		return ENOMEM;
+	k->fn = fn;
+	k->arg = arg;
+	pthread_mutex_lock(&kt.lock);
+	rc = kthread_start(k);
+	if (!rc) {
+		k->next = kt.list;
+		kt.list = k;
+	}
+	pthread_mutex_unlock(&kt.lock);
+	if (rc)
+		free(k);
+	return rc;
+}
+
+/* Park until the fork is done; *parked (and, for a library thread, its
+ * own flag: a GP kthread may park as a driver) tells the forking thread. */
+void lrcu__fork_park(bool *parked)
+{
+	bool *self = kt_self ? &kt_self->parked : parked;
+
+	pthread_mutex_lock(&kt.lock);
+	/* Relaxed: kt.lock orders it (it is written under the lock). */
+	while (__atomic_load_n(&kt.request, __ATOMIC_RELAXED) == LRCU_KT_PARK) {
+		*parked = *self = true;
+		pthread_cond_broadcast(&kt.cond);
+		pthread_cond_wait(&kt.cond, &kt.lock);
+	}
+	*parked = *self = false;
+	pthread_mutex_unlock(&kt.lock);
+}
+
+bool lrcu__fork_pending(void)
+{
+	/* Seq_cst: pairs with the preparer's store and its loads of the idle
+	 * words and GP wake words (a store-buffering pair, see idle()). */
+	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == LRCU_KT_PARK;
+}
+
+bool lrcu__kthread_requested(void)
+{
+	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) != LRCU_KT_RUN;	/* as above */
+}
+
+bool lrcu__kthread_check(void)
+{
+	int req = __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST);	/* as above */
+
+	if (likely(req == LRCU_KT_RUN))
+		return false;
+	if (req == LRCU_KT_PARK)
+		lrcu__fork_park(&kt_self->parked);
+	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == LRCU_KT_STOP;	/* as above */
+}
+
+bool lrcu__kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
+{
+	/*
+	 * Store-buffering pair with kthreads_kick(): we publish the word,
+	 * then look at the request; the requester stores the request, then
+	 * reads the word and bumps it.  Either we see the request, or it
+	 * bumps our word after we sampled val, and the wait returns at once.
+	 */
+	__atomic_store_n(&kt_self->wake, word, __ATOMIC_SEQ_CST);
+	if (lrcu__kthread_requested())
+		return lrcu__kthread_check();
+	lrcu__futex_wait(word, val, timeout_us);
+	return false;
+}
+
+/* Set the request and make every library thread look (kt.lock held). */
+static void kthreads_kick(enum lrcu_kt_request req)
+{
+	struct kthread *k;
+	uint32_t *w;
+
+	__atomic_store_n(&kt.request, req, __ATOMIC_SEQ_CST);	/* see idle() */
+	for (k = kt.list; k; k = k->next)
+		if ((w = __atomic_load_n(&k->wake, __ATOMIC_SEQ_CST)))	/* see idle() */
+			lrcu__wake(w);
+	pthread_cond_broadcast(&kt.cond);
+}
+
+void lrcu__fork_notify(void)
+{
+	pthread_mutex_lock(&kt.lock);
+	pthread_cond_broadcast(&kt.cond);
+	pthread_mutex_unlock(&kt.lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* For lifecycle.c: fork() and rcu_shutdown() */
+
+bool lrcu__in_kthread(void)
+{
+	return kt_self != NULL;
+}
+
+void lrcu__kthreads_request(enum lrcu_kt_request req)
+{
+	pthread_mutex_lock(&kt.lock);
+	kthreads_kick(req);
+	pthread_mutex_unlock(&kt.lock);
+}
+
+static bool kthreads_parked(void)
+{
+	struct kthread *k;
+
+	for (k = kt.list; k; k = k->next)
+		if (!k->parked)
+			return false;
+	return true;
+}
+
+void lrcu__kthreads_wait_parked(bool (*held)(void))
+{
+	pthread_mutex_lock(&kt.lock);
+	while (!kthreads_parked() || !held())
+		pthread_cond_wait(&kt.cond, &kt.lock);
+	pthread_mutex_unlock(&kt.lock);
+}
+
+void lrcu__kthreads_fork(enum lrcu_fork_phase ph)
+{
+	lrcu__fork_mutex(&kt.lock, ph);
+}
+
+void lrcu__kthreads_fork_child(void)
+{
+	pthread_cond_init(&kt.cond, NULL);	/* its waiters are gone */
+	__atomic_store_n(&kt.request, LRCU_KT_RUN, __ATOMIC_SEQ_CST);	/* nobody parked here */
+}
+
+void lrcu__kthreads_restart(void)
+{
+	struct kthread *k;
+
+	for (k = kt.list; k; k = k->next) {
+		k->parked = false;
+		__atomic_store_n(&k->wake, NULL, __ATOMIC_RELAXED);	/* no thread yet */
+		if (kthread_start(k))
+			lrcu__fatal("fork() child: cannot restart a library thread");
+	}
+}
+
+void lrcu__kthreads_join(void)
+{
+	struct kthread *k, *list;
+
+	pthread_mutex_lock(&kt.lock);
+	list = kt.list;
+	kt.list = NULL;
+	pthread_mutex_unlock(&kt.lock);
+	while ((k = list)) {
+		list = k->next;
+		pthread_join(k->tid, NULL);
+		free(k);
+	}
+	__atomic_store_n(&kt.request, LRCU_KT_RUN, __ATOMIC_SEQ_CST);	/* see idle() */
+}
+
+/* ------------------------------------------------------------------ */
+/* Fork steps of a mechanism's locks */
+
+void lrcu__fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph)
+{
+	if (ph == LRCU_FORK_PREPARE)
+		pthread_mutex_lock(m);
+	else
+		pthread_mutex_unlock(m);	/* ours, in the child too */
+}
+
+void lrcu__fork_reclaim(pthread_mutex_t *m)
+{
+	/* Held by a thread that does not exist here (or free). */
+	if (pthread_mutex_trylock(m))
+		pthread_mutex_init(m, NULL);
+	else
+		pthread_mutex_unlock(m);
+}
