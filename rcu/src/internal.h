@@ -32,6 +32,7 @@
  *
  * Every public entry point starts the library on first use through
  * lifecycle.c's lrcu__init_once(): the one call up from any level.
+ * tests/rcu_layers.t reads the built objects and holds the files to this.
  */
 #ifndef LRCU_INTERNAL_H
 #define LRCU_INTERNAL_H
@@ -604,8 +605,11 @@ void lrcu__nocb_wake_invoker(struct lrcu_state *rsp, struct lrcu_data *rdp);
 int lrcu__nocb_nr_offloaded(struct lrcu_state *rsp);	/* statistics */
 void lrcu__nocb_fork(enum lrcu_fork_phase ph);	/* toggle_lock: before the tree's */
 void lrcu__nocb_stop(void);			/* rcu_shutdown(): free, forget */
-/* params.c: is s an rcu_nocbs= CPU list?  0, or -1 with the reason. */
-int lrcu__nocb_cpulist_check(const char *s, char *err, size_t errlen);
+/* params.c: parse CPU list s ("1-3,7", "0-7:2/4", "N", "all", "").  With
+ * set (nr_cpus entries), mark its CPUs, ignoring and counting (*beyond)
+ * those at or above nr_cpus.  Returns 0, or -1 with a message in err. */
+int lrcu__cpulist_parse(const char *s, long nr_cpus, bool *set, long *beyond,
+			char *err, size_t errlen);
 
 /* debug.c */
 void lrcu__debug_fork(enum lrcu_fork_phase ph);		/* the object table */

@@ -57,6 +57,76 @@ struct lrcu__params lrcu__params = {
 	.enable_lazy = 0,		/* CONFIG_RCU_LAZY=n */
 };
 
+/* ------------------------------------------------------------------ */
+/* CPU lists (rcu_nocbs=, read by tree_nocb.c): "1-3,7", "0-7:2/4" (groups,
+ * as the kernel's cpulists), "N" for the last CPU, "all", or empty. */
+
+/* One number, or N (the last CPU, nr_cpus - 1; unknown when checking). */
+static const char *cpulist_num(const char *p, long last, long *v)
+{
+	char *end;
+
+	if (*p == 'N') {
+		*v = last;
+		return p + 1;
+	}
+	if (*p < '0' || *p > '9')
+		return NULL;
+	*v = strtol(p, &end, 10);
+	return end;
+}
+
+int lrcu__cpulist_parse(const char *s, long nr_cpus, bool *set, long *beyond,
+			char *err, size_t errlen)
+{
+	const char *p = s;
+	long a, b, used, grp, c, last = nr_cpus > 0 ? nr_cpus - 1 : LONG_MAX / 4;
+
+	if (!strcmp(s, "all")) {
+		for (c = 0; set && c < nr_cpus; c++)
+			set[c] = true;
+		return 0;
+	}
+	while (*p) {
+		if (!(p = cpulist_num(p, last, &a)))
+			goto bad;
+		b = a;
+		used = grp = 1;
+		if (*p == '-' && !(p = cpulist_num(p + 1, last, &b)))
+			goto bad;
+		if (*p == ':') {
+			if (!(p = cpulist_num(p + 1, last, &used)) || *p != '/' ||
+			    !(p = cpulist_num(p + 1, last, &grp)) || used < 1 || grp < used)
+				goto bad;
+		}
+		if (b < a)
+			goto bad;
+		for (c = a; set && c <= b; c++) {
+			if ((c - a) % grp >= used)
+				continue;
+			if (c < nr_cpus)
+				set[c] = true;
+			else
+				(*beyond)++;
+		}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "rcu_nocbs: bad CPU list '%s' (expected e.g. 1-3,7, 0-7:1/2, "
+		 "all, or nothing)", s);
+	return -1;
+}
+
+/* The check when rcu_nocbs is set (N unknown yet). */
+static int cpulist_check(const char *s, char *err, size_t errlen)
+{
+	return lrcu__cpulist_parse(s, -1, NULL, NULL, err, errlen);
+}
+
 struct param_desc {
 	const char *name;
 	long *val;
@@ -122,7 +192,7 @@ static const struct param_desc param_table[] = {
 	  "FAULT INJECTION: expedited grace periods ignore readers already inside"),
 	P("rcutree.fault_exp_skip_fence", fault_exp_skip_fence, 0, 1, false,
 	  "FAULT INJECTION: expedited grace periods skip the heavy fence (and see stale reader words)"),
-	TEXT("rcu_nocbs", rcu_nocbs, nocbs_given, true, lrcu__nocb_cpulist_check,
+	TEXT("rcu_nocbs", rcu_nocbs, nocbs_given, true, cpulist_check,
 	     "CPUs whose callbacks rcuo threads invoke (\"1-3,7\", \"all\"); given at all: "
 	     "every CPU can be switched at run time"),
 	P("rcu_nocb_poll", nocb_poll, 0, 1, false,

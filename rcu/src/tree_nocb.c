@@ -109,80 +109,6 @@ static bool *nocb_boot;			/* CPUs offloaded from the start */
 static pthread_mutex_t toggle_lock = PTHREAD_MUTEX_INITIALIZER;	/* spawns, switches */
 
 /* ------------------------------------------------------------------ */
-/* rcu_nocbs= lists: "1-3,7", "0-7:2/4" (groups, as the kernel's cpulists),
- * "N" for the last CPU, "all", or empty. */
-
-/* One number, or N (the last CPU, nr_cpus - 1; unknown when checking). */
-static const char *cpulist_num(const char *p, long last, long *v)
-{
-	char *end;
-
-	if (*p == 'N') {
-		*v = last;
-		return p + 1;
-	}
-	if (*p < '0' || *p > '9')
-		return NULL;
-	*v = strtol(p, &end, 10);
-	return end;
-}
-
-/*
- * Parse list s.  With set (nr_cpus entries), mark its CPUs, ignoring and
- * counting (*beyond) those at or above nr_cpus.  Returns 0, or -1 with a
- * message in err.
- */
-static int cpulist_parse(const char *s, long nr_cpus, bool *set, long *beyond,
-			 char *err, size_t errlen)
-{
-	const char *p = s;
-	long a, b, used, grp, c, last = nr_cpus > 0 ? nr_cpus - 1 : LONG_MAX / 4;
-
-	if (!strcmp(s, "all")) {
-		for (c = 0; set && c < nr_cpus; c++)
-			set[c] = true;
-		return 0;
-	}
-	while (*p) {
-		if (!(p = cpulist_num(p, last, &a)))
-			goto bad;
-		b = a;
-		used = grp = 1;
-		if (*p == '-' && !(p = cpulist_num(p + 1, last, &b)))
-			goto bad;
-		if (*p == ':') {
-			if (!(p = cpulist_num(p + 1, last, &used)) || *p != '/' ||
-			    !(p = cpulist_num(p + 1, last, &grp)) || used < 1 || grp < used)
-				goto bad;
-		}
-		if (b < a)
-			goto bad;
-		for (c = a; set && c <= b; c++) {
-			if ((c - a) % grp >= used)
-				continue;
-			if (c < nr_cpus)
-				set[c] = true;
-			else
-				(*beyond)++;
-		}
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	return 0;
-bad:
-	snprintf(err, errlen, "rcu_nocbs: bad CPU list '%s' (expected e.g. 1-3,7, 0-7:1/2, "
-		 "all, or nothing)", s);
-	return -1;
-}
-
-int lrcu__nocb_cpulist_check(const char *s, char *err, size_t errlen)
-{
-	return cpulist_parse(s, -1, NULL, NULL, err, errlen);
-}
-
-/* ------------------------------------------------------------------ */
 /* Start-up */
 
 static long isqrt(long n)
@@ -206,7 +132,8 @@ int lrcu__nocb_nr_slots(void)
 	nocb_boot = calloc((size_t)nr, sizeof(*nocb_boot));
 	if (!nocb_boot)
 		lrcu__fatal("out of memory for rcu_nocbs");
-	if (cpulist_parse(lrcu__params.rcu_nocbs, nr, nocb_boot, &beyond, err, sizeof(err)))
+	if (lrcu__cpulist_parse(lrcu__params.rcu_nocbs, nr, nocb_boot, &beyond, err,
+				sizeof(err)))
 		lrcu__fatal("%s", err);	/* checked when set: cannot happen */
 	if (beyond)
 		fprintf(stderr, "rcu: rcu_nocbs=%s names %ld CPU%s at or beyond nr_cpus=%ld: "
