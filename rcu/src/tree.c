@@ -339,8 +339,20 @@ void lrcu__report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 
 /*
  * A thread reports its own quiescent state (rcu_sched, on request, or any
- * flavor when going away).  Only for the grace period its leaf is in, and
- * only if its word proves it quiescent for that grace period.
+ * flavor when going away), having cleared its ->need_qs.  Only for the
+ * grace period its leaf is in, and only if its word proves it quiescent
+ * for that grace period.
+ *
+ * If that grace period still waits for the slot, the request stands:
+ * ->need_qs is set again.  The request the caller cleared may belong to
+ * it: the caller's word predates it (the thread answered a request left
+ * over from an earlier grace period, whose scan then found ->need_qs
+ * still set and did not mark it again), or the driver marked it between
+ * the caller's word store and its clear.  Dropped, the slot's next
+ * quiescent state would go unreported, and an expedited grace period,
+ * which does not rescan on a timer, would wait for a report that never
+ * comes (TREE04 hung so).  Under the leaf's lock, which every marking
+ * scan holds, so no mark is lost after this.
  */
 void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
 {
@@ -351,11 +363,16 @@ void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	/* Our own word (the caller is its owner): program order suffices;
 	 * acquire for symmetry with gp_scan_leaf(). */
 	w = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
-	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask) &&
-	    lrcu_word_qs(w, rnp->gp_seq))
-		lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
-	else
-		lrcu__node_unlock(rnp);
+	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask)) {
+		if (lrcu_word_qs(w, rnp->gp_seq)) {
+			lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+			return;
+		}
+		/* Relaxed: read by the owner (the caller) in program order. */
+		if (rdp->need_qs)
+			__atomic_store_n(rdp->need_qs, 1, __ATOMIC_RELAXED);
+	}
+	lrcu__node_unlock(rnp);
 }
 
 static unsigned long root_qsmask(struct lrcu_state *rsp)
