@@ -52,7 +52,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
