@@ -20,6 +20,7 @@ fi
 # not checked) and lrcu__start()/lrcu__stop() (functions: at the top).
 levels='
 time 0
+lock 0
 params 0
 segcblist 0
 debug 0

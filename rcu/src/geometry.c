@@ -15,31 +15,6 @@
 #include <string.h>
 #include "internal.h"
 
-void lrcu__node_lock(struct lrcu_node *rnp)
-{
-	pthread_mutex_lock(&rnp->lock);
-	/*
-	 * Make the previous unlock (of a child, on the reporting path) plus
-	 * this lock a full barrier, as smp_mb__after_unlock_lock() does in
-	 * the kernel: a QS reported at a child is ordered before whatever
-	 * the parent's holder does next, including ending the grace period.
-	 * On x86 the lock is already one: glibc takes a mutex with a locked
-	 * read-modify-write (lock cmpxchg), and every locked instruction is
-	 * a full barrier there, so the fence would only cost (it was a tenth
-	 * of a grace period with no reader).
-	 */
-#if !defined(__x86_64__) && !defined(__i386__)
-	smp_mb();
-#else
-	barrier();
-#endif
-}
-
-void lrcu__node_unlock(struct lrcu_node *rnp)
-{
-	pthread_mutex_unlock(&rnp->lock);
-}
-
 int lrcu__geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
 {
 	long leaf = lrcu__params.fanout_leaf, fan = lrcu__params.fanout;
@@ -97,7 +72,7 @@ int lrcu__geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
 		stride *= rsp->levelspread[i];
 		for (j = 0; j < rsp->level_count[i]; j++) {
 			rnp = &rsp->node[rsp->level_first[i] + j];
-			pthread_mutex_init(&rnp->lock, NULL);
+			rnp->lock = (struct lrcu_lock)LRCU_LOCK_INIT;
 			rnp->gp_seq = *rsp->gp_seq;
 			rnp->level = i;
 			rnp->grplo = (int)(j * stride);

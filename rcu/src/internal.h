@@ -9,7 +9,7 @@
  * Who calls whom among the files of rcu/src, lowest first; a file calls
  * the ones below it, never above, except where noted:
  *
- *   time.c, params.c, segcblist.c, debug.c (messages, debug objects,
+ *   time.c, lock.c, params.c, segcblist.c, debug.c (messages, debug objects,
  *                    checks; one call up: registry.c says whether the
  *                    caller is in a read-side section)
  *   kthread.c        the library's threads (spawn, idle, park, stop)
@@ -46,6 +46,7 @@
 #include "rcu_seq.h"
 #include "segcblist.h"
 #include "inject.h"
+#include "lock.h"
 
 #define LRCU_MAX_LEVELS		6	/* the kernel stops at 4; fanout 2
 					 * with 16 threads + ours needs 5 */
@@ -112,7 +113,7 @@ extern struct lrcu__params lrcu__params;
 /* rcu_node: one node of the combining tree, stored heap-ordered in
  * rcu_state.node[] (root first, then each level left to right). */
 struct lrcu_node {
-	pthread_mutex_t lock;		/* protects the fields below */
+	struct lrcu_lock lock;		/* protects the fields below (lock.h) */
 	unsigned long gp_seq;		/* GP this node last saw start/end (lock;
 					 * READ_ONCE() for diagnostics) */
 	unsigned long qsmask;		/* children (or slots) still owing a QS
@@ -454,10 +455,29 @@ static inline struct lrcu_node *lrcu_node_next_used(struct lrcu_state *rsp,
 #define lrcu_for_each_leaf_used(rsp, rnp, leaves) \
 	for ((rnp) = (rsp)->node + (rsp)->level_first[(rsp)->levels - 1]; \
 	     (rnp) < (rsp)->node + (rsp)->level_first[(rsp)->levels - 1] + (leaves); (rnp)++)
-/* Lock a node; the fence makes unlock(child)+lock(parent) a full barrier
- * on the reporting path (the kernel's smp_mb__after_unlock_lock()). */
-void lrcu__node_lock(struct lrcu_node *rnp);
-void lrcu__node_unlock(struct lrcu_node *rnp);
+/*
+ * Lock a node.  The fence makes the previous unlock (of a child, on the
+ * reporting path) plus this lock a full barrier, as the kernel's
+ * smp_mb__after_unlock_lock() does: a QS reported at a child is ordered
+ * before whatever the parent's holder does next, including ending the
+ * grace period.  On x86 the lock already is one (lock.h takes it with a
+ * locked read-modify-write, a full barrier there), so the fence would
+ * only cost.
+ */
+static inline void lrcu__node_lock(struct lrcu_node *rnp)
+{
+	lrcu__lock(&rnp->lock);
+#if !defined(__x86_64__) && !defined(__i386__)
+	smp_mb();	/* pairs with the fences of the reporters' unlock+lock */
+#else
+	barrier();
+#endif
+}
+
+static inline void lrcu__node_unlock(struct lrcu_node *rnp)
+{
+	lrcu__unlock(&rnp->lock);
+}
 
 /* tree.c */
 int lrcu__tree_start(struct lrcu_state *rsp);

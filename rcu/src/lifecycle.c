@@ -99,6 +99,15 @@ static bool fork_held(void)
  * and barrier_done_lock.  In the child, the condition variables lose
  * their waiters and barrier_mutex its dead holder (barrier.c).
  */
+/* lrcu__fork_mutex() for an rcu_node lock (lock.h). */
+static void node_fork(struct lrcu_node *rnp, enum lrcu_fork_phase ph)
+{
+	if (ph == LRCU_FORK_PREPARE)
+		lrcu__node_lock(rnp);
+	else
+		lrcu__node_unlock(rnp);	/* ours, in the child too */
+}
+
 static void tree_fork(enum lrcu_fork_phase ph)
 {
 	struct lrcu_state *rsp;
@@ -110,7 +119,7 @@ static void tree_fork(enum lrcu_fork_phase ph)
 		lrcu__fork_mutex(&rsp->barrier_lock, ph);
 	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++)
 		for (i = rsp->nr_nodes - 1; i >= 0; i--)
-			lrcu__fork_mutex(&rsp->node[i].lock, ph);
+			node_fork(&rsp->node[i], ph);
 	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++)
 		for (i = 0; i <= lrcu__nr_slots; i++)
 			lrcu__fork_mutex(&rsp->rda[i].cblock, ph);

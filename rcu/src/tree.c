@@ -521,6 +521,25 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 }
 
 /*
+ * Start the loads of a leaf's holdout words before looking at any of them
+ * (called with the leaf locked: ->word is stable).  Each word lives in its
+ * thread's TLS, a page of its own: one scan of many idle threads is a
+ * chain of cache and TLB misses, which the loop below, branching on each
+ * word, would take one after the other.  Prefetches overlap them.
+ */
+static void gp_scan_prefetch(struct lrcu_state *rsp, struct lrcu_node *rnp)
+{
+	unsigned long holdouts;
+	unsigned long *w;
+
+	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
+		w = rsp->rda[rnp->grplo + __builtin_ctzl(holdouts)].word;
+		if (w)
+			__builtin_prefetch(w);
+	}
+}
+
+/*
  * Scan one leaf's holdouts; report the quiescent ones.  With `mark', ask
  * the others to report (->need_qs) and return true if any was newly asked.
  */
@@ -536,6 +555,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		lrcu__node_unlock(rnp);
 		return false;
 	}
+	gp_scan_prefetch(rsp, rnp);
 	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
 		struct lrcu_data *rdp;
 		unsigned long w;
