@@ -83,6 +83,7 @@ void lrcu_inject_nested_unlock(void)
 	struct lrcu_state *rsp = &lrcu__states[LRCU_PREEMPT];
 	struct lrcu_data *rdp;
 	struct lrcu_node *rnp;
+	unsigned long g;
 
 	/* Relaxed: the GP thread's request, as in rcu_read_unlock(). */
 	if (r->slot < 0 || !__atomic_load_n(&r->need_qs[LRCU_PREEMPT], __ATOMIC_RELAXED))
@@ -91,8 +92,9 @@ void lrcu_inject_nested_unlock(void)
 	rdp = &rsp->rda[r->slot];
 	rnp = rdp->mynode;
 	lrcu__node_lock(rnp);
-	if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask))
-		lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+	g = lrcu__node_waits_for(rnp, rdp);
+	if (g)
+		lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, g);
 	else
 		lrcu__node_unlock(rnp);
 }

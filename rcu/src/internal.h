@@ -479,6 +479,19 @@ static inline void lrcu__node_unlock(struct lrcu_node *rnp)
 	lrcu__unlock(&rnp->lock);
 }
 
+/*
+ * With rnp (rdp's leaf) locked: the grace period rnp is in, if that grace
+ * period still waits for rdp's slot; else 0 (never a grace period in
+ * progress).  ->gp_seq is read once: gp_cleanup() stamps it without the
+ * lock, which it may because then no node waits for anything.
+ */
+static inline unsigned long lrcu__node_waits_for(struct lrcu_node *rnp, struct lrcu_data *rdp)
+{
+	unsigned long g = READ_ONCE(rnp->gp_seq);	/* pairs with WRITE_ONCE() in tree.c */
+
+	return rcu_seq_state(g) && (rnp->qsmask & rdp->grpmask) ? g : 0;
+}
+
 /* tree.c */
 int lrcu__tree_start(struct lrcu_state *rsp);
 /* fork(): wake the GP drivers and kthreads; hold every flavor's grace

@@ -249,6 +249,7 @@ static void slot_detach(int slot)
 		struct lrcu_state *rsp = &lrcu__states[f];
 		struct lrcu_data *rdp = &rsp->rda[slot];
 		struct lrcu_node *rnp = rdp->mynode;
+		unsigned long g;
 
 		lrcu__node_lock(rnp);
 		rnp->qsmaskinitnext &= ~rdp->grpmask;
@@ -258,8 +259,9 @@ static void slot_detach(int slot)
 		rdp->word = NULL;
 		rdp->need_qs = NULL;
 		/* We are outside any section: quiescent for the current GP. */
-		if (rcu_seq_state(rnp->gp_seq) && (rnp->qsmask & rdp->grpmask))
-			lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, rnp->gp_seq);
+		g = lrcu__node_waits_for(rnp, rdp);
+		if (g)
+			lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, g);
 		else
 			lrcu__node_unlock(rnp);
 		lrcu__migrate_callbacks(rsp, rdp);

@@ -340,7 +340,7 @@ static int copy_holdouts(struct lrcu_state *rsp, unsigned long g)
 		if (!READ_ONCE(rnp->qsmask))	/* peek; rechecked under the lock */
 			continue;
 		lrcu__node_lock(rnp);
-		for (m = rnp->gp_seq == g ? rnp->qsmask : 0; m; m &= m - 1, n++) {
+		for (m = READ_ONCE(rnp->gp_seq) == g ? rnp->qsmask : 0; m; m &= m - 1, n++) {
 			struct lrcu_data *rdp;
 			struct holdout_copy *c;
 
