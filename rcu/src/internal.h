@@ -399,6 +399,7 @@ void lrcu__params_freeze(void);		/* fixed parameters are now fixed */
 void lrcu__params_thaw(void);		/* ... until the library stops */
 /* time.c */
 unsigned long lrcu__now_us(void);
+unsigned long lrcu__now_coarse_us(void);	/* at the tick's resolution */
 void lrcu__sleep_us(unsigned long us);
 /* Wait on a wake word sampled as val (returns early on change/timeout);
  * bump one and wake its sleepers, if any (time.c: "Wake words"). */

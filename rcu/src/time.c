@@ -19,6 +19,21 @@ unsigned long lrcu__now_us(void)
 	return (unsigned long)ts.tv_sec * 1000000UL + (unsigned long)ts.tv_nsec / 1000;
 }
 
+/*
+ * The kernel's jiffies: CLOCK_MONOTONIC_COARSE, the time of the last
+ * tick (a few ms of resolution), never ahead of lrcu__now_us().  A tenth
+ * of its cost (3 ns against 25 here), which counts where every grace
+ * period reads it twice (its start and end, for stall warnings and the
+ * longest-grace-period statistic, which the kernel keeps in jiffies too).
+ */
+unsigned long lrcu__now_coarse_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (unsigned long)ts.tv_sec * 1000000UL + (unsigned long)ts.tv_nsec / 1000;
+}
+
 void lrcu__sleep_us(unsigned long us)
 {
 	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };

@@ -499,7 +499,7 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	unsigned long gstart, mask, gen;
 	struct qs_batch b;
 
-	rsp->gp_start_us = lrcu__now_us();
+	rsp->gp_start_us = lrcu__now_coarse_us();	/* jiffies will do */
 	gp_set_state(rsp, LRCU_GPS_INIT, rsp->gp_start_us);
 	rcu_seq_start(rsp->gp_seq);
 	/* The hooks (stall warnings) watch from the start, delays included;
@@ -592,25 +592,6 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 }
 
 /*
- * Start the loads of a leaf's holdout words before looking at any of them
- * (called with the leaf locked: ->word is stable).  Each word lives in its
- * thread's TLS, a page of its own: one scan of many idle threads is a
- * chain of cache and TLB misses, which the loop below, branching on each
- * word, would take one after the other.  Prefetches overlap them.
- */
-static void gp_scan_prefetch(struct lrcu_state *rsp, struct lrcu_node *rnp)
-{
-	unsigned long holdouts;
-	unsigned long *w;
-
-	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
-		w = rsp->rda[rnp->grplo + __builtin_ctzl(holdouts)].word;
-		if (w)
-			__builtin_prefetch(w);
-	}
-}
-
-/*
  * The holdouts of leaf rnp (locked, in grace period gstart) that are
  * quiescent.  With `mark', ask the others to report (->need_qs) and set
  * *marked if any was newly asked.
@@ -621,7 +602,6 @@ static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 	unsigned long holdouts, qs = 0, bit;
 	int i;
 
-	gp_scan_prefetch(rsp, rnp);
 	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
 		struct lrcu_data *rdp;
 		unsigned long w;
@@ -895,7 +875,7 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 			WRITE_ONCE(rnp->gp_seq, end);	/* READ_ONCE() by lockers too */
 	rcu_seq_end(rsp->gp_seq);	/* release: after the stamps */
 
-	now = lrcu__now_us();
+	now = lrcu__now_coarse_us();	/* as at the start */
 	dur = now - rsp->gp_start_us;
 	/* Statistics: relaxed, the driver is the only writer (gp_mutex). */
 	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);

@@ -60,7 +60,8 @@ struct lrcu_stats {
 	unsigned long gp_seq;		/* current gp_seq */
 	unsigned long gp_seq_needed;	/* furthest requested */
 	unsigned long gps_completed;	/* since start */
-	unsigned long gp_max_us;	/* longest grace period */
+	unsigned long gp_max_us;	/* longest grace period (at the kernel
+					 * tick's resolution, as its jiffies) */
 	unsigned long fqs_scans;	/* force-quiescent-state scans */
 	unsigned long qs_reports;	/* slot reports that cleared a qsmask bit */
 	unsigned long cbs_queued;	/* call_rcu() so far */
