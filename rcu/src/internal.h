@@ -129,6 +129,8 @@ struct lrcu_node {
 	int grpnum;			/* bit number in parent (const) */
 	int level;			/* 0 = root (const) */
 	struct lrcu_node *parent;	/* NULL at the root (const) */
+	unsigned long n_qs_reports;	/* statistic: bits cleared here (lock;
+					 * atomic, for lrcu_get_stats()) */
 } __attribute__((aligned(LRCU_CACHELINE)));
 
 /* ------------------------------------------------------------------ */
@@ -324,12 +326,12 @@ struct lrcu_state {
 	pthread_mutex_t barrier_done_lock;
 	pthread_cond_t barrier_done;
 
-	/* Statistics (atomics, relaxed). */
+	/* Statistics (atomics, relaxed).  The first four have one writer,
+	 * the GP driver (gp_mutex): no read-modify-write (lrcu__stat_add()). */
 	unsigned long n_gps;
 	unsigned long n_exp_gps;	/* ... of which run expedited */
 	unsigned long gp_max_us;
 	unsigned long n_fqs_scans;
-	unsigned long n_qs_reports;
 	unsigned long n_cb_batches;
 	unsigned long cb_max_batch;
 	unsigned long n_barriers;
@@ -478,6 +480,13 @@ static inline void lrcu__node_lock(struct lrcu_node *rnp)
 static inline void lrcu__node_unlock(struct lrcu_node *rnp)
 {
 	lrcu__unlock(&rnp->lock);
+}
+
+/* Count one for a statistic that has a single writer (a relaxed load and
+ * store: no locked instruction; readers load it relaxed). */
+static inline void lrcu__stat_add(unsigned long *c, unsigned long n)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
 /*

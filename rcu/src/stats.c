@@ -28,7 +28,8 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	st->gps_completed = LD(rsp->n_gps);
 	st->gp_max_us = LD(rsp->gp_max_us);
 	st->fqs_scans = LD(rsp->n_fqs_scans);
-	st->qs_reports = LD(rsp->n_qs_reports);
+	for (i = 0; i < rsp->nr_nodes; i++)
+		st->qs_reports += LD(rsp->node[i].n_qs_reports);
 	st->cb_batches = LD(rsp->n_cb_batches);
 	st->cb_max_batch = LD(rsp->cb_max_batch);
 	st->barriers = LD(rsp->n_barriers);

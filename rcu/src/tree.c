@@ -308,9 +308,8 @@ static unsigned long report_qs_node(struct lrcu_state *rsp, unsigned long mask,
 		return 0;
 	}
 	mask &= rnp->qsmask;
-	/* statistic */
-	__atomic_fetch_add(&rsp->n_qs_reports,
-			   (unsigned long)__builtin_popcountl(mask), __ATOMIC_RELAXED);
+	/* statistic; one writer at a time: the lock's holder */
+	lrcu__stat_add(&rnp->n_qs_reports, (unsigned long)__builtin_popcountl(mask));
 	/* WRITE_ONCE: the GP thread peeks at the root without the lock. */
 	WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
 	if (rnp->qsmask && !LRCU_INJECTED(LRCU_BUG_CLIMB_EARLY)) {
@@ -662,7 +661,7 @@ static bool gp_scan(struct lrcu_state *rsp, unsigned long gstart, bool mark)
 	struct qs_batch b = { .gp_seq = gstart };
 
 	gp_set_state(rsp, LRCU_GPS_DOING_FQS, 0);
-	__atomic_fetch_add(&rsp->n_fqs_scans, 1, __ATOMIC_RELAXED);	/* statistic */
+	lrcu__stat_add(&rsp->n_fqs_scans, 1);	/* statistic (the driver's) */
 	lrcu_for_each_leaf_used(rsp, rnp, rsp->gp_leaves)
 		if (READ_ONCE(rnp->qsmask))	/* peek; rechecked under the lock */
 			marked |= gp_scan_leaf(rsp, rnp, gstart, mark, &b);
@@ -881,9 +880,9 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
 	if (dur > max)
 		__atomic_store_n(&rsp->gp_max_us, dur, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&rsp->n_gps, 1, __ATOMIC_RELAXED);
+	lrcu__stat_add(&rsp->n_gps, 1);
 	if (expedited)
-		__atomic_fetch_add(&rsp->n_exp_gps, 1, __ATOMIC_RELAXED);
+		lrcu__stat_add(&rsp->n_exp_gps, 1);
 	/* After the statistics: a hook may wake a callback invoker, and a
 	 * callback's waiter read them. */
 	gp_hooks_end(rsp, end, now);
@@ -1101,7 +1100,7 @@ static void gp_mutex_release(struct lrcu_state *rsp)
 	smp_mb();
 	if (__atomic_load_n(&rsp->gp_wq_waiters, __ATOMIC_RELAXED)) {	/* after the fence */
 		pthread_mutex_lock(&rsp->gp_wq_lock);
-		if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && rsp->n_gps > 30))
+		if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && __atomic_load_n(&rsp->n_gps, __ATOMIC_RELAXED) > 30))
 			pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 		pthread_mutex_unlock(&rsp->gp_wq_lock);
 	}
