@@ -142,6 +142,13 @@ run_state() {
 	echo "${RUN_STATE:?}/${1##*/}"
 }
 
+# put_file FILE VALUE: write VALUE to FILE as one step (written aside, then
+# renamed): the watchers test for a state file and read it at once, and
+# must never find it created but still empty.
+put_file() {
+	{ echo "$2" >"$1.new" && mv -f "$1.new" "$1"; } || { rm -f "$1.new"; return 1; }
+}
+
 # run_start DIR DURATION CMDWORD...: start the run in the background; the
 # pid of rcutorture itself, the start time and the duration go to its
 # run_state folder, rcutorture's exit status to DIR/exit_status.
@@ -157,10 +164,10 @@ run_start() {
 	(
 		rc=0
 		"$@" >"$dir/console.log" 2>&1 </dev/null &
-		echo $! >"$st/pid"
+		put_file "$st/pid" $!
 		wait $! || rc=$?
-		echo "$rc" >"$dir/exit_status"
-		echo "$rc" >"$st/exit_status"	# last: the run is over
+		put_file "$dir/exit_status" "$rc"
+		put_file "$st/exit_status" "$rc"	# last: the run is over
 	) &
 }
 

@@ -156,9 +156,7 @@ session_supervise() {
 		if [ -z "$SESSION_SIG" ] || ! kill -0 "$w" 2>/dev/null; then
 			break
 		fi
-		# Written aside and renamed: the worker may look at any moment,
-		# and must never find the file created but still empty.
-		echo "$SESSION_SIG" >"$WORK/interrupt.new" && mv -f "$WORK/interrupt.new" "$WORK/interrupt"
+		put_file "$WORK/interrupt" "$SESSION_SIG"	# the worker may look at any moment
 		SESSION_SIG=
 		if [ -z "$t" ]; then
 			sleep "$SESSION_STOP_WAIT" &

@@ -65,6 +65,7 @@ static void sched_go_offline(struct lrcu_reader *r, bool may_lock)
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);	/* between fences */
+	r->sched_nesting &= ~LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before the need_qs load; pairs with the GP
 			 * thread's need_qs store + smp_mb() + word load */
 	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))	/* after it */
@@ -83,6 +84,7 @@ static void sched_go_online(struct lrcu_reader *r)
 
 	__atomic_store_n(&r->ctr[LRCU_SCHED],
 			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, __ATOMIC_RELAXED);	/* fence after */
+	r->sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before later sections' loads; pairs with the
 			 * GP thread's smp_mb() before its word loads */
 }
@@ -277,7 +279,7 @@ static int unregister_slot(const char *what)
 		errno = EINVAL;
 		return -1;
 	}
-	if (rcu_read_lock_held() || r->sched_nesting) {
+	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
 		lrcu_read_misuse("rcu_unregister_thread() inside a read-side critical section");
 		errno = EBUSY;
 		return -1;
@@ -292,6 +294,7 @@ static int unregister_slot(const char *what)
 	/* Nobody scans these words since slot_detach(). */
 	__atomic_store_n(&r->ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	r->sched_nesting = 0;	/* depth 0 (checked above), not online */
 	r->flags = 0;
 	r->slot = -1;
 	(void)what;
@@ -351,11 +354,11 @@ static void registry_thread_exit(void *arg)
 
 	if (r != &lrcu_reader || !(r->flags & LRCU_R_REGISTERED))
 		return;
-	if (rcu_read_lock_held() || r->sched_nesting) {
+	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
 		lrcu_read_misuse("thread exited inside an RCU read-side critical section");
 		/* Release pairs with the scanner's acquire, as an unlock. */
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELEASE);
-		r->sched_nesting = 0;
+		r->sched_nesting &= ~(LRCU_SN_DEPTH | LRCU_SN_MOMENTARY);
 	}
 	unregister_slot("thread exit");
 }
@@ -401,7 +404,7 @@ void lrcu_thread_offline(void)
 	}
 	if (r->flags & LRCU_R_OFFLINE)
 		return;
-	if (rcu_read_lock_held() || r->sched_nesting) {
+	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
 		lrcu_read_misuse("rcu_thread_offline() inside a read-side critical section");
 		return;
 	}
@@ -432,26 +435,27 @@ void lrcu_thread_online(void)
  * (lrcu_sched_exit_slow()).  Every step is a single store that a nested
  * handler restores, so this is async-signal-safe.
  */
-void lrcu_sched_enter_slow(void)
+unsigned int lrcu_sched_enter_slow(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 
 	if (!(r->flags & LRCU_R_REGISTERED)) {
 		lrcu_read_lock_unregistered("rcu_read_lock_sched()");
-		return;
+		return r->sched_nesting;
 	}
 	if (r->flags & LRCU_R_OFFLINE)
-		r->flags |= LRCU_R_SCHED_MOMENTARY;
+		r->sched_nesting |= LRCU_SN_MOMENTARY;
 	else
 		r->flags |= LRCU_R_SCHED_JOINED;
 	sched_go_online(r);
+	return r->sched_nesting;
 }
 
 void lrcu_sched_exit_slow(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 
-	r->flags &= ~LRCU_R_SCHED_MOMENTARY;
+	r->sched_nesting &= ~LRCU_SN_MOMENTARY;
 	sched_go_offline(r, false);	/* maybe in a signal handler */
 }
 
@@ -460,7 +464,7 @@ void lrcu_qs_slow(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 
-	if (r->sched_nesting) {
+	if (rcu_read_lock_sched_held()) {
 		lrcu_read_misuse("rcu_quiescent_state() inside rcu_read_lock_sched()");
 		return;
 	}

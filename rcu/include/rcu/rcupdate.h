@@ -187,7 +187,10 @@ static inline int rcu_read_lock_held(void)
 		LRCU_W_NEST_MASK) != 0;
 }
 static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
-static inline int rcu_read_lock_sched_held(void) { return lrcu_reader.sched_nesting != 0; }
+static inline int rcu_read_lock_sched_held(void)
+{
+	return (lrcu_reader.sched_nesting & LRCU_SN_DEPTH) != 0;
+}
 /* Any flavor's reader: what the list macros accept. */
 static inline int rcu_read_lock_any_held(void)
 {

@@ -41,8 +41,18 @@
 #define LRCU_R_OFFLINE		0x2	/* extended quiescent state */
 #define LRCU_R_SCHED_JOINED	0x4	/* has used the sched flavor */
 #define LRCU_R_IN_CALLBACK	0x8	/* running an RCU callback */
-#define LRCU_R_SCHED_MOMENTARY	0x10	/* sched section entered while offline:
-					 * online until its outermost unlock */
+
+/*
+ * ->sched_nesting (owner-only): the rcu_read_lock_sched() depth, and two
+ * state bits the markers test in the same load.  LRCU_SN_ONLINE mirrors
+ * "ctr[LRCU_SCHED] != 0" (joined and not in an extended quiescent state):
+ * whoever stores the word updates it (sched_go_online/offline()).
+ * LRCU_SN_MOMENTARY: the section was entered while offline, so the thread
+ * is online only until its outermost unlock (lrcu_sched_exit_slow()).
+ */
+#define LRCU_SN_DEPTH		0x3fffffffU
+#define LRCU_SN_MOMENTARY	0x40000000U
+#define LRCU_SN_ONLINE		0x80000000U
 
 struct lrcu_reader {
 	/*
@@ -58,7 +68,7 @@ struct lrcu_reader {
 	 * quiescent state (sched) sees it and reports.
 	 */
 	int need_qs[LRCU_NR_FLAVORS];
-	unsigned int sched_nesting;	/* rcu_read_lock_sched() depth (owner) */
+	unsigned int sched_nesting;	/* depth | LRCU_SN_* (owner) */
 	unsigned int flags;		/* LRCU_R_* (owner) */
 	int slot;			/* thread slot ("CPU" number), -1 if none */
 } __attribute__((aligned(LRCU_CACHELINE)));
@@ -80,7 +90,7 @@ LRCU_API void lrcu_read_lock_unregistered(const char *what);
 LRCU_API void lrcu_read_misuse(const char *what);
 LRCU_API void lrcu_qs_special(void);
 LRCU_API void lrcu_qs_slow(void);
-LRCU_API void lrcu_sched_enter_slow(void);
+LRCU_API unsigned int lrcu_sched_enter_slow(void);
 LRCU_API void lrcu_sched_exit_slow(void);
 
 #ifdef LRCU_INJECT
@@ -191,27 +201,33 @@ static inline void lrcu_read_unlock_inline(void)
  */
 static inline void lrcu_read_lock_sched_inline(void)
 {
-	struct lrcu_reader *r = &lrcu_reader;
+	/* Named directly, not through a pointer: one %fs-relative access. */
+	unsigned int n = lrcu_reader.sched_nesting;
 
-	/* First use of the flavor by this thread (or misuse while offline). */
-	if (LRCU_UNLIKELY(!__atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED)))
-		lrcu_sched_enter_slow();
-	r->sched_nesting++;
+	/* First use of the flavor by this thread, or a section while
+	 * offline (a signal handler's), or misuse while unregistered. */
+	if (LRCU_UNLIKELY(!(n & LRCU_SN_ONLINE)))
+		n = lrcu_sched_enter_slow();
+	lrcu_reader.sched_nesting = n + 1;
 	LRCU_BARRIER();	/* keep the section's accesses after the marker */
 }
 
 static inline void lrcu_read_unlock_sched_inline(void)
 {
+	unsigned int n;
+
 	LRCU_BARRIER();	/* keep the section's accesses before the marker */
+	n = lrcu_reader.sched_nesting;
 #ifdef CONFIG_PROVE_RCU
-	if (LRCU_UNLIKELY(!lrcu_reader.sched_nesting)) {
+	if (LRCU_UNLIKELY(!(n & LRCU_SN_DEPTH))) {
 		lrcu_read_misuse("rcu_read_unlock_sched() without matching rcu_read_lock_sched()");
 		return;
 	}
 #endif
-	if (!--lrcu_reader.sched_nesting &&
-	    LRCU_UNLIKELY(lrcu_reader.flags & LRCU_R_SCHED_MOMENTARY))
-		lrcu_sched_exit_slow();	/* back to the extended quiescent state */
+	lrcu_reader.sched_nesting = --n;
+	/* The outermost unlock of a momentary section: back offline. */
+	if (LRCU_UNLIKELY(n == (LRCU_SN_ONLINE | LRCU_SN_MOMENTARY)))
+		lrcu_sched_exit_slow();
 }
 
 static inline void lrcu_quiescent_state_inline(void)
@@ -220,8 +236,9 @@ static inline void lrcu_quiescent_state_inline(void)
 	unsigned long w = __atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED);
 	unsigned long s, nw;
 
-	if (LRCU_UNLIKELY(!w || r->sched_nesting)) {
-		/* Not joined yet, offline, or inside a sched section. */
+	/* Not joined yet or offline (!LRCU_SN_ONLINE, and then w == 0), or
+	 * inside a sched section (depth != 0). */
+	if (LRCU_UNLIKELY(r->sched_nesting != LRCU_SN_ONLINE)) {
 		lrcu_qs_slow();
 		return;
 	}
