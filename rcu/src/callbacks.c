@@ -74,12 +74,36 @@ static void cb_slot_idle(struct lrcu_state *rsp, struct lrcu_data *rdp)
 }
 
 /*
+ * The ->cb_slots words that may hold a bit: those of the slots below the
+ * high-water mark (no slot above it ever held callbacks), then the last
+ * one, the unbound slot's.  With nr_cpus=4096 and a few threads that is
+ * 2 words, not 65, on every grace period's end.  `below' is the number of
+ * words under the mark, at most the last word's index.  A mark read
+ * stale only hides slots registered after our sample of it: their
+ * callbacks' bits are covered as a missed bit is (see cb_gp_end()).
+ */
+static size_t cb_words_below(void)
+{
+	/* Acquire pairs with the release in register_slot(). */
+	size_t hwm = (size_t)__atomic_load_n(&lrcu__slots_hwm, __ATOMIC_ACQUIRE);
+	size_t below = (hwm + LRCU_LONG_BITS - 1) / LRCU_LONG_BITS;
+
+	return below < lrcu_cb_slots_words() - 1 ? below : lrcu_cb_slots_words() - 1;
+}
+
+static size_t cb_word_next(size_t wi, size_t below)
+{
+	return wi + 1 == below ? lrcu_cb_slots_words() - 1 : wi + 1;
+}
+
+/*
  * Walk the rdps whose ->cb_slots bit is set (relaxed loads; the callers
  * say what orders them).  `continue' goes to the next one; `break' only
  * leaves the current word.
  */
-#define for_each_cb_slot(rsp, rdp, wi, m)						\
-	for ((wi) = 0; (wi) < lrcu_cb_slots_words(); (wi)++)				\
+#define for_each_cb_slot(rsp, rdp, wi, m, below)					\
+	for ((below) = cb_words_below(), (wi) = (below) ? 0 : lrcu_cb_slots_words() - 1; \
+	     (wi) < lrcu_cb_slots_words(); (wi) = cb_word_next((wi), (below)))	\
 		for ((m) = __atomic_load_n(&(rsp)->cb_slots[wi], __ATOMIC_RELAXED);	\
 		     (m) && ((rdp) = &(rsp)->rda[(wi) * LRCU_LONG_BITS +			\
 					       __builtin_ctzl(m)], 1);			\
@@ -172,11 +196,11 @@ static void cb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long 
 {
 	struct lrcu_data *rdp;
 	unsigned long m;
-	size_t wi;
+	size_t wi, below;
 
 	(void)gend;
 	(void)now;
-	for_each_cb_slot(rsp, rdp, wi, m) {
+	for_each_cb_slot(rsp, rdp, wi, m, below) {
 		/* Both WRITE_ONCE() under cblock. */
 		if (READ_ONCE(rdp->cbl.len) && READ_ONCE(rdp->cb_owner) == LRCU_CBO_THREAD) {
 			lrcu__cb_wake(rsp);
@@ -312,11 +336,11 @@ static bool invoke_pass(struct lrcu_state *rsp, struct lrcu_lazy_pass *lp)
 	struct lrcu_data *rdp;
 	bool more = false;
 	unsigned long m;
-	size_t wi;
+	size_t wi, below;
 
 	/* Bits set under the slots' cblocks before the wakeup that sent us
 	 * here (lrcu__wake() orders them). */
-	for_each_cb_slot(rsp, rdp, wi, m) {
+	for_each_cb_slot(rsp, rdp, wi, m, below) {
 		/* Peeks (WRITE_ONCE() under cblock), rechecked under it. */
 		if (!READ_ONCE(rdp->cbl.len) || READ_ONCE(rdp->cb_owner) != LRCU_CBO_THREAD)
 			continue;
