@@ -179,6 +179,16 @@ static int offline_reader(void)
 	printf("momentary: online=%d ", lrcu_reader.ctr[LRCU_SCHED] != 0);
 	rcu_read_unlock_sched();
 	printf("offline-after=%d\n", lrcu_reader.ctr[LRCU_SCHED] == 0 && !rcu_is_watching());
+	/* The same for a thread that has joined the flavor: its markers must
+	 * know it went offline (a fast path that missed it would leave the
+	 * section unprotected: the word 0). */
+	rcu_thread_online();
+	rcu_quiescent_state();		/* joins */
+	rcu_thread_offline();
+	rcu_read_lock_sched();
+	printf("joined momentary: online=%d ", lrcu_reader.ctr[LRCU_SCHED] != 0);
+	rcu_read_unlock_sched();
+	printf("offline-after=%d\n", lrcu_reader.ctr[LRCU_SCHED] == 0 && !rcu_is_watching());
 	rcu_thread_online();
 	rcu_read_lock();
 	rcu_thread_offline();		/* inside a section: refused */
@@ -334,7 +344,10 @@ static void test_misuse(void)
 	   "unlock are each reported");
 	ok(strstr(out, "momentary: online=1 offline-after=1") != NULL,
 	   "a sched section entered while offline (a signal handler's) is momentarily online");
-	if (!strstr(out, "misuse=3 watching=1") || !strstr(out, "momentary: online=1"))
+	ok(strstr(out, "joined momentary: online=1 offline-after=1") != NULL,
+	   "the same after the thread joined the sched flavor and went offline");
+	if (!strstr(out, "misuse=3 watching=1") || !strstr(out, "momentary: online=1") ||
+	    !strstr(out, "joined momentary: online=1"))
 		diag_output(out);
 }
 
