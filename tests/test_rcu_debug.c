@@ -176,9 +176,9 @@ static int offline_reader(void)
 	rcu_read_lock_sched();
 	rcu_read_lock_sched();
 	rcu_read_unlock_sched();
-	printf("momentary: online=%d ", lrcu_reader.ctr[LRCU_SCHED] != 0);
+	printf("momentary: online=%d ", lrcu_reader.rw->ctr[LRCU_SCHED] != 0);
 	rcu_read_unlock_sched();
-	printf("offline-after=%d\n", lrcu_reader.ctr[LRCU_SCHED] == 0 && !rcu_is_watching());
+	printf("offline-after=%d\n", lrcu_reader.rw->ctr[LRCU_SCHED] == 0 && !rcu_is_watching());
 	/* The same for a thread that has joined the flavor: its markers must
 	 * know it went offline (a fast path that missed it would leave the
 	 * section unprotected: the word 0). */
@@ -186,9 +186,9 @@ static int offline_reader(void)
 	rcu_quiescent_state();		/* joins */
 	rcu_thread_offline();
 	rcu_read_lock_sched();
-	printf("joined momentary: online=%d ", lrcu_reader.ctr[LRCU_SCHED] != 0);
+	printf("joined momentary: online=%d ", lrcu_reader.rw->ctr[LRCU_SCHED] != 0);
 	rcu_read_unlock_sched();
-	printf("offline-after=%d\n", lrcu_reader.ctr[LRCU_SCHED] == 0 && !rcu_is_watching());
+	printf("offline-after=%d\n", lrcu_reader.rw->ctr[LRCU_SCHED] == 0 && !rcu_is_watching());
 	rcu_thread_online();
 	rcu_read_lock();
 	rcu_thread_offline();		/* inside a section: refused */

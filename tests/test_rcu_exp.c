@@ -240,8 +240,8 @@ static void idle_fn(void *arg)
 	if (t->offline)
 		rcu_thread_online();
 	/* Our own request flags: set only if a grace period asked us. */
-	__atomic_store_n(&t->need_qs, lrcu_reader.need_qs[LRCU_PREEMPT] |
-			 lrcu_reader.need_qs[LRCU_SCHED], __ATOMIC_RELEASE);
+	__atomic_store_n(&t->need_qs, lrcu_reader.rw->need_qs[LRCU_PREEMPT] |
+			 lrcu_reader.rw->need_qs[LRCU_SCHED], __ATOMIC_RELEASE);
 }
 
 static void test_idle_not_disturbed(void)

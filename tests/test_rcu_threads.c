@@ -100,6 +100,58 @@ static void test_watching(void)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * Where the reader words live: a registered thread's on its slot's line
+ * of one array (grace periods read consecutive lines, not each thread's
+ * TLS block), an unregistered thread's in its own TLS.
+ */
+
+static struct lrcu_rword *peer_rw;
+static int peer_slot, peer_go;
+
+static void *peer_fn(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	peer_rw = lrcu_reader.rw;
+	peer_slot = lrcu_thread_slot();
+	rcu_read_lock();	/* binds nothing new: still the slot's line */
+	if (lrcu_reader.rw != peer_rw)
+		peer_slot = -2;
+	rcu_read_unlock();
+	set_flag(&peer_go);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void test_word_lines(void)
+{
+	struct lrcu_rword *mine;
+	pthread_t t;
+	int slot;
+
+	rcu_register_thread();
+	mine = lrcu_reader.rw;
+	slot = lrcu_thread_slot();
+	pthread_create(&t, NULL, peer_fn, NULL);
+	wait_flag(&peer_go, 60);
+	pthread_join(t, NULL);
+	ok(mine != &lrcu_reader.own && peer_slot >= 0 && peer_slot != slot &&
+	   (char *)peer_rw - (char *)mine ==
+	   (long)(peer_slot - slot) * (long)sizeof(struct lrcu_rword),
+	   "registered threads' reader words are their slots' lines of one array "
+	   "(slots %d and %d)", slot, peer_slot);
+	rcu_read_lock();
+	ok(rcu_read_lock_held() &&
+	   (__atomic_load_n(&mine->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) & LRCU_W_NEST_MASK) == 1,
+	   "rcu_read_lock() counts in the slot's line");
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	ok(lrcu_reader.rw == &lrcu_reader.own,
+	   "an unregistered thread's markers use its own words again");
+}
+
+/* ------------------------------------------------------------------ */
 /* Churn: threads come, go, sleep offline, while an updater runs grace
  * periods and readers check a poisoned element. */
 
@@ -291,6 +343,7 @@ int main(int argc, char **argv)
 		return child_capacity();
 	test_capacity();
 	test_watching();
+	test_word_lines();
 	test_churn();
 	test_signal_readers();
 	return done_testing();

@@ -104,7 +104,7 @@ static void thread_desc(struct lrcu_msg *m)
 	lrcu__msg_str(m, " (slot ");
 	lrcu__msg_num(m, lrcu_reader.slot);
 	lrcu__msg_str(m, ", rcu nesting ");
-	lrcu__msg_num(m, (long)(__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+	lrcu__msg_num(m, (long)(__atomic_load_n(&lrcu_rw()->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
 			       LRCU_W_NEST_MASK));	/* our own word */
 	lrcu__msg_str(m, ", sched nesting ");
 	lrcu__msg_num(m, (long)(lrcu_reader.sched_nesting & LRCU_SN_DEPTH));

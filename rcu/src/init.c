@@ -84,7 +84,8 @@ int lrcu__start(void)
 	lrcu__nr_internal = LRCU_NR_CB_THREADS + lrcu__nocb_nr_slots();
 	lrcu__nr_slots = (int)lrcu__params.nr_cpus + lrcu__nr_internal;
 	lrcu__slots = calloc((size_t)lrcu__nr_slots, sizeof(*lrcu__slots));
-	if (!lrcu__slots) {
+	lrcu__rwords = aligned_alloc(LRCU_CACHELINE, sizeof(*lrcu__rwords) * (size_t)lrcu__nr_slots);
+	if (!lrcu__slots || !lrcu__rwords) {
 		fprintf(stderr, "rcu: out of memory for %d thread slots\n", lrcu__nr_slots);
 		return -1;
 	}
@@ -144,6 +145,8 @@ void lrcu__stop(void)
 	lrcu__nocb_stop();
 	free(lrcu__slots);
 	lrcu__slots = NULL;
+	free(lrcu__rwords);	/* every thread's ->rw is back on its own words */
+	lrcu__rwords = NULL;
 	lrcu__nr_slots = 0;
 	lrcu__params_thaw();
 }

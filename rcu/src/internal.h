@@ -137,9 +137,10 @@ struct lrcu_node {
 /* rcu_data: one per thread slot per flavor (plus the unbound slot). */
 struct lrcu_data {
 	/* Scanner side: fields the GP kthread reads under mynode->lock. */
-	unsigned long *word;		/* owner's reader word for this flavor,
-					 * NULL while the slot is free (leaf lock) */
-	int *need_qs;			/* owner's need_qs flag (leaf lock) */
+	unsigned long *word;		/* the slot's reader word for this flavor
+					 * (in lrcu__rwords[]), NULL while the
+					 * slot is free (leaf lock) */
+	int *need_qs;			/* the slot's need_qs flag (leaf lock) */
 	struct lrcu_node *mynode;	/* leaf covering this slot (const) */
 	unsigned long grpmask;		/* bit in mynode's masks (const) */
 	int slot;			/* slot number; nr_slots = unbound (const) */
@@ -344,6 +345,10 @@ extern int lrcu__nr_internal;		/* slots of library threads: those two,
 extern int lrcu__nr_slots;		/* lrcu__nr_internal + nr_cpus (const) */
 extern int lrcu__slots_hwm;		/* 1 + highest slot ever used (atomic) */
 extern struct lrcu_slot *lrcu__slots;
+/* The slots' reader words, one line each, indexed by slot: registered
+ * threads' markers write there (lrcu_reader.rw), so one grace-period scan
+ * reads consecutive lines instead of every thread's TLS block. */
+extern struct lrcu_rword *lrcu__rwords;
 extern pthread_mutex_t lrcu__slots_lock;
 
 /* ------------------------------------------------------------------ */

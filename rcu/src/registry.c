@@ -34,6 +34,7 @@ int lrcu__nr_internal;
 int lrcu__nr_slots;
 int lrcu__slots_hwm;
 struct lrcu_slot *lrcu__slots;
+struct lrcu_rword *lrcu__rwords;
 pthread_mutex_t lrcu__slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 
@@ -60,12 +61,14 @@ void lrcu__registry_stop(void)
  * else (possibly in a signal handler) just wake the GP thread, which
  * rescans and finds us quiescent.
  */
-static void sched_go_offline(struct lrcu_reader *r, bool may_lock)
+static void sched_go_offline(bool may_lock)
 {
+	struct lrcu_rword *r = lrcu_reader.rw;	/* registered: its slot's line */
+
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
 	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);	/* between fences */
-	r->sched_nesting &= ~LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
+	lrcu_reader.sched_nesting &= ~LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before the need_qs load; pairs with the GP
 			 * thread's need_qs store + smp_mb() + word load */
 	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))	/* after it */
@@ -76,15 +79,18 @@ static void sched_go_offline(struct lrcu_reader *r, bool may_lock)
 		lrcu_read_unlock_special(LRCU_SCHED);	/* async-signal-safe */
 }
 
-static void sched_go_online(struct lrcu_reader *r)
+static void sched_go_online(void)
 {
+	struct lrcu_rword *r = lrcu_reader.rw;	/* registered: its slot's line */
+	unsigned long s;
+
 	/* Acquire pairs with rcu_seq_start()'s release, as in
 	 * rcu_quiescent_state(). */
-	unsigned long s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
+	s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
 
 	__atomic_store_n(&r->ctr[LRCU_SCHED],
 			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, __ATOMIC_RELAXED);	/* fence after */
-	r->sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
+	lrcu_reader.sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before later sections' loads; pairs with the
 			 * GP thread's smp_mb() before its word loads */
 }
@@ -126,7 +132,7 @@ static int slot_pick(bool internal, int want)
 	return slot;
 }
 
-static void slot_attach(struct lrcu_reader *r, int slot)
+static void slot_attach(struct lrcu_rword *r, int slot)
 {
 	int f;
 
@@ -191,12 +197,17 @@ static int register_slot(bool internal, int want, const char *what)
 	r->slot = slot;
 	r->flags = LRCU_R_REGISTERED;
 	r->sched_nesting = 0;
-	/* Published to the GP thread by the leaf lock in slot_attach(). */
-	__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
-	slot_attach(r, slot);
+	/*
+	 * The slot's line (left by its last owner after it was detached;
+	 * nobody scans it before slot_attach()).  Published to the GP thread
+	 * by the leaf lock in slot_attach().
+	 */
+	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELAXED);
+	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&lrcu__rwords[slot].need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&lrcu__rwords[slot].need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	r->rw = &lrcu__rwords[slot];	/* our markers write there from now on */
+	slot_attach(r->rw, slot);
 	/* Release: the slot's rdp set-up before walkers (callbacks.c,
 	 * barrier.c, stats.c) acquire-load the new mark; slots_lock
 	 * serialises the writers. */
@@ -291,9 +302,10 @@ static int unregister_slot(const char *what)
 	slot_detach(slot);
 	lrcu__slots[slot].reader = NULL;
 	pthread_mutex_unlock(&lrcu__slots_lock);
-	/* Nobody scans these words since slot_detach(). */
-	__atomic_store_n(&r->ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	/* Back to our own words (nobody scans them): not registered. */
+	__atomic_store_n(&r->own.ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->own.ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	r->rw = &r->own;
 	r->sched_nesting = 0;	/* depth 0 (checked above), not online */
 	r->flags = 0;
 	r->slot = -1;
@@ -357,7 +369,7 @@ static void registry_thread_exit(void *arg)
 	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
 		lrcu_read_misuse("thread exited inside an RCU read-side critical section");
 		/* Release pairs with the scanner's acquire, as an unlock. */
-		__atomic_store_n(&r->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELEASE);
+		__atomic_store_n(&r->rw->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELEASE);
 		r->sched_nesting &= ~(LRCU_SN_DEPTH | LRCU_SN_MOMENTARY);
 	}
 	unregister_slot("thread exit");
@@ -410,7 +422,7 @@ void lrcu_thread_offline(void)
 	}
 	r->flags |= LRCU_R_OFFLINE;
 	if (r->flags & LRCU_R_SCHED_JOINED)
-		sched_go_offline(r, true);
+		sched_go_offline(true);
 }
 
 void lrcu_thread_online(void)
@@ -421,7 +433,7 @@ void lrcu_thread_online(void)
 		return;
 	r->flags &= ~LRCU_R_OFFLINE;
 	if (r->flags & LRCU_R_SCHED_JOINED)
-		sched_go_online(r);
+		sched_go_online();
 }
 
 /*
@@ -447,7 +459,7 @@ unsigned int lrcu_sched_enter_slow(void)
 		r->sched_nesting |= LRCU_SN_MOMENTARY;
 	else
 		r->flags |= LRCU_R_SCHED_JOINED;
-	sched_go_online(r);
+	sched_go_online();
 	return r->sched_nesting;
 }
 
@@ -456,7 +468,7 @@ void lrcu_sched_exit_slow(void)
 	struct lrcu_reader *r = &lrcu_reader;
 
 	r->sched_nesting &= ~LRCU_SN_MOMENTARY;
-	sched_go_offline(r, false);	/* maybe in a signal handler */
+	sched_go_offline(false);	/* maybe in a signal handler */
 }
 
 /* rcu_quiescent_state() off its fast path. */
@@ -472,7 +484,7 @@ void lrcu_qs_slow(void)
 	if ((r->flags & (LRCU_R_REGISTERED | LRCU_R_OFFLINE)) != LRCU_R_REGISTERED)
 		return;
 	r->flags |= LRCU_R_SCHED_JOINED;	/* joining is a quiescent state */
-	sched_go_online(r);
+	sched_go_online();
 }
 
 /* A sched grace period asked this thread to report (need_qs). */
@@ -482,7 +494,7 @@ void lrcu_qs_special(void)
 	struct lrcu_state *rsp = &lrcu__states[LRCU_SCHED];
 
 	/* Clear before reporting: the GP thread re-marks if still needed. */
-	__atomic_store_n(&r->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&lrcu_rw()->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	if (r->slot >= 0)
 		lrcu__report_qs_slot(rsp, &rsp->rda[r->slot]);
 }
@@ -495,7 +507,7 @@ void lrcu_qs_special(void)
 void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
 	/* Clear before waking: the GP thread re-marks if still needed. */
-	__atomic_store_n(&lrcu_reader.need_qs[f], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&lrcu_rw()->need_qs[f], 0, __ATOMIC_RELAXED);
 	lrcu__wake(&lrcu__states[f].gp_wake);
 }
 
@@ -512,7 +524,7 @@ void lrcu__sched_block_begin(bool *was_online)
 		      (LRCU_R_REGISTERED | LRCU_R_SCHED_JOINED);
 	if (*was_online) {
 		r->flags |= LRCU_R_OFFLINE;
-		sched_go_offline(r, true);
+		sched_go_offline(true);
 	}
 }
 
@@ -522,6 +534,6 @@ void lrcu__sched_block_end(bool was_online)
 
 	if (was_online) {
 		r->flags &= ~LRCU_R_OFFLINE;
-		sched_go_online(r);
+		sched_go_online();
 	}
 }

@@ -183,8 +183,10 @@ static inline void rcu_quiescent_state(void) { lrcu_quiescent_state_inline(); }
 
 static inline int rcu_read_lock_held(void)
 {
-	return (__atomic_load_n(&lrcu_reader.ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
-		LRCU_W_NEST_MASK) != 0;
+	const struct lrcu_rword *rw = lrcu_reader.rw;	/* NULL: never read */
+
+	return rw && (__atomic_load_n(&rw->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+		      LRCU_W_NEST_MASK) != 0;
 }
 static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
 static inline int rcu_read_lock_sched_held(void)

@@ -6,9 +6,13 @@
  * compiled into the caller, so they are part of the library's ABI: a
  * program must be rebuilt when this header's layout changes.
  *
- * Each registered thread (the userspace "CPU") owns one struct lrcu_reader
- * in thread-local storage.  The grace-period thread of each flavor reads
- * its word through a pointer held in that thread's per-slot rcu_data.
+ * Each thread (the userspace "CPU") owns one struct lrcu_reader in
+ * thread-local storage, but its reader words (struct lrcu_rword) live where
+ * ->rw points: for a registered thread, its slot's line of one dense array
+ * (registry.c), so that a grace period reads consecutive lines instead of
+ * one line, and often one TLB entry, per thread's TLS block; for a thread
+ * that is not registered, its own ->own.  The grace-period thread of each
+ * flavor reads the word through a pointer held in the slot's rcu_data.
  *
  * Reader word layout (one 64-bit word per flavor, written only by its owner
  * with single stores so that a signal handler that nests a reader always
@@ -54,7 +58,11 @@
 #define LRCU_SN_MOMENTARY	0x40000000U
 #define LRCU_SN_ONLINE		0x80000000U
 
-struct lrcu_reader {
+/*
+ * One thread's reader words, on a line of their own: the owner writes
+ * them, the flavors' grace periods read them and write need_qs.
+ */
+struct lrcu_rword {
 	/*
 	 * ctr[f]: reader word of flavor f (layout above).  Written by the
 	 * owner only; read by flavor f's grace-period thread.
@@ -68,9 +76,20 @@ struct lrcu_reader {
 	 * quiescent state (sched) sees it and reports.
 	 */
 	int need_qs[LRCU_NR_FLAVORS];
+} __attribute__((aligned(LRCU_CACHELINE)));
+
+struct lrcu_reader {
+	/*
+	 * The words this thread's markers write: its slot's line while it is
+	 * registered, else &->own; NULL until the first marker binds it to
+	 * ->own (lrcu_rw()).  Owner-only (a signal handler of the owner may
+	 * bind it too, to the same value).
+	 */
+	struct lrcu_rword *rw;
 	unsigned int sched_nesting;	/* depth | LRCU_SN_* (owner) */
 	unsigned int flags;		/* LRCU_R_* (owner) */
 	int slot;			/* thread slot ("CPU" number), -1 if none */
+	struct lrcu_rword own;		/* the words while not registered */
 } __attribute__((aligned(LRCU_CACHELINE)));
 
 /* Per-flavor published grace-period sequence, on its own cache line. */
@@ -120,9 +139,19 @@ static inline void lrcu_reader_fence(void)
 		LRCU_SMP_MB();
 }
 
+/* This thread's reader words (binding an unregistered thread's on first use). */
+static inline struct lrcu_rword *lrcu_rw(void)
+{
+	struct lrcu_rword *rw = lrcu_reader.rw;
+
+	if (LRCU_UNLIKELY(!rw))
+		rw = lrcu_reader.rw = &lrcu_reader.own;
+	return rw;
+}
+
 static inline void lrcu_read_lock_inline(void)
 {
-	struct lrcu_reader *r = &lrcu_reader;
+	struct lrcu_rword *r = lrcu_rw();
 	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
 
 	if (LRCU_LIKELY(!(w & LRCU_W_NEST_MASK))) {
@@ -160,7 +189,7 @@ static inline void lrcu_read_lock_inline(void)
 
 static inline void lrcu_read_unlock_inline(void)
 {
-	struct lrcu_reader *r = &lrcu_reader;
+	struct lrcu_rword *r = lrcu_rw();
 	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
 
 #ifdef CONFIG_PROVE_RCU
@@ -232,16 +261,17 @@ static inline void lrcu_read_unlock_sched_inline(void)
 
 static inline void lrcu_quiescent_state_inline(void)
 {
-	struct lrcu_reader *r = &lrcu_reader;
-	unsigned long w = __atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED);
-	unsigned long s, nw;
+	struct lrcu_rword *r;
+	unsigned long w, s, nw;
 
-	/* Not joined yet or offline (!LRCU_SN_ONLINE, and then w == 0), or
-	 * inside a sched section (depth != 0). */
-	if (LRCU_UNLIKELY(r->sched_nesting != LRCU_SN_ONLINE)) {
+	/* Not joined yet or offline (!LRCU_SN_ONLINE), or inside a sched
+	 * section (depth != 0). */
+	if (LRCU_UNLIKELY(lrcu_reader.sched_nesting != LRCU_SN_ONLINE)) {
 		lrcu_qs_slow();
 		return;
 	}
+	r = lrcu_reader.rw;	/* online: registered, so its slot's line */
+	w = __atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED);
 	/*
 	 * Acquire pairs with rcu_seq_start()'s release store (as in
 	 * rcu_read_lock()).  If no grace period started since our last
