@@ -9,6 +9,7 @@
  */
 #include <rcu/rcutree.h>
 #include "rcu_holder.h"
+#include "../rcu/src/internal.h"	/* lrcu__report_qs_slot(): staged reports */
 
 static struct lrcu_stats stats(enum lrcu_flavor f)
 {
@@ -308,6 +309,73 @@ static void test_registration(void)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * A request that stands: the owner clears ->need_qs and reports, but its
+ * word predates the grace period (it answered a request left over from
+ * an earlier one, or the grace period started between its word store and
+ * its report).  lrcu__report_qs_slot() must set ->need_qs again, else its
+ * next quiescent state goes unreported and an expedited grace period,
+ * which rescans on no timer, waits for ever.  Staged deterministically:
+ * the thread calls the report itself while the grace period waits for it.
+ */
+
+struct remark {
+	int joined, asked, remarked, upd_done_early, done;
+	struct updater *u;
+};
+
+static int *sched_need_qs(void)
+{
+	return &lrcu_reader.rw->need_qs[LRCU_SCHED];
+}
+
+static void remark_fn(void *arg)
+{
+	struct remark *m = arg;
+	struct lrcu_state *rsp = &lrcu__states[LRCU_SCHED];
+	long t0 = now_ms();
+
+	rcu_quiescent_state();	/* joins rcu_sched: the word is stamped now */
+	set_flag(&m->joined);
+	/* The expedited grace period finds our word stale and asks us
+	 * (relaxed, as the markers read it; sleep_ms() orders nothing we
+	 * rely on: we only wait). */
+	while (!__atomic_load_n(sched_need_qs(), __ATOMIC_RELAXED) && now_ms() - t0 < 30000)
+		sleep_ms(1);
+	m->asked = __atomic_load_n(sched_need_qs(), __ATOMIC_RELAXED);
+	/* The owner's half of lrcu_qs_special(), with our stale word. */
+	__atomic_store_n(sched_need_qs(), 0, __ATOMIC_RELAXED);
+	lrcu__report_qs_slot(rsp, &rsp->rda[lrcu_thread_slot()]);
+	m->remarked = __atomic_load_n(sched_need_qs(), __ATOMIC_RELAXED);
+	sleep_ms(20);
+	/* Acquire pairs with set_flag(&u->done). */
+	m->upd_done_early = __atomic_load_n(&m->u->done, __ATOMIC_ACQUIRE);
+	rcu_quiescent_state();	/* a real quiescent state: reported */
+	set_flag(&m->done);
+}
+
+static void test_request_stands(void)
+{
+	struct holder h = { .mode = R_SCHED };
+	struct updater u = { .sync = exp_sched, .h = &h };
+	struct remark m = { .u = &u };
+	struct reg_thread rt;
+	pthread_t ut;
+
+	h.out = 1;	/* no holder here: the updater's check is m's */
+	reg_thread_start(&rt, remark_fn, &m);
+	wait_flag(&m.joined, 60);
+	watchdog_arm("expedited sched GP waiting for a request that was re-marked", 30);
+	pthread_create(&ut, NULL, updater_fn, &u);
+	pthread_join(ut, NULL);
+	ok(watchdog_done() && m.asked, "an expedited grace period asks a thread whose word predates it");
+	reg_thread_join(&rt);
+	ok(m.remarked, "a report whose word predates the grace period leaves the request standing");
+	ok(!m.upd_done_early && m.done,
+	   "the grace period ends only at the thread's next quiescent state");
+}
+
+/* ------------------------------------------------------------------ */
 /* Misuse: an expedited grace period inside a read-side section. */
 
 static int child(const char *mode)
@@ -351,6 +419,7 @@ int main(int argc, char **argv)
 	test_serves_normal();
 	test_idle_not_disturbed();
 	test_registration();
+	test_request_stands();
 	test_misuse();
 	return done_testing();
 }
