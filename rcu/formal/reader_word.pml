@@ -51,11 +51,14 @@
  *           -DFENCES: readers fence themselves, the heavy fence is smp_mb.
  * Timers:   -DTIMEOUTS: the GP's FQS wait may also time out (rescans at
  *           any time); without it the wake-ups alone must end every GP.
- * Coverage: -DCOVER_PIGGYBACK -DCOVER_UNCONFIRMED -DCOVER_MISSED (below).
+ * Coverage: -DCOVER_PIGGYBACK -DCOVER_UNCONFIRMED -DCOVER_MISSED (below),
+ *           -DCOVER_INIT_END (gp_init()'s scan ends a grace period).
  * Mutants:  -DNO_FENCE_RD_LOCK -DNO_FENCE_RD_UNLOCK -DNO_FENCE_SNAP
  *           -DNO_FENCE_GP_INIT -DNO_FENCE_REG
  *           -DNO_FENCE_GP_SCAN -DNO_FENCE_GP_RESCAN -DNO_FENCE_GP_END
  *           -DSAMPLE_AFTER_STORE -DSINGLE_PUBLISH -DLATE_WAKE_SAMPLE
+ * Older code: -DNO_INIT_SCAN: no scan in gp_init(); the first look at
+ *           the words is the marking scan.
  */
 
 /* Threads ("me"): masks are over these bits. */
@@ -194,6 +197,7 @@ bit piggybacked;	/* an updater found its GP already requested */
 bit unconfirmed;	/* the GP found a reader in a section that sampled an
 			 * unconfirmed start (state 1) */
 bit missed;		/* a GP started without the newcomer (bump missed) */
+bit init_ended;		/* gp_init()'s scan found every slot quiescent */
 
 /*
  * Coverage goals (-DCOVER_*): the assertion fails once the situation is
@@ -205,6 +209,8 @@ bit missed;		/* a GP started without the newcomer (bump missed) */
 #define COVERED	(unconfirmed && ndone == NU)
 #elif defined(COVER_MISSED)
 #define COVERED	(missed && ndone == NU)
+#elif defined(COVER_INIT_END)
+#define COVERED	(init_ended && ndone == NU)
 #else
 #define COVERED	0
 #endif
@@ -569,10 +575,19 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 			lqsmask[1] = lqsmaskinit[1]
 		};
 
-		/* gp_fqs_loop(): heavy fence, scans, waits. */
+		/* gp_init() phase 2 with its scan: heavy fence, then a
+		 * look at each leaf's words that asks nobody to report (a
+		 * grace period nobody is inside ends here). */
 #ifndef NO_FENCE_GP_SCAN
 		HEAVY_FENCE;
 #endif
+#ifndef NO_INIT_SCAN
+		SCAN_SLOT(0, 0); SCAN_SLOT(1, 0);
+#ifdef COVER_INIT_END
+		init_ended = init_ended || (rootmask == 0 && rootinit != 0);
+#endif
+#endif
+		/* gp_wait_qs(), gp_fqs_loop(): marking scans, waits. */
 #ifndef LATE_WAKE_SAMPLE
 		/* The wake word is sampled (acquire) before each scan: a
 		 * holdout that reports after the scan looked at its word

@@ -62,13 +62,15 @@ real-live-fences|-DLIVE -DFENCES          |live  |pass |progress, readers fence 
 cover-piggyback|-DCOVER_PIGGYBACK        |safety|reached|coverage: an updater returns early, waits and frees
 cover-unconfirmed|-DCOVER_UNCONFIRMED     |safety|reached|coverage: the GP waits for a reader that sampled an unconfirmed start
 cover-missed|-DSCEN_REG -DCOVER_MISSED    |safety|reached|coverage: a GP starts without the newcomer, which then reads
+cover-init-end|-DCOVER_INIT_END          |safety|reached|coverage: the scan in gp_init() finds every slot quiescent and the GP ends there
 no-fence-rd-lock|-DFENCES -DNO_FENCE_RD_LOCK     |safety|uaf  |rcu_read_lock(): no fence after the word store
 no-fence-rd-unlock|-DFENCES -DNO_FENCE_RD_UNLOCK |safety|hang |rcu_read_unlock(): no fence between the word store and the need_qs load
 no-fence-snap|-DNO_FENCE_SNAP                    |safety|uaf  |rcu_seq_snap(): no fence between the removal and the gp_seq sample
 no-fence-gp-init|-DSCEN_REG -DNO_FENCE_GP_INIT   |safety|uaf  |gp_init(): no fence after rcu_seq_start() (registration)
 no-fence-gp-init-nonmca|-DNONMCA -DNO_FENCE_GP_INIT|safety|uaf|gp_init(): no fence between the start and its confirmation (non-MCA)
 no-fence-reg|-DSCEN_REG -DNO_FENCE_REG           |safety|uaf  |slot_attach(): no fence after the generation bump
-no-fence-gp-scan|-DNO_FENCE_GP_SCAN              |safety|uaf  |gp_fqs_loop(): no heavy fence before the first scan
+no-fence-gp-scan|-DNO_FENCE_GP_SCAN              |safety|uaf  |gp_init(): no heavy fence before the first scan
+no-init-scan|-DNO_INIT_SCAN                      |safety|pass |the code before: no scan in gp_init(), the first scan marks
 no-fence-gp-rescan|-DNO_FENCE_GP_RESCAN          |safety|hang |gp_force_qs(): no heavy fence between marking and the second scan
 no-fence-gp-end|-DNO_FENCE_GP_END                |safety|pass |rcu_seq_end(): no fence (redundant: its store is a release)
 sample-after-store|-DSAMPLE_AFTER_STORE          |safety|uaf  |rcu_read_lock(): gp_seq sampled after the word store
@@ -148,7 +150,7 @@ run_one() {
 		got=error
 	elif grep -q "errors: 0" "$log"; then
 		got=pass
-	elif grep -Eq "^pan:1: assertion violated +!\(\((piggybacked|unconfirmed|missed)" "$log"; then
+	elif grep -Eq "^pan:1: assertion violated +!\(\((piggybacked|unconfirmed|missed|init_ended)" "$log"; then
 		got=reached
 	elif grep -q "^pan:1: assertion violated" "$log"; then
 		got=uaf
