@@ -124,6 +124,11 @@ struct lrcu_node {
 					 * it reads it without the lock */
 	unsigned long qsmaskinitnext;	/* leaves: registered slots for the next
 					 * GP; registration edits only this (lock) */
+	unsigned long joinmask;		/* leaves: slots that joined the flavor
+					 * (rcu_sched: used it once; rcu: all);
+					 * the others owe no grace period anything.
+					 * Set by the joining thread, cleared when
+					 * it leaves (atomic) */
 	unsigned long grpmask;		/* this node's bit in parent (const) */
 	int grplo, grphi;		/* slots covered, inclusive (const) */
 	int grpnum;			/* bit number in parent (const) */

@@ -79,11 +79,35 @@ static void sched_go_offline(bool may_lock)
 		lrcu_read_unlock_special(LRCU_SCHED);	/* async-signal-safe */
 }
 
+/*
+ * First time online in the sched flavor since registering: put our bit in
+ * the leaf's ->joinmask, so grace periods look at our word from now on
+ * (until then a grace period owes us nothing: our word was 0 anyway, and
+ * skipping the slot spares it a load).  Async-signal-safe (an atomic OR;
+ * the flag may be lost to an interrupted update of ->flags, which only
+ * makes us OR again).
+ */
+static void sched_join_mask(void)
+{
+	struct lrcu_reader *r = &lrcu_reader;
+	struct lrcu_data *rdp = &lrcu__states[LRCU_SCHED].rda[r->slot];
+
+	if (r->flags & LRCU_R_SCHED_INMASK)
+		return;
+	/* Seq_cst, and the fence: the bit before our gp_seq sample in
+	 * sched_go_online(); pairs with gp_init()'s smp_mb() between
+	 * rcu_seq_start() and its ->joinmask loads. */
+	__atomic_fetch_or(&rdp->mynode->joinmask, rdp->grpmask, __ATOMIC_SEQ_CST);
+	smp_mb();
+	r->flags |= LRCU_R_SCHED_INMASK;
+}
+
 static void sched_go_online(void)
 {
 	struct lrcu_rword *r = lrcu_reader.rw;	/* registered: its slot's line */
 	unsigned long s;
 
+	sched_join_mask();
 	/* Acquire pairs with rcu_seq_start()'s release, as in
 	 * rcu_quiescent_state(). */
 	s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
@@ -266,6 +290,8 @@ static void slot_detach(int slot)
 
 		lrcu__node_lock(rnp);
 		rnp->qsmaskinitnext &= ~rdp->grpmask;
+		if (f == LRCU_SCHED)	/* the next owner joins afresh */
+			__atomic_fetch_and(&rnp->joinmask, ~rdp->grpmask, __ATOMIC_RELAXED);
 		/* A GP init that misses this bump still reports the departed
 		 * slot (phase 2 of gp_init()). */
 		__atomic_fetch_add(&rsp->qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);

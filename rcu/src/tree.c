@@ -484,7 +484,8 @@ static void gp_init_fold(struct lrcu_state *rsp)
 
 static void gp_scan_prepare(struct lrcu_state *rsp);
 static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
-			     unsigned long gstart, bool mark, bool *marked);
+			     unsigned long holdouts, unsigned long gstart,
+			     bool mark, bool *marked);
 
 /*
  * Start a grace period.  With `scan', fence (gp_scan_prepare()) before
@@ -554,14 +555,23 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 		WRITE_ONCE(rnp->gp_seq, gstart);
 		mask = 0;
 		if (lrcu_node_is_leaf(rsp, rnp)) {
-			/* Slots that left since phase 1 owe nothing. */
-			mask = rnp->qsmask & ~rnp->qsmaskinitnext;
+			/*
+			 * Slots that left since phase 1 owe nothing, nor do
+			 * those that never joined the flavor.  A thread that
+			 * joins after this load saw the start (it sets its bit,
+			 * fences, then samples gp_seq: a store-buffering pair
+			 * with rcu_seq_start() and the smp_mb() above), so its
+			 * sections need not be waited for.  Relaxed: after the
+			 * fence; joiners set bits with atomic ORs.
+			 */
+			mask = rnp->qsmask & ~(rnp->qsmaskinitnext &
+					       __atomic_load_n(&rnp->joinmask, __ATOMIC_RELAXED));
 			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu__params.fault_skip_leaf) ||
 			    (LRCU_INJECTED(LRCU_BUG_SKIP_LEAF) &&
 			     leaf_index(rsp, rnp) == lrcu_inject_arg))
 				mask = rnp->qsmask;	/* FAULT INJECTION: too-short GP */
 			if (scan)
-				mask |= leaf_qs(rsp, rnp, gstart, false, NULL);
+				mask |= leaf_qs(rsp, rnp, rnp->qsmask & ~mask, gstart, false, NULL);
 			qs_batch_report(rsp, &b, mask, rnp);
 		} else {
 			lrcu__node_unlock(rnp);
@@ -591,17 +601,18 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 }
 
 /*
- * The holdouts of leaf rnp (locked, in grace period gstart) that are
- * quiescent.  With `mark', ask the others to report (->need_qs) and set
- * *marked if any was newly asked.
+ * Which of `holdouts' (slots of leaf rnp, locked, in grace period gstart)
+ * are quiescent.  With `mark', ask the others to report (->need_qs) and
+ * set *marked if any was newly asked.
  */
 static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
-			     unsigned long gstart, bool mark, bool *marked)
+			     unsigned long holdouts, unsigned long gstart,
+			     bool mark, bool *marked)
 {
-	unsigned long holdouts, qs = 0, bit;
+	unsigned long qs = 0, bit;
 	int i;
 
-	for (holdouts = rnp->qsmask; holdouts; holdouts &= holdouts - 1) {
+	for (; holdouts; holdouts &= holdouts - 1) {
 		struct lrcu_data *rdp;
 		unsigned long w;
 
@@ -649,7 +660,7 @@ static bool gp_scan_leaf(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		lrcu__node_unlock(rnp);
 		return false;
 	}
-	qs_batch_report(rsp, b, leaf_qs(rsp, rnp, gstart, mark, &marked), rnp);
+	qs_batch_report(rsp, b, leaf_qs(rsp, rnp, rnp->qsmask, gstart, mark, &marked), rnp);
 	return marked;
 }
 

@@ -45,6 +45,8 @@
 #define LRCU_R_OFFLINE		0x2	/* extended quiescent state */
 #define LRCU_R_SCHED_JOINED	0x4	/* has used the sched flavor */
 #define LRCU_R_IN_CALLBACK	0x8	/* running an RCU callback */
+#define LRCU_R_SCHED_INMASK	0x10	/* its bit is in the sched leaf's
+					 * ->joinmask (registry.c) */
 
 /*
  * ->sched_nesting (owner-only): the rcu_read_lock_sched() depth, and two
