@@ -177,7 +177,10 @@ static void slot_attach(struct lrcu_rword *r, int slot)
 		 * (both under the leaf lock). */
 		rdp->word = &r->ctr[f];
 		rdp->need_qs = &r->need_qs[f];
-		rnp->qsmaskinitnext |= rdp->grpmask;
+		/* Atomic: gp_init() peeks at it without the lock (an
+		 * arrival there owes nothing: relaxed). */
+		__atomic_store_n(&rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask,
+				 __ATOMIC_RELAXED);
 		lrcu__node_unlock(rnp);
 		__atomic_fetch_add(&lrcu__states[f].qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
 	}
@@ -289,7 +292,10 @@ static void slot_detach(int slot)
 		unsigned long g;
 
 		lrcu__node_lock(rnp);
-		rnp->qsmaskinitnext &= ~rdp->grpmask;
+		/* Release: our last section before gp_init()'s lock-free
+		 * peek (acquire) that lets a grace period skip the leaf. */
+		__atomic_store_n(&rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask,
+				 __ATOMIC_RELEASE);
 		if (f == LRCU_SCHED)	/* the next owner joins afresh */
 			__atomic_fetch_and(&rnp->joinmask, ~rdp->grpmask, __ATOMIC_RELAXED);
 		/* A GP init that misses this bump still reports the departed

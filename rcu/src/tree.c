@@ -370,6 +370,16 @@ static void qs_batch_flush(struct lrcu_state *rsp, struct qs_batch *b)
 	b->mask = 0;
 }
 
+/* Leaf rnp has emptied (or had nothing to wait for): its report to its
+ * parent goes into b. */
+static void qs_batch_up(struct lrcu_state *rsp, struct qs_batch *b, struct lrcu_node *rnp)
+{
+	if (b->parent != rnp->parent)
+		qs_batch_flush(rsp, b);
+	b->parent = rnp->parent;
+	b->mask |= rnp->grpmask;
+}
+
 /* Report `qs' at leaf rnp (locked; unlocked on return), its own report to
  * its parent, if it empties, into b. */
 static void qs_batch_report(struct lrcu_state *rsp, struct qs_batch *b, unsigned long qs,
@@ -382,12 +392,8 @@ static void qs_batch_report(struct lrcu_state *rsp, struct qs_batch *b, unsigned
 		return;
 	}
 	up = report_qs_node(rsp, qs, rnp, b->gp_seq);
-	if (!up)
-		return;
-	if (b->parent != rnp->parent)
-		qs_batch_flush(rsp, b);
-	b->parent = rnp->parent;
-	b->mask |= up;
+	if (up)
+		qs_batch_up(rsp, b, rnp);
 }
 
 /*
@@ -482,6 +488,43 @@ static void gp_init_fold(struct lrcu_state *rsp)
 	}
 }
 
+/*
+ * The slots of leaf rnp (in phase 2 of gp_init(), after its fence) that
+ * the new grace period waits for: registered at phase 1, still registered,
+ * and joined to the flavor.  A thread that joins after this load saw the
+ * start (it sets its bit, fences, then samples gp_seq: a store-buffering
+ * pair with rcu_seq_start() and the smp_mb() in gp_init()), so its
+ * sections need not be waited for; one that registers after phase 1 is
+ * not in ->qsmaskinit.  Acquire on ->qsmaskinitnext pairs with the
+ * release clear in slot_detach(): a departed slot's last section is over
+ * (taken under the lock, as in phase 2, the lock orders it anyway).
+ */
+static unsigned long leaf_owing(struct lrcu_node *rnp)
+{
+	return rnp->qsmaskinit &
+	       __atomic_load_n(&rnp->qsmaskinitnext, __ATOMIC_ACQUIRE) &
+	       __atomic_load_n(&rnp->joinmask, __ATOMIC_RELAXED);	/* after the fence */
+}
+
+/*
+ * A leaf whose slots all owe the new grace period nothing (rcu_sched:
+ * threads registered that never used the flavor) needs neither its lock
+ * nor a scan: its ->qsmask stays 0 for the whole grace period (it is 0
+ * since the last one ended, and only phase 2 sets it), so whoever takes
+ * the lock in the meantime (lrcu__node_waits_for(), report_qs_node())
+ * finds nothing owed, whatever ->gp_seq it reads -- the argument of
+ * gp_cleanup()'s lock-free stamps.  With 1024 idle threads these were 16
+ * leaf locks, most of an rcu_sched grace period.  (A leaf some fault left
+ * with bits set takes the locked path; the root leaf of a one-level tree
+ * too, which nothing reports for.)
+ */
+static bool leaf_owes_nothing(struct lrcu_node *rnp)
+{
+	/* READ_ONCE: written under the lock by report_qs_node() only
+	 * while set. */
+	return !READ_ONCE(rnp->qsmask) && !leaf_owing(rnp);
+}
+
 static void gp_scan_prepare(struct lrcu_state *rsp);
 static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 			     unsigned long holdouts, unsigned long gstart,
@@ -548,6 +591,12 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
 		if (!rnp->qsmaskinit)
 			continue;
+		if (lrcu_node_is_leaf(rsp, rnp) && rnp->parent && leaf_owes_nothing(rnp)) {
+			/* Without its lock: see leaf_owes_nothing(). */
+			WRITE_ONCE(rnp->gp_seq, gstart);	/* READ_ONCE() by lockers */
+			qs_batch_up(rsp, &b, rnp);
+			continue;
+		}
 		lrcu__node_lock(rnp);
 		/* WRITE_ONCE: peeked at without the lock (root_qsmask(),
 		 * gp_scan(), diagnostics). */
@@ -555,17 +604,10 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 		WRITE_ONCE(rnp->gp_seq, gstart);
 		mask = 0;
 		if (lrcu_node_is_leaf(rsp, rnp)) {
-			/*
-			 * Slots that left since phase 1 owe nothing, nor do
-			 * those that never joined the flavor.  A thread that
-			 * joins after this load saw the start (it sets its bit,
-			 * fences, then samples gp_seq: a store-buffering pair
-			 * with rcu_seq_start() and the smp_mb() above), so its
-			 * sections need not be waited for.  Relaxed: after the
-			 * fence; joiners set bits with atomic ORs.
-			 */
-			mask = rnp->qsmask & ~(rnp->qsmaskinitnext &
-					       __atomic_load_n(&rnp->joinmask, __ATOMIC_RELAXED));
+			/* Slots that left since phase 1 owe nothing, nor do
+			 * those that never joined the flavor (see
+			 * leaf_owes_nothing()). */
+			mask = rnp->qsmask & ~leaf_owing(rnp);
 			if (leaf_index(rsp, rnp) == READ_ONCE(lrcu__params.fault_skip_leaf) ||
 			    (LRCU_INJECTED(LRCU_BUG_SKIP_LEAF) &&
 			     leaf_index(rsp, rnp) == lrcu_inject_arg))
