@@ -148,6 +148,20 @@ if [[ " $run_types " == *" urcu-memb "* ]]; then
 			"sync rcu/urcu-memb calls/s (nwriters=1 nreaders=0 nidle=0 gp_exp=0)"]' \
 		"$JSON" >/dev/null && grep -q "^Targets" "$OUT"
 	ok $? "rcu beside urcu-memb: the ratio targets (p50, p99, calls/s)" || show
+	# rcu_barrier()'s only target is its idle latency, and liburcu's own
+	# idle-thread scaling is a figure in the table, not a target of ours.
+	perf pairbar "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.nruns=1 \
+		rcuscale.gps=10 rcuscale.nwriters=1 rcuscale.nreaders=0 rcuscale.gp_barrier=1
+	[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "targets"))[0].targets | map(.what)
+		== ["idle rcu_barrier() rcu p50 (nwriters=1 nreaders=0 nidle=0)"]' \
+		"$JSON" >/dev/null
+	ok $? "gp_barrier=1 beside urcu-memb: only the idle rcu_barrier() target" || show
+	perf pairidle "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.nruns=1 \
+		rcuscale.gps=10 rcuscale.nwriters=1 rcuscale.nreaders=0 rcuscale.nidle=16,40
+	[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "targets"))[0].targets | map(.what)
+		| any(test("^sync rcu p50 nidle=40/nidle=16")) and (any(test("urcu-memb p50 nidle")) | not)' \
+		"$JSON" >/dev/null
+	ok $? "nidle=16,40 beside urcu-memb: the idle-thread target is ours only" || show
 	perf refpair "$REFSCALE" refscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr \
 		refscale.nruns=1 refscale.loops=200 refscale.nreaders=1
 	[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "targets"))[0].targets | map(.what)
@@ -170,6 +184,8 @@ if [[ " $run_types " == *" urcu-memb "* ]]; then
 	ok $? "gp_exp=0,1: normal and expedited interleaved, urcu-memb's expedited left out, the membarrier floor" || show
 else
 	skip "targets beside liburcu" "liburcu types not run here"
+	skip "gp_barrier=1 beside urcu-memb" "liburcu types not run here"
+	skip "nidle=16,40 beside urcu-memb" "liburcu types not run here"
 	skip "refscale targets beside liburcu" "liburcu types not run here"
 	skip "gp_exp=0,1 beside urcu-memb" "liburcu types not run here"
 fi
