@@ -168,6 +168,33 @@ static void qsbr_reader(void *arg)
 	}
 }
 
+/*
+ * The updater: n times, replace the element, wait for a sched grace
+ * period and poison the old one, then stop the readers.  The poisoned
+ * elements are freed only then: a free()d one would come back from the
+ * next malloc() with the magic restored, hiding a too-short grace period.
+ */
+static void update_n(int n)
+{
+	struct elem **dead = calloc(n, sizeof(*dead));
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct elem *e = malloc(sizeof(*e));
+
+		e->magic = MAGIC;
+		dead[i] = rcu_dereference_protected(cur, 1);
+		rcu_assign_pointer(cur, e);
+		synchronize_sched();
+		if (dead[i])
+			WRITE_ONCE(dead[i]->magic, 0);	/* poison: readers must be gone */
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < n; i++)
+		free(dead[i]);
+	free(dead);
+}
+
 static void test_qsbr_readers(void)
 {
 	struct reg_thread t[3];
@@ -175,23 +202,116 @@ static void test_qsbr_readers(void)
 
 	for (i = 0; i < 3; i++)
 		reg_thread_start(&t[i], qsbr_reader, NULL);
-	for (i = 0; i < n; i++) {
-		struct elem *e = malloc(sizeof(*e)), *old;
-
-		e->magic = MAGIC;
-		old = rcu_dereference_protected(cur, 1);
-		rcu_assign_pointer(cur, e);
-		synchronize_sched();
-		if (old) {
-			WRITE_ONCE(old->magic, 0);	/* poison: readers must be gone */
-			free(old);
-		}
-	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	update_n(n);
 	for (i = 0; i < 3; i++)
 		reg_thread_join(&t[i]);
 	free(rcu_dereference_protected(cur, 1));
+	RCU_INIT_POINTER(cur, NULL);
 	ok(!bad, "%d sched grace periods with 3 QSBR readers: no reader saw a poisoned element", n);
+}
+
+/*
+ * Slot reuse: a thread joins rcu_sched and unregisters; the next thread
+ * takes the slot (and its leaf's ->joinmask bit is clear: grace periods
+ * skip slots that never joined).  When that thread joins, grace periods
+ * must wait for it again, beside 40 registered neighbours that never
+ * use the flavor (their leaves owe nothing and are not locked).
+ */
+static void join_and_leave(void *arg)
+{
+	(void)arg;
+	rcu_read_lock_sched();
+	rcu_read_unlock_sched();
+	rcu_quiescent_state();
+}
+
+static void test_reused_slot_holds(void)
+{
+	struct reg_thread n[40], t;
+	struct qsbr q = { 0 };
+	pthread_t u;
+	int i;
+
+	idle_quit = 0;
+	for (i = 0; i < 40; i++)
+		reg_thread_start(&n[i], idle_fn, NULL);
+	reg_thread_start(&t, join_and_leave, NULL);
+	reg_thread_join(&t);
+	synchronize_sched();	/* the unregistered joiner is forgotten */
+	reg_thread_start(&t, qsbr_fn, &q);
+	wait_flag(&q.joined, 60);
+	sync_done = 0;
+	pthread_create(&u, NULL, sync_sched_fn, NULL);
+	sleep_ms(200);
+	ok(!__atomic_load_n(&sync_done, __ATOMIC_ACQUIRE),
+	   "a thread that joins in a reused slot, beside 40 that never joined, holds synchronize_sched()");
+	set_flag(&q.report);
+	pthread_join(u, NULL);
+	set_flag(&q.quit);
+	reg_thread_join(&t);
+	set_flag(&idle_quit);
+	for (i = 0; i < 40; i++)
+		reg_thread_join(&n[i]);
+}
+
+/*
+ * Readers that come and go: each life registers, joins rcu_sched with
+ * its first section (racing the updater's grace periods), reads with
+ * quiescent states between sections, and unregisters.  A grace period
+ * that ignored a thread which had joined before it started (its
+ * ->joinmask bit missed, or its leaf skipped as owing nothing) frees an
+ * element under it.
+ */
+static void *churn_reader(void *arg)
+{
+	long n = 0;
+
+	(void)arg;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		int k;
+
+		if (rcu_register_thread())
+			abort();
+		for (k = 0; k < 64; k++) {
+			struct elem *e;
+
+			rcu_read_lock_sched();
+			e = rcu_dereference_sched(cur);
+			if (++n % 2 == 0)
+				sched_yield();	/* widen the window */
+			if (e && READ_ONCE(e->magic) != MAGIC)
+				__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
+			rcu_read_unlock_sched();
+			if (k % 4 == 3)
+				rcu_quiescent_state();
+		}
+		rcu_unregister_thread();
+	}
+	return NULL;
+}
+
+static void test_qsbr_churn(void)
+{
+	struct reg_thread idle[20];
+	pthread_t t[3];
+	int i, n = scale(400);
+
+	idle_quit = 0;
+	for (i = 0; i < 20; i++)	/* neighbours that never join */
+		reg_thread_start(&idle[i], idle_fn, NULL);
+	__atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, churn_reader, NULL);
+	update_n(n);
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	free(rcu_dereference_protected(cur, 1));
+	RCU_INIT_POINTER(cur, NULL);
+	set_flag(&idle_quit);
+	for (i = 0; i < 20; i++)
+		reg_thread_join(&idle[i]);
+	ok(!bad, "%d sched grace periods, 3 readers registering, joining and leaving: "
+	   "no reader saw a poisoned element", n);
 }
 
 int main(void)
@@ -201,6 +321,8 @@ int main(void)
 	test_joined_thread_holds();
 	test_nonuser_does_not_hold();
 	test_qsbr_readers();
+	test_reused_slot_holds();
+	test_qsbr_churn();
 	test_joined_caller();
 	rcu_unregister_thread();
 	return done_testing();
