@@ -48,21 +48,34 @@ static void *sync_sched_fn(void *arg)
 	return NULL;
 }
 
+/*
+ * Start thread t on q, and once it has joined, a synchronize_sched()
+ * beside it; true if that is still waiting 200 ms later.  Then ask t for
+ * a quiescent state and wait for the synchronize_sched() to end.
+ */
+static bool joined_holds_sync(struct reg_thread *t, struct qsbr *q)
+{
+	pthread_t u;
+	bool held;
+
+	reg_thread_start(t, qsbr_fn, q);
+	wait_flag(&q->joined, 60);
+	sync_done = 0;
+	pthread_create(&u, NULL, sync_sched_fn, NULL);
+	sleep_ms(200);
+	held = !__atomic_load_n(&sync_done, __ATOMIC_ACQUIRE);
+	set_flag(&q->report);
+	pthread_join(u, NULL);
+	return held;
+}
+
 static void test_joined_thread_holds(void)
 {
 	struct qsbr q = { 0 };
 	struct reg_thread t;
-	pthread_t u;
 
-	reg_thread_start(&t, qsbr_fn, &q);
-	wait_flag(&q.joined, 60);
-	sync_done = 0;
-	pthread_create(&u, NULL, sync_sched_fn, NULL);
-	sleep_ms(200);
-	ok(!__atomic_load_n(&sync_done, __ATOMIC_ACQUIRE),
+	ok(joined_holds_sync(&t, &q),
 	   "a joined thread that announces no quiescent state holds synchronize_sched()");
-	set_flag(&q.report);
-	pthread_join(u, NULL);
 	ok(sync_done, "rcu_quiescent_state() lets it complete");
 
 	/* Offline threads are in an extended quiescent state. */
@@ -229,7 +242,6 @@ static void test_reused_slot_holds(void)
 {
 	struct reg_thread n[40], t;
 	struct qsbr q = { 0 };
-	pthread_t u;
 	int i;
 
 	idle_quit = 0;
@@ -238,15 +250,8 @@ static void test_reused_slot_holds(void)
 	reg_thread_start(&t, join_and_leave, NULL);
 	reg_thread_join(&t);
 	synchronize_sched();	/* the unregistered joiner is forgotten */
-	reg_thread_start(&t, qsbr_fn, &q);
-	wait_flag(&q.joined, 60);
-	sync_done = 0;
-	pthread_create(&u, NULL, sync_sched_fn, NULL);
-	sleep_ms(200);
-	ok(!__atomic_load_n(&sync_done, __ATOMIC_ACQUIRE),
+	ok(joined_holds_sync(&t, &q),
 	   "a thread that joins in a reused slot, beside 40 that never joined, holds synchronize_sched()");
-	set_flag(&q.report);
-	pthread_join(u, NULL);
 	set_flag(&q.quit);
 	reg_thread_join(&t);
 	set_flag(&idle_quit);
