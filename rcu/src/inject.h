@@ -35,6 +35,8 @@ enum lrcu_bug {
 					 * waiting for a grace period */
 	LRCU_BUG_LAZY_LEAVE_ENDS,	/* a lazy batch's keeper that leaves its
 					 * grace period to the kthread ends it */
+	LRCU_BUG_SCHED_REJOIN,		/* a re-registered thread keeps its old
+					 * rcu_sched join: its new slot never joins */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported */

@@ -79,6 +79,10 @@ static void sched_go_offline(bool may_lock)
 		lrcu_read_unlock_special(LRCU_SCHED);	/* async-signal-safe */
 }
 
+/* rcutree.inject=sched_rejoin (make INJECT=1; dead code otherwise): the
+ * join flag that unregistering forgot to clear. */
+static __thread unsigned int inject_rejoin_keep;
+
 /*
  * First time online in the sched flavor since registering: put our bit in
  * the leaf's ->joinmask, so grace periods look at our word from now on
@@ -223,6 +227,8 @@ static int register_slot(bool internal, int want, const char *what)
 	pthread_getname_np(pthread_self(), lrcu__slots[slot].name, sizeof(lrcu__slots[slot].name));
 	r->slot = slot;
 	r->flags = LRCU_R_REGISTERED;
+	if (LRCU_INJECTED(LRCU_BUG_SCHED_REJOIN))
+		r->flags |= inject_rejoin_keep;	/* INJECTED: stale join flag */
 	r->sched_nesting = 0;
 	/*
 	 * The slot's line (left by its last owner after it was detached;
@@ -339,6 +345,8 @@ static int unregister_slot(const char *what)
 	__atomic_store_n(&r->own.ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	r->rw = &r->own;
 	r->sched_nesting = 0;	/* depth 0 (checked above), not online */
+	if (LRCU_INJECTED(LRCU_BUG_SCHED_REJOIN))
+		inject_rejoin_keep = r->flags & LRCU_R_SCHED_INMASK;	/* INJECTED */
 	r->flags = 0;
 	r->slot = -1;
 	(void)what;
