@@ -29,7 +29,8 @@ run: on a busy machine every figure moves, the ratios less.
 
 Workloads (--workloads read,gp,... picks some; default all):
   read       ns per lock + dereference + unlock, 1 reader, with and
-             without a concurrent updater (rcu, sched, every liburcu flavor)
+             without a concurrent updater (rcu, sched, sched-free, every
+             liburcu flavor)
   gp         synchronize_rcu() latency (median, p99), updater throughput and
              CPU per call, 1 writer, 0, 1, 4 and 8 readers (rcu, sched,
              urcu-memb, urcu-qsbr)
@@ -130,7 +131,7 @@ workload() {
 	local q=$QUICK
 	case $1 in
 	read)
-		echo "$REFSCALE" refscale.scale_type=rcu,sched,$LIBURCU_ALL refscale.nreaders=1 \
+		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL refscale.nreaders=1 \
 			refscale.updater=0,1 refscale.loops=$((q ? 5000 : 200000)) ;;
 	gp)
 		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=1 \
@@ -154,11 +155,12 @@ workload() {
 # The metrics: NAME WORKLOAD FIGURE BETTER UNIT SELECTOR(JSON) PAIRS LABEL
 # PAIRS: ours:liburcu,...
 PAIRS_GP=rcu:urcu-memb,sched:urcu-qsbr
+PAIRS_READ=$PAIRS_GP,sched-free:urcu-qsbr
 PAIRS_CB=rcu:urcu-memb,rcu:urcu-qsbr,rcu:urcu-mb,rcu:urcu-signal,rcu:urcu-bp
 metrics() {
 	local n r q=$QUICK
-	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_GP read-side cost: lock + dereference + unlock, 1 reader"
-	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_GP read-side cost, 1 reader, an updater doing grace periods meanwhile"
+	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_READ read-side cost: lock + dereference + unlock, 1 reader"
+	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater doing grace periods meanwhile"
 	for n in 0 1 4 8; do
 		r="$n readers"
 		[ "$n" != 1 ] || r="1 reader"

@@ -60,8 +60,9 @@ setup() {
 		and index("updates_per_s_r1") and index("updates_per_s_w8") and index("cpu_per_call_us_r1")
 		and index("gp_p50_us_idle64") and index("barrier_us") and index("cb_per_s_t1")' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns") | [.results[].flavor] ==
-		["rcu", "sched", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"]
-		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"}]' "$j"
+		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"]
+		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
+			{"ours": "sched-free", "liburcu": "urcu-qsbr"}]' "$j"
 	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 and .better == "higher"' "$j"
 	# The samples are the programs' run lines, in run order.
 	[ "$(jq -c '.metrics[] | select(.name == "read_ns") | .results[] | select(.flavor == "urcu-memb") | .samples' "$j")" = \
@@ -84,7 +85,7 @@ setup() {
 	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu | urcu-memb | [0-9.]* ns | [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1 |$" "$md"
 	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu | urcu-bp | .* | ours if > 1 |$" "$md"
 	# One row per pair of every metric.
-	[ "$(grep -c '^| .* | \(rcu\|sched\) | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
+	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
 	grep -q "^## Targets" "$md"
 	grep -q "^| idle rcu_barrier() rcu p50 (nwriters=1 nreaders=0 nidle=0) | [0-9.]* us | <= 100 | \(met\|\*\*missed\*\*\) |$" "$md"
 }

@@ -4,7 +4,7 @@
  * a sched grace period up and who does not (the contract documented in
  * rcupdate.h).
  */
-#include "rcu_test.h"
+#include "sched_poison.h"
 
 struct qsbr {
 	int joined;	/* the thread has used the flavor */
@@ -146,14 +146,7 @@ static void test_joined_caller(void)
 }
 
 /* Readers in a quiescent-state loop, with an updater: the classic QSBR
- * use, checked with a poisoned element. */
-#define MAGIC 0x5eed
-struct elem {
-	long magic;
-};
-static struct elem *__rcu cur;
-static int stop, bad;
-
+ * use, checked with a poisoned element (sched_poison.h). */
 static void qsbr_reader(void *arg)
 {
 	long n = 0;
@@ -164,12 +157,10 @@ static void qsbr_reader(void *arg)
 
 		rcu_read_lock_sched();
 		e = rcu_dereference_sched(cur);
-		if (e && READ_ONCE(e->magic) != MAGIC)
-			__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
+		poison_check(e);
 		if (n % 8 == 0)
 			sched_yield();	/* widen the window a broken GP would hit */
-		if (e && READ_ONCE(e->magic) != MAGIC)
-			__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
+		poison_check(e);
 		rcu_read_unlock_sched();
 		if (++n % 16 == 0)
 			rcu_quiescent_state();
@@ -181,33 +172,6 @@ static void qsbr_reader(void *arg)
 	}
 }
 
-/*
- * The updater: n times, replace the element, wait for a sched grace
- * period and poison the old one, then stop the readers.  The poisoned
- * elements are freed only then: a free()d one would come back from the
- * next malloc() with the magic restored, hiding a too-short grace period.
- */
-static void update_n(int n)
-{
-	struct elem **dead = calloc(n, sizeof(*dead));
-	int i;
-
-	for (i = 0; i < n; i++) {
-		struct elem *e = malloc(sizeof(*e));
-
-		e->magic = MAGIC;
-		dead[i] = rcu_dereference_protected(cur, 1);
-		rcu_assign_pointer(cur, e);
-		synchronize_sched();
-		if (dead[i])
-			WRITE_ONCE(dead[i]->magic, 0);	/* poison: readers must be gone */
-	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < n; i++)
-		free(dead[i]);
-	free(dead);
-}
-
 static void test_qsbr_readers(void)
 {
 	struct reg_thread t[3];
@@ -215,11 +179,10 @@ static void test_qsbr_readers(void)
 
 	for (i = 0; i < 3; i++)
 		reg_thread_start(&t[i], qsbr_reader, NULL);
-	update_n(n);
+	poison_update(n);
 	for (i = 0; i < 3; i++)
 		reg_thread_join(&t[i]);
-	free(rcu_dereference_protected(cur, 1));
-	RCU_INIT_POINTER(cur, NULL);
+	poison_done();
 	ok(!bad, "%d sched grace periods with 3 QSBR readers: no reader saw a poisoned element", n);
 }
 
@@ -278,15 +241,7 @@ static void *churn_reader(void *arg)
 		if (rcu_register_thread())
 			abort();
 		for (k = 0; k < 64; k++) {
-			struct elem *e;
-
-			rcu_read_lock_sched();
-			e = rcu_dereference_sched(cur);
-			if (++n % 2 == 0)
-				sched_yield();	/* widen the window */
-			if (e && READ_ONCE(e->magic) != MAGIC)
-				__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
-			rcu_read_unlock_sched();
+			poison_read(&n);
 			if (k % 4 == 3)
 				rcu_quiescent_state();
 		}
@@ -304,14 +259,12 @@ static void test_qsbr_churn(void)
 	idle_quit = 0;
 	for (i = 0; i < 20; i++)	/* neighbours that never join */
 		reg_thread_start(&idle[i], idle_fn, NULL);
-	__atomic_store_n(&stop, 0, __ATOMIC_RELEASE);
 	for (i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, churn_reader, NULL);
-	update_n(n);
+	poison_update(n);
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
-	free(rcu_dereference_protected(cur, 1));
-	RCU_INIT_POINTER(cur, NULL);
+	poison_done();
 	set_flag(&idle_quit);
 	for (i = 0; i < 20; i++)
 		reg_thread_join(&idle[i]);

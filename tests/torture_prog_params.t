@@ -71,7 +71,7 @@ bad rcutorture.torture_type=tasks -- 2 "torture_type=tasks is not implemented (t
 
 "$RCUTORTURE" --list-types >"$T_TMP/types" 2>&1
 ok $? "--list-types exits 0"
-for t in rcu rcu_bh sched busted busted_barrier busted_unlock busted_poll trivial; do
+for t in rcu rcu_bh sched sched-free busted busted_barrier busted_unlock busted_poll trivial; do
 	grep -qx "$t" "$T_TMP/types"; ok $? "--list-types lists $t"
 done
 "$RCUTORTURE" --help | grep -q "nfakewriters=4"; ok $? "--help shows kernel defaults"

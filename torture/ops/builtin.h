@@ -5,7 +5,7 @@
 
 #include <torture/ops.h>
 
-extern const struct torture_ops rcu_ops, rcu_bh_ops, sched_ops;
+extern const struct torture_ops rcu_ops, rcu_bh_ops, sched_ops, sched_free_ops;
 extern const struct torture_ops busted_ops, busted_barrier_ops, busted_unlock_ops,
 	busted_poll_ops, busted_hang_ops, busted_lostcb_ops, busted_exp_ops,
 	busted_exp_fence_ops;

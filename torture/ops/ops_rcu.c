@@ -115,7 +115,7 @@ int rcut_poll(unsigned long cookie) { return poll_state_synchronize_rcu(cookie);
 void rcut_cond_sync(unsigned long cookie) { cond_synchronize_rcu(cookie); }
 unsigned long rcut_start_poll_exp(void) { return start_poll_synchronize_rcu_expedited(); }
 void rcut_cond_sync_exp(unsigned long cookie) { cond_synchronize_rcu_expedited(cookie); }
-static unsigned long rcut_comp_state(void) { return get_completed_synchronize_rcu(); }
+unsigned long rcut_comp_state(void) { return get_completed_synchronize_rcu(); }
 unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
 void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
 
@@ -292,23 +292,24 @@ const struct torture_ops rcu_bh_ops = {
 
 static void *sched_dereference(void *const *pp) { return rcu_dereference_sched(*pp); }
 static TORTURE_READ_SECTION(sched_read_section, sched_lock, sched_unlock, sched_dereference)
-static unsigned long sched_gp_seq(void) { return gp_seq_of(LRCU_SCHED); }
-static unsigned long sched_gps(void) { return gps_of(LRCU_SCHED); }
-static void sched_sync(void) { synchronize_sched(); }
-static void sched_exp_sync(void) { synchronize_sched_expedited(); }
-static void sched_call(struct torture_cb *cb)
+/* The update side, shared with sched-free (ops_sched_free.c). */
+unsigned long rcut_sched_gp_seq(void) { return gp_seq_of(LRCU_SCHED); }
+unsigned long rcut_sched_gps(void) { return gps_of(LRCU_SCHED); }
+void rcut_sched_sync(void) { synchronize_sched(); }
+void rcut_sched_exp_sync(void) { synchronize_sched_expedited(); }
+void rcut_sched_call(struct torture_cb *cb)
 {
 	call_rcu_sched((struct rcu_head *)(void *)cb->rcu_space, rcut_cb);
 }
-static void sched_barrier(void) { rcu_barrier_sched(); }
-static unsigned long sched_get_state(void) { return get_state_synchronize_sched(); }
-static unsigned long sched_start_poll(void) { return start_poll_synchronize_sched(); }
-static int sched_poll(unsigned long c) { return poll_state_synchronize_sched(c); }
-static void sched_cond_sync(unsigned long c) { cond_synchronize_sched(c); }
-static unsigned long sched_start_poll_exp(void) { return start_poll_synchronize_sched_expedited(); }
-static void sched_cond_sync_exp(unsigned long c) { cond_synchronize_sched_expedited(c); }
-static void sched_stats(FILE *out) { stats_of(LRCU_SCHED, out); }
-static void sched_fqs(void) { rcu_sched_force_quiescent_state(); }
+void rcut_sched_barrier(void) { rcu_barrier_sched(); }
+unsigned long rcut_sched_get_state(void) { return get_state_synchronize_sched(); }
+unsigned long rcut_sched_start_poll(void) { return start_poll_synchronize_sched(); }
+int rcut_sched_poll(unsigned long c) { return poll_state_synchronize_sched(c); }
+void rcut_sched_cond_sync(unsigned long c) { cond_synchronize_sched(c); }
+unsigned long rcut_sched_start_poll_exp(void) { return start_poll_synchronize_sched_expedited(); }
+void rcut_sched_cond_sync_exp(unsigned long c) { cond_synchronize_sched_expedited(c); }
+void rcut_sched_stats(FILE *out) { stats_of(LRCU_SCHED, out); }
+void rcut_sched_fqs(void) { rcu_sched_force_quiescent_state(); }
 
 static const struct torture_read_flavor sched_flavors[] = {
 	{ "SCHED_1", sched_lock, sched_unlock, 1 },
@@ -320,6 +321,7 @@ static const struct torture_read_flavor sched_flavors[] = {
 const struct torture_ops sched_ops = {
 	RCUT_BASE,
 	RCUT_EQS,
+	RCUT_SCHED_UPDATE,
 	.name = "sched",
 	.flags = TORTURE_OPS_QSBR | TORTURE_OPS_IRQ_CAPABLE,
 	.readlock = sched_lock,
@@ -328,21 +330,4 @@ const struct torture_ops sched_ops = {
 	.read_section = sched_read_section,
 	.read_flavors = sched_flavors,
 	.n_read_flavors = 4,
-	.get_gp_seq = sched_gp_seq,
-	.gp_diff = rcut_gp_diff,
-	.gps_completed = sched_gps,
-	.sync = sched_sync,
-	.exp_sync = sched_exp_sync,
-	.call = sched_call,
-	.cb_barrier = sched_barrier,
-	.fqs = sched_fqs,
-	.get_gp_state = sched_get_state,
-	.start_gp_poll = sched_start_poll,
-	.poll_gp_state = sched_poll,
-	.cond_sync = sched_cond_sync,
-	.start_gp_poll_exp = sched_start_poll_exp,
-	.cond_sync_exp = sched_cond_sync_exp,
-	.get_comp_state = rcut_comp_state,
-	.debug_objects = rcut_debug_objects,
-	.stats = sched_stats,
 };

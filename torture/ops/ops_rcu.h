@@ -48,6 +48,21 @@ long rcut_capacity(void);
 int rcut_register_cpu(int cpu);
 int rcut_cpu_group(int cpu);
 int rcut_nocb_toggle(int cpu, int offload);
+unsigned long rcut_comp_state(void);
+unsigned long rcut_sched_gp_seq(void);
+unsigned long rcut_sched_gps(void);
+void rcut_sched_sync(void);
+void rcut_sched_exp_sync(void);
+void rcut_sched_call(struct torture_cb *cb);
+void rcut_sched_barrier(void);
+unsigned long rcut_sched_get_state(void);
+unsigned long rcut_sched_start_poll(void);
+int rcut_sched_poll(unsigned long c);
+void rcut_sched_cond_sync(unsigned long c);
+unsigned long rcut_sched_start_poll_exp(void);
+void rcut_sched_cond_sync_exp(unsigned long c);
+void rcut_sched_stats(FILE *out);
+void rcut_sched_fqs(void);
 
 extern const struct torture_read_flavor rcut_nested_flavors[2];
 #pragma GCC visibility pop
@@ -58,19 +73,21 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
  * that field itself.
  */
 #define RCUT_BASE	RCUT_ADMIN, .init = rcut_init
-#define RCUT_ADMIN							\
+#define RCUT_ADMIN	RCUT_ADMIN_NOREG,					\
+	.thread_register = rcut_register,				\
+	.thread_register_cpu = rcut_register_cpu
+/* Without the registration calls (sched-free spells its own). */
+#define RCUT_ADMIN_NOREG						\
 	.abi_version = TORTURE_OPS_ABI_VERSION,				\
 	.size = sizeof(struct torture_ops),				\
 	.gp_name = "rcu",						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
-	.thread_register = rcut_register,				\
 	.thread_unregister = rcut_unregister,				\
 	.misuse_count = rcut_misuse,					\
 	.print_tree = rcut_print_tree,					\
 	.gp_state = rcut_gp_state,					\
 	.thread_capacity = rcut_capacity,				\
-	.thread_register_cpu = rcut_register_cpu,			\
 	.cpu_group = rcut_cpu_group,					\
 	.stall_notifier = rcut_stall_notifier,				\
 	.stall_timeout_ms = rcut_stall_timeout_ms,			\
@@ -94,5 +111,24 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.exp_sync = rcut_exp_sync,					\
 	.call = rcut_call,						\
 	.cb_barrier = rcut_barrier
+/* The sched flavor's update side (sched and sched-free). */
+#define RCUT_SCHED_UPDATE						\
+	.get_gp_seq = rcut_sched_gp_seq,				\
+	.gp_diff = rcut_gp_diff,					\
+	.gps_completed = rcut_sched_gps,				\
+	.sync = rcut_sched_sync,					\
+	.exp_sync = rcut_sched_exp_sync,				\
+	.call = rcut_sched_call,					\
+	.cb_barrier = rcut_sched_barrier,				\
+	.fqs = rcut_sched_fqs,						\
+	.get_gp_state = rcut_sched_get_state,				\
+	.start_gp_poll = rcut_sched_start_poll,				\
+	.poll_gp_state = rcut_sched_poll,				\
+	.cond_sync = rcut_sched_cond_sync,				\
+	.start_gp_poll_exp = rcut_sched_start_poll_exp,			\
+	.cond_sync_exp = rcut_sched_cond_sync_exp,			\
+	.get_comp_state = rcut_comp_state,				\
+	.debug_objects = rcut_debug_objects,				\
+	.stats = rcut_sched_stats
 
 #endif

@@ -320,11 +320,13 @@ static void targets(const struct perf_sweep *s, const struct perf_cli *cli)
 {
 	static const char *const pairs[][2] = {
 		{ "rcu", "urcu-memb" }, { "rcu_bh", "urcu-memb" }, { "sched", "urcu-qsbr" },
+		{ "sched-free", "urcu-qsbr" },
 	};
-	static const char *const ours[] = { "rcu", "rcu_bh", "sched", "srcu", "srcud" };
+	static const char *const ours[] = { "rcu", "rcu_bh", "sched", "sched-free", "srcu",
+					    "srcud" };
 	struct perf_target t[64];
 	char text[120];
-	int n = perf_pair_targets(s, pairs, 3, F_NS, "ns", false, NULL, t, 0, 48), i, k;
+	int n = perf_pair_targets(s, pairs, 4, F_NS, "ns", false, NULL, t, 0, 48), i, k;
 
 	/* The SRCU issue's: an SRCU read at most twice an rcu one. */
 	for (i = 0; i < s->ncells && n < 56; i++) {
@@ -342,7 +344,7 @@ static void targets(const struct perf_sweep *s, const struct perf_cli *cli)
 	for (i = 0; i < s->ncells && n < 64; i++) {
 		const struct perf_cell *c = &s->cells[i];
 
-		for (k = 0; k < 5 && n < 64; k++) {
+		for (k = 0; k < 6 && n < 64; k++) {
 			if (strcmp(c->ops->name, ours[k]))
 				continue;
 			perf_cell_params_text(s, c, text, sizeof(text));

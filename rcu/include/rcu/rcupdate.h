@@ -23,6 +23,18 @@
  *            - The blocking update-side calls (synchronize_*, rcu_barrier*,
  *              cond_synchronize_*) take a joined caller offline while they
  *              wait, so they cannot wait for the caller itself.
+ *            Free markers: a program (or one file of it) that defines
+ *            LRCU_SCHED_FREE_MARKERS before including this header gets
+ *            rcu_read_lock_sched()/rcu_read_unlock_sched() that compile to
+ *            a compiler barrier, as liburcu-qsbr's, and takes liburcu-qsbr's
+ *            contract: a thread reads under them only while online in the
+ *            flavor, i.e. after its first rcu_quiescent_state() since it
+ *            registered and outside rcu_thread_offline()/_online() (no
+ *            sections on offline threads or in their signal handlers), and
+ *            nothing reports rcu_quiescent_state() or synchronize_sched()
+ *            inside a section.  Built with CONFIG_PROVE_RCU the markers
+ *            count again, and a section on a thread not online is
+ *            reported.
  *
  * Threads
  *   A registered thread plays the role of a CPU: rcu_register_thread() and
@@ -191,7 +203,12 @@ static inline int rcu_read_lock_held(void)
 static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
 static inline int rcu_read_lock_sched_held(void)
 {
+#if defined(LRCU_SCHED_FREE_MARKERS) && !defined(CONFIG_PROVE_RCU)
+	/* Nothing counts the depth: anywhere online may be inside. */
+	return (lrcu_reader.sched_nesting & LRCU_SN_ONLINE) != 0;
+#else
 	return (lrcu_reader.sched_nesting & LRCU_SN_DEPTH) != 0;
+#endif
 }
 /* Any flavor's reader: what the list macros accept. */
 static inline int rcu_read_lock_any_held(void)

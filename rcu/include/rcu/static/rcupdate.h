@@ -225,6 +225,26 @@ static inline void lrcu_read_unlock_inline(void)
 	}
 }
 
+#if defined(LRCU_SCHED_FREE_MARKERS) && !defined(CONFIG_PROVE_RCU)
+/*
+ * rcu_sched with free markers (a program that defines
+ * LRCU_SCHED_FREE_MARKERS before including <rcu/rcupdate.h>, outside
+ * CONFIG_PROVE_RCU builds): the section is the span between the thread's
+ * quiescent states, as in liburcu-qsbr, so the markers only keep the
+ * compiler from moving the section's accesses across them.  The thread
+ * must be online in the flavor while it reads (see rcupdate.h): nothing
+ * here can make it so, and nothing counts the depth.
+ */
+static inline void lrcu_read_lock_sched_inline(void)
+{
+	LRCU_BARRIER();	/* keep the section's accesses after the marker */
+}
+
+static inline void lrcu_read_unlock_sched_inline(void)
+{
+	LRCU_BARRIER();	/* keep the section's accesses before the marker */
+}
+#else
 /*
  * rcu_sched: the read-side markers only count nesting (for the lockdep-style
  * checks and for the checks in the update-side calls).  Protection comes
@@ -237,8 +257,15 @@ static inline void lrcu_read_lock_sched_inline(void)
 
 	/* First use of the flavor by this thread, or a section while
 	 * offline (a signal handler's), or misuse while unregistered. */
-	if (LRCU_UNLIKELY(!(n & LRCU_SN_ONLINE)))
+	if (LRCU_UNLIKELY(!(n & LRCU_SN_ONLINE))) {
+#ifdef LRCU_SCHED_FREE_MARKERS
+		/* The debug build of a free-marker program: its release
+		 * build would read unprotected here. */
+		lrcu_read_misuse("rcu_read_lock_sched() on a thread not online in rcu_sched "
+				 "(LRCU_SCHED_FREE_MARKERS: call rcu_quiescent_state() first)");
+#endif
 		n = lrcu_sched_enter_slow();
+	}
 	lrcu_reader.sched_nesting = n + 1;
 	LRCU_BARRIER();	/* keep the section's accesses after the marker */
 }
@@ -260,6 +287,7 @@ static inline void lrcu_read_unlock_sched_inline(void)
 	if (LRCU_UNLIKELY(n == (LRCU_SN_ONLINE | LRCU_SN_MOMENTARY)))
 		lrcu_sched_exit_slow();
 }
+#endif /* LRCU_SCHED_FREE_MARKERS */
 
 static inline void lrcu_quiescent_state_inline(void)
 {
