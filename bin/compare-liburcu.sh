@@ -220,7 +220,7 @@ write_compare() {
 			"${RES##*/}" "$(host_json)" "$REPEATS"
 		printf '"commands":%s,' "$(printf '%s\n' "${COMMANDS[@]}" | jq -R . | jq -s -c .)"
 		printf '"targets":%s,"metrics":[' "$(cat "$RES"/*.jsonl 2>/dev/null |
-			jq -c 'select(.kind == "targets") | .targets[] | {what, value, unit, limit, at_least, met}' |
+			jq -c 'select(.kind == "targets") | .targets[] | {what, value, unit, limit, at_least, met, within_spread}' |
 			jq -s -c .)"
 		local first=1
 		while IFS= read -r line; do
@@ -258,7 +258,7 @@ write_markdown() {
 		echo "| target | value | limit | |"
 		echo "|---|---:|---:|---|"
 		jq -r '.targets[] | def n: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
-			"| \(.what) | \(.value | n) \(.unit) | \(if .at_least then ">=" else "<=" end) \(.limit | n) | \(if .met then "met" else "**missed**" end) |"' \
+			"| \(.what) | \(.value | n) \(.unit) | \(if .at_least then ">=" else "<=" end) \(.limit | n) | \(if .met then "met" elif .within_spread then "missed (within the spread: not resolved)" else "**missed**" end) |"' \
 			"$RES/compare.json"
 	} >"$RES/compare.md"
 }

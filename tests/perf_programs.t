@@ -170,6 +170,22 @@ if [[ " $run_types " == *" urcu-memb "* ]]; then
 		and index("rcu nested/outer pair (nreaders=1 updater=0)") != null' \
 		"$JSON" >/dev/null
 	ok $? "refscale rcu, sched beside liburcu: the ratio and nesting targets" || show
+	# within_spread: the two types' rounds (min..max, from the summary
+	# lines) overlap; computed here again for every pair target.
+	perf spread "$REFSCALE" refscale.scale_type=sched-free,urcu-qsbr,rcu,urcu-memb \
+		refscale.nruns=3 refscale.loops=200 refscale.nreaders=1
+	[ "$RC" = 0 ] && jq -s -e '
+		(map(select(.kind == "summary")) | map({key: .flavor, value: .figures.ns})
+			| from_entries) as $f
+		| map(select(.kind == "targets"))[0].targets
+		| map(select(.what | test("^[a-z-]+/[a-z-]+ ns ")))
+		| length == 2 and all(
+			(.what | capture("^(?<a>[a-z-]+)/(?<b>[a-z-]+) ")) as $p
+			| .within_spread == ($f[$p.a].min <= $f[$p.b].max and $f[$p.b].min <= $f[$p.a].max))' \
+		"$JSON" >/dev/null &&
+		[ "$(grep -c "MISSED (within the rounds' spread" "$OUT")" = "$(jq -s 'map(select(.kind ==
+			"targets"))[0].targets | map(select((.met | not) and .within_spread)) | length' "$JSON")" ]
+	ok $? "refscale pair targets: within_spread is whether the rounds overlap" || show
 	# Normal and expedited side by side; liburcu's have no expedited ones.
 	perf exp "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.gp_exp=0,1 rcuscale.nruns=1 \
 		rcuscale.gps=10 rcuscale.nwriters=1 rcuscale.nreaders=0
@@ -187,6 +203,7 @@ else
 	skip "gp_barrier=1 beside urcu-memb" "liburcu types not run here"
 	skip "nidle=16,40 beside urcu-memb" "liburcu types not run here"
 	skip "refscale targets beside liburcu" "liburcu types not run here"
+	skip "refscale within_spread" "liburcu types not run here"
 	skip "gp_exp=0,1 beside urcu-memb" "liburcu types not run here"
 fi
 

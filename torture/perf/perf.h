@@ -209,10 +209,20 @@ struct perf_target {
 	char what[160];		/* "read: rcu <= urcu-memb (nreaders=1)" */
 	double value, limit;	/* met: value <= limit (or >= for at_least) */
 	bool at_least;
+	/* A pair target missed by the medians although the two figures'
+	 * rounds overlap (min..max): the difference is not resolved by
+	 * this run, so the verdict says so rather than a bare MISSED. */
+	bool within_spread;
 	const char *unit;
 };
 void perf_targets_print(const struct perf_cli *cli, const char *test,
 			const struct perf_target *t, int n);
+/* t: the ratio of a's median of figure fa to b's of fb, in "x", against
+ * limit; within_spread when the rounds' min..max of the two allow a
+ * ratio on either side of the limit.  t->what is the caller's. */
+void perf_ratio_target(struct perf_target *t, const struct perf_sweep *s,
+		       const struct perf_cell *a, int fa, const struct perf_cell *b, int fb,
+		       double limit, bool at_least);
 /* For every cell of type pairs[k][0] whose twin of type pairs[k][1] (the
  * same list parameters) was measured, the ratio of their medians of
  * figure fig: at most 1 (at_least: at least 1).  "PREFIX OURS/THEIRS

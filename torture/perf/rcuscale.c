@@ -718,10 +718,7 @@ static int idle_targets(const struct perf_sweep *s, struct perf_target *t, int n
 		snprintf(t[n].what, sizeof(t[n].what), "%s %s p50 nidle=%ld/nidle=16 (nwriters=%ld "
 			 "nreaders=%ld)", cell_kind_name(c), c->ops->name, most, c->p[L_NWRITERS],
 			 c->p[L_NREADERS]);
-		t[n].value = perf_cell_median(s, c, G_P50) / perf_cell_median(s, c16, G_P50);
-		t[n].limit = 3;
-		t[n].at_least = false;
-		t[n++].unit = "x";
+		perf_ratio_target(&t[n++], s, c, G_P50, c16, G_P50, 3, false);
 	}
 	return n;
 }
@@ -752,10 +749,7 @@ static int exp_targets(const struct perf_sweep *s, struct perf_target *t, int n,
 			snprintf(t[n].what, sizeof(t[n].what), "exp %s/%s %s p50 (nwriters=%ld "
 				 "nreaders=%ld nidle=%ld)", c->ops->name, kind_names[base_kind],
 				 o->ops->name, c->p[L_NWRITERS], c->p[L_NREADERS], c->p[L_NIDLE]);
-			t[n].value = perf_cell_median(s, c, G_P50) / perf_cell_median(s, o, G_P50);
-			t[n].limit = vs[k].limit;
-			t[n].at_least = false;
-			t[n++].unit = "x";
+			perf_ratio_target(&t[n++], s, c, G_P50, o, G_P50, vs[k].limit, false);
 		}
 	}
 	return n;
@@ -763,7 +757,7 @@ static int exp_targets(const struct perf_sweep *s, struct perf_target *t, int n,
 
 static void gp_targets(const struct perf_sweep *s, const struct perf_cli *cli)
 {
-	struct perf_target t[128];
+	struct perf_target t[128] = { 0 };
 	/* rcu_barrier()'s only target is its idle latency (below): a few
 	 * nanoseconds either way against liburcu's are not a verdict. */
 	int n = base_kind == K_BARRIER ? 0 : pair_targets(s, t, 0, 90), i;
@@ -790,13 +784,13 @@ static void gp_targets(const struct perf_sweep *s, const struct perf_cli *cli)
 /* Our call_rcu() throughput against liburcu's best flavor's. */
 static void cb_targets(const struct perf_sweep *s, const struct perf_cli *cli)
 {
-	struct perf_target t[PERF_MAXV];
+	struct perf_target t[PERF_MAXV] = { 0 };
 	int n = 0, i, j;
 
 	for (i = 0; i < s->ncells && n < PERF_MAXV; i++) {
 		const struct perf_cell *c = &s->cells[i];
+		const struct perf_cell *who = NULL;
 		double best = NAN, v;
-		const char *who = NULL;
 
 		if (strcmp(c->ops->name, "rcu"))
 			continue;
@@ -808,17 +802,14 @@ static void cb_targets(const struct perf_sweep *s, const struct perf_cli *cli)
 			v = perf_cell_median(s, l, C_INVOKED);
 			if (isnan(best) || v > best) {
 				best = v;
-				who = l->ops->name;
+				who = l;
 			}
 		}
 		if (!who)
 			continue;
 		snprintf(t[n].what, sizeof(t[n].what), "callbacks invoked/s rcu/%s (best liburcu; "
-			 "kfree_nthreads=%ld)", who, c->p[0]);
-		t[n].value = perf_cell_median(s, c, C_INVOKED) / best;
-		t[n].limit = 1;
-		t[n].at_least = true;
-		t[n++].unit = "x";
+			 "kfree_nthreads=%ld)", who->ops->name, c->p[0]);
+		perf_ratio_target(&t[n++], s, c, C_INVOKED, who, C_INVOKED, 1, true);
 	}
 	perf_targets_print(cli, "callbacks", t, n);
 }

@@ -324,7 +324,7 @@ static void targets(const struct perf_sweep *s, const struct perf_cli *cli)
 	};
 	static const char *const ours[] = { "rcu", "rcu_bh", "sched", "sched-free", "srcu",
 					    "srcud" };
-	struct perf_target t[64];
+	struct perf_target t[64] = { 0 };
 	char text[120];
 	int n = perf_pair_targets(s, pairs, 4, F_NS, "ns", false, NULL, t, 0, 48), i, k;
 
@@ -336,10 +336,7 @@ static void targets(const struct perf_sweep *s, const struct perf_cli *cli)
 			continue;
 		perf_cell_params_text(s, c, text, sizeof(text));
 		snprintf(t[n].what, sizeof(t[n].what), "srcu/rcu ns (%s)", text);
-		t[n].value = perf_cell_median(s, c, F_NS) / perf_cell_median(s, r, F_NS);
-		t[n].limit = 2;
-		t[n].at_least = false;
-		t[n++].unit = "x";
+		perf_ratio_target(&t[n++], s, c, F_NS, r, F_NS, 2, false);
 	}
 	for (i = 0; i < s->ncells && n < 64; i++) {
 		const struct perf_cell *c = &s->cells[i];
@@ -350,10 +347,7 @@ static void targets(const struct perf_sweep *s, const struct perf_cli *cli)
 			perf_cell_params_text(s, c, text, sizeof(text));
 			snprintf(t[n].what, sizeof(t[n].what), "%s nested/outer pair (%s)", ours[k],
 				 text);
-			t[n].value = perf_cell_median(s, c, F_NESTED) / perf_cell_median(s, c, F_NS);
-			t[n].limit = 1;
-			t[n].at_least = false;
-			t[n++].unit = "x";
+			perf_ratio_target(&t[n++], s, c, F_NESTED, c, F_NS, 1, false);
 		}
 	}
 	perf_targets_print(cli, "read", t, n);

@@ -313,6 +313,20 @@ int perf_sweep_run(struct perf_sweep *s, const struct perf_cli *cli)
 /* ------------------------------------------------------------------ */
 /* Targets */
 
+static bool target_met(const struct perf_target *t)
+{
+	return !isnan(t->value) && (t->at_least ? t->value >= t->limit : t->value <= t->limit);
+}
+
+static const char *target_verdict(const struct perf_target *t)
+{
+	if (isnan(t->value))
+		return "not measured";
+	if (target_met(t))
+		return "met";
+	return t->within_spread ? "MISSED (within the rounds' spread: not resolved)" : "MISSED";
+}
+
 void perf_targets_print(const struct perf_cli *cli, const char *test,
 			const struct perf_target *t, int n)
 {
@@ -322,13 +336,10 @@ void perf_targets_print(const struct perf_cli *cli, const char *test,
 	if (!n)
 		return;
 	fprintf(cli->table, "\nTargets (printed, not asserted; the machine may be busy):\n");
-	for (i = 0; i < n; i++) {
-		bool met = t[i].at_least ? t[i].value >= t[i].limit : t[i].value <= t[i].limit;
-
+	for (i = 0; i < n; i++)
 		fprintf(cli->table, "  %-60s %10.4g %s (%s %.4g): %s\n", t[i].what, t[i].value,
 			t[i].unit, t[i].at_least ? "at least" : "at most", t[i].limit,
-			isnan(t[i].value) ? "not measured" : met ? "met" : "MISSED");
-	}
+			target_verdict(&t[i]));
 	if (!cli->json)
 		return;
 	jw_begin(&w, cli->json);
@@ -343,13 +354,27 @@ void perf_targets_print(const struct perf_cli *cli, const char *test,
 		jw_str(&w, "unit", t[i].unit);
 		jw_num(&w, "limit", t[i].limit);
 		jw_bool(&w, "at_least", t[i].at_least);
-		jw_bool(&w, "met", !isnan(t[i].value) &&
-			(t[i].at_least ? t[i].value >= t[i].limit : t[i].value <= t[i].limit));
+		jw_bool(&w, "met", target_met(&t[i]));
+		jw_bool(&w, "within_spread", t[i].within_spread);
 		jw_close(&w);
 	}
 	jw_arr_close(&w);
 	perf_host_json(&w);
 	jw_close(&w);
+}
+
+void perf_ratio_target(struct perf_target *t, const struct perf_sweep *s,
+		       const struct perf_cell *a, int fa, const struct perf_cell *b, int fb,
+		       double limit, bool at_least)
+{
+	struct spread x = fig_spread(s, a, fa), y = fig_spread(s, b, fb);
+
+	t->value = x.median / y.median;
+	t->limit = limit;
+	t->at_least = at_least;
+	/* The ratios the rounds allow reach the limit (false on a NaN). */
+	t->within_spread = x.min / y.max <= limit && limit <= x.max / y.min;
+	t->unit = "x";
 }
 
 int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2], int npairs,
@@ -372,10 +397,7 @@ int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2],
 			pre = prefix ? prefix(c) : "";
 			snprintf(t[n].what, sizeof(t[n].what), "%s%s%s/%s %s (%s)", pre,
 				 pre[0] ? " " : "", pairs[k][0], pairs[k][1], figname, params);
-			t[n].value = perf_cell_median(s, c, fig) / perf_cell_median(s, l, fig);
-			t[n].limit = 1;
-			t[n].at_least = at_least;
-			t[n++].unit = "x";
+			perf_ratio_target(&t[n++], s, c, fig, l, fig, 1, at_least);
 		}
 	}
 	return n;
