@@ -35,7 +35,7 @@ REF_FIGS='["empty_ns","nested_ns","net_ns","ns","updater_gps_per_s","wall_ns"]'
 REF_PARAMS='["loops","nreaders","qs_interval","read_flavor","read_section","readdelay","updater"]'
 GP_FIGS='["calls_per_s","cpu_per_call_us","cpu_per_gp_us","gps_per_call","gps_per_s",
 	"lib_cpu_per_call_us","max_us","mean_us","min_us","n","p50_us","p90_us","p99_us","reads_per_s"]'
-GP_PARAMS='["gp","gp_exp","gps","nidle","nreaders","nwriters","writer_holdoff"]'
+GP_PARAMS='["gp","gp_exp","gps","nidle","nreaders","nwriters","pin","writer_holdoff"]'
 CB_FIGS='["bytes_per_cb","cbs","invoked_per_s","queued_per_s"]'
 
 # json_ok FILE PROG TEST FIGS PARAMS RUNS CELLS: every line is JSON; the
@@ -275,5 +275,42 @@ ok $? "a lib: plugin is measured like a built-in type" || show
 "$RCUSCALE" --help >"$T_TMP/help" 2>&1 && grep -q "rcuscale.gp_async=0 (0..1)" "$T_TMP/help" &&
 	grep -q "rcuscale.kfree_rcu_test" "$T_TMP/help"
 ok $? "rcuscale --help lists the parameters with their defaults and ranges"
+
+# rcuscale.pin: while a round runs, the writer and the reader are each
+# allowed one CPU, different ones (the first and the last the process may
+# use); pin=0 leaves them the whole mask.  Read from /proc, polled.
+# affinity PIN: "WRITER-CPUS READER-CPUS" of a slow run (empty: not seen).
+affinity() {
+	local pid task w="" r="" i
+	"$RCUSCALE" rcuscale.scale_type=rcu rcuscale.nwriters=1 rcuscale.nreaders=1 \
+		rcuscale.gps=400 rcuscale.writer_holdoff=10000 rcuscale.nruns=1 rcuscale.pin="$1" \
+		>/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		for task in /proc/$pid/task/*; do
+			case $(cat "$task/comm" 2>/dev/null) in
+			rs_writer) w=$(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status") ;;
+			rs_reader) r=$(awk '/^Cpus_allowed_list/ { print $2 }' "$task/status") ;;
+			esac
+		done
+		[ -n "$w" ] && [ -n "$r" ] && break
+		sleep 0.05
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "$w $r"
+}
+cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+if [ "$(nproc)" -ge 2 ]; then
+	first=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' | head -n1 | cut -d- -f1)
+	pinned=$(affinity 1)
+	unpinned=$(affinity 0)
+	[ "${pinned%% *}" = "$first" ] && [ "${pinned##* }" != "$first" ] &&
+		[[ "${pinned##* }" =~ ^[0-9]+$ ]] && [ "$unpinned" = "$cpus $cpus" ]
+	ok $? "rcuscale.pin=1: writer on the first CPU, reader alone on another; pin=0: unpinned" ||
+		diag "pinned: '$pinned', unpinned: '$unpinned', allowed: $cpus, first $first"
+else
+	skip "rcuscale.pin" "one CPU"
+fi
 
 done_testing

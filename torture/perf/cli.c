@@ -8,6 +8,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,6 +55,36 @@ long perf_ncpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? n : 1;
+}
+
+/* The CPUs the process may use, read at the first perf_pin() (before
+ * it pins anybody): the main thread's mask, taskset's if it ran under it. */
+static cpu_set_t pin_allowed;
+static int pin_n;
+static pthread_once_t pin_once = PTHREAD_ONCE_INIT;
+
+static void pin_read_mask(void)
+{
+	if (!sched_getaffinity(0, sizeof(pin_allowed), &pin_allowed))
+		pin_n = CPU_COUNT(&pin_allowed);
+}
+
+int perf_pin(long k)
+{
+	cpu_set_t one;
+	long want, seen = -1;
+	int cpu;
+
+	pthread_once(&pin_once, pin_read_mask);
+	if (pin_n <= 0)
+		return -1;
+	want = k >= 0 ? k % pin_n : pin_n - 1 - (-k - 1) % pin_n;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &pin_allowed) && ++seen == want)
+			break;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return pthread_setaffinity_np(pthread_self(), sizeof(one), &one) ? -1 : 0;
 }
 
 static const struct perf_param *param_find(const struct perf_cli *cli, const char *name,

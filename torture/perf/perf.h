@@ -73,6 +73,11 @@ int perf_setup(struct perf_cli *cli, int argc, char **argv, const char *intro);
 /* --check: the program's own checks passed too; says so (true: exit 0). */
 bool perf_checked(const struct perf_cli *cli);
 long perf_ncpus(void);
+/* Pin the calling thread to the k-th CPU the process may use (k >= 0,
+ * modulo their number) or the (-k)-th from the last (k < 0): writers
+ * count from the first, readers from the last, so that as many of each
+ * as there are CPUs never share one.  -1 if it cannot. */
+int perf_pin(long k);
 
 /* ------------------------------------------------------------------ */
 /* Time and CPU time */

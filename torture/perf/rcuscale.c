@@ -42,7 +42,7 @@ static struct perf_pval p_nreaders = { { -1 }, 1 }, p_nwriters = { { -1 }, 1 },
 	p_gp_async = { { 0 }, 1 }, p_gp_poll = { { 0 }, 1 }, p_gp_barrier = { { 0 }, 1 },
 	p_async_max = { { 1000 }, 1 }, p_writer_holdoff = { { 0 }, 1 },
 	p_kfree = { { 0 }, 1 }, p_kfree_nthreads = { { -1 }, 1 },
-	p_kfree_alloc_num = { { 8000 }, 1 }, p_kfree_loops = { { 10 }, 1 };
+	p_kfree_alloc_num = { { 8000 }, 1 }, p_kfree_loops = { { 10 }, 1 }, p_pin = { { 1 }, 1 };
 
 static const struct perf_param params[] = {
 	PERF_P("nreaders", &p_nreaders, -1, 4096, true,
@@ -69,6 +69,8 @@ static const struct perf_param params[] = {
 	PERF_P("kfree_alloc_num", &p_kfree_alloc_num, 1, 10000000, false,
 	  "kfree_rcu_test: callbacks per loop per thread"),
 	PERF_P("kfree_loops", &p_kfree_loops, 1, 100000, false, "kfree_rcu_test: loops per thread"),
+	PERF_P("pin", &p_pin, 0, 1, false,
+	  "1: writer i on the i-th CPU, reader i on the i-th from the last (0: unpinned)"),
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
@@ -138,6 +140,7 @@ struct rc_thread {
 	double *lat_us;			/* gps samples */
 	long inflight;			/* async callbacks not yet invoked; atomic */
 	double cpu0_ns, cpu_ns;		/* CPU time over its waits */
+	long cpu_k;			/* rcuscale.pin: perf_pin()'s k */
 };
 
 /* An async callback: its writer's sample slot and when it was queued. */
@@ -178,6 +181,21 @@ static void *idle_main(void *arg)
 	return NULL;
 }
 
+/*
+ * rcuscale.pin: a round whose writer the scheduler first puts on its
+ * reader's CPU measures the no-reader case (0.3 us grace periods while the
+ * reader waits for a CPU) until the reader is moved; pinned, every round
+ * measures what it says.  Readers count from the last CPU, writers from
+ * the first (the kernel's rcuscale binds its kthreads too).
+ */
+static int pin(const struct rc_thread *t)
+{
+	if (!p_pin.v[0] || !perf_pin(t->cpu_k))
+		return 0;
+	fprintf(stderr, "rcuscale: cannot pin a thread to a CPU (rcuscale.pin=0 runs unpinned)\n");
+	return -1;
+}
+
 static long target_val = 1;
 static void *target = &target_val;
 static long sink;
@@ -186,7 +204,7 @@ static void *reader_main(void *arg)
 {
 	struct rc_thread *t = arg;
 	const struct torture_ops *o = t->rd->o;
-	bool ok = !perf_register(o);
+	bool ok = !pin(t) && !perf_register(o);
 	long s = 0;
 	int i, idx;
 
@@ -225,7 +243,7 @@ static void *writer_main(void *arg)
 	long n = p_gps.v[0], i;
 	int kind = rd->kind;
 	struct rc_cb *cbs = kind == K_ASYNC ? calloc((size_t)n, sizeof(*cbs)) : NULL;
-	bool ok = !perf_updater_start(o) && (kind != K_ASYNC || cbs);
+	bool ok = !pin(t) && !perf_updater_start(o) && (kind != K_ASYNC || cbs);
 	double t0;
 
 	if (!ok)
@@ -408,8 +426,12 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 	perf_gate_init(&rd.gate, (unsigned int)nw + 1);
 	for (i = 0; i < nw * gps; i++)
 		lat[i] = NAN;	/* async: a callback that never ran stays NaN */
-	for (i = 0; i < nw; i++)
+	for (i = 0; i < nw; i++) {
 		th[nbg + i].lat_us = lat + i * gps;
+		th[nbg + i].cpu_k = i;
+	}
+	for (i = 0; i < nr; i++)
+		th[i].cpu_k = -(i + 1);
 	if (spawn_all(th, 0, nr, "rs_reader", reader_main, &rd) ||
 	    spawn_all(th, nr, nbg, "rs_idle", idle_main, &rd) ||
 	    spawn_all(th, nbg, nbg + nw, "rs_writer", writer_main, &rd))
@@ -465,6 +487,7 @@ static void gp_fixed_json(struct jw *w, const struct perf_cell *c)
 	jw_str(w, "gp", cell_kind_name(c));
 	jw_int(w, "gps", p_gps.v[0]);
 	jw_int(w, "writer_holdoff", p_writer_holdoff.v[0]);
+	jw_int(w, "pin", p_pin.v[0]);
 	if (cell_kind(c) == K_ASYNC)
 		jw_int(w, "gp_async_max", p_async_max.v[0]);
 }
@@ -886,12 +909,14 @@ static int check_params(const struct perf_cli *cli)
 /* The floor of an expedited grace period: one membarrier() while another
  * thread runs (it gets the interrupt). */
 
-static int floor_stop;	/* atomic */
+static int floor_stop, floor_spinning;	/* atomic */
 
 static void *floor_spinner(void *arg)
 {
 	(void)arg;
-	while (!__atomic_load_n(&floor_stop, __ATOMIC_RELAXED))	/* a flag; no data */
+	/* Flags only, no data: relaxed, read by membarrier_floor(). */
+	__atomic_store_n(&floor_spinning, 1, __ATOMIC_RELAXED);
+	while (!__atomic_load_n(&floor_stop, __ATOMIC_RELAXED))	/* set by membarrier_floor() */
 		;
 	return NULL;
 }
@@ -906,6 +931,10 @@ static void membarrier_floor(const struct perf_cli *cli)
 
 	if (perf_spawn(&t, "rs_spin", floor_spinner, NULL))
 		return;
+	/* Measured before the spinner first ran, membarrier() interrupts
+	 * nobody and the floor reads 0.15 us instead of 15-20. */
+	while (!__atomic_load_n(&floor_spinning, __ATOMIC_RELAXED))	/* floor_spinner() sets it */
+		sched_yield();
 	for (i = 0; i < 1000; i++) {
 		t0 = perf_now_ns();
 		if (perf_membarrier())
