@@ -1,8 +1,10 @@
 #!/bin/sh
-# formal_spin.t: the Spin model of the reader-word protocol, two variants:
-# the protocol passes, and a piggybacking updater behind an unconfirmed
-# grace-period start fails (use after free) on a non-multi-copy-atomic
-# memory.  `make verify` runs all the variants.
+# formal_spin.t: the Spin model of the reader-word protocol, three
+# variants: the protocol passes, a piggybacking updater behind an
+# unconfirmed grace-period start fails (use after free) on a
+# non-multi-copy-atomic memory, and so does an rcu_sched thread that sets
+# its join bit only after its first section.  `make verify` runs all the
+# variants.
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 if ! command -v spin >/dev/null 2>&1; then
 	echo "1..0 # SKIP spin not installed (Debian package spin)"
@@ -14,11 +16,11 @@ if [ -n "${SAN:-}" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$TOP/rcu/formal/verify.sh" --out "$out" real-pb early-return-nonmca >"$out/lines" 2>&1
+"$TOP/rcu/formal/verify.sh" --out "$out" real-pb early-return-nonmca join-late >"$out/lines" 2>&1
 status=$?
-echo "1..3"
+echo "1..4"
 n=1
-for v in real-pb early-return-nonmca; do
+for v in real-pb early-return-nonmca join-late; do
 	line=$(grep " $v " "$out/lines")
 	case "$line" in
 	ok*) echo "ok $n - $v: $line" ;;
@@ -27,7 +29,7 @@ for v in real-pb early-return-nonmca; do
 	n=$((n + 1))
 done
 if [ $status -eq 0 ]; then
-	echo "ok 3 - verify.sh exits 0"
+	echo "ok 4 - verify.sh exits 0"
 else
-	echo "not ok 3 - verify.sh exits $status"
+	echo "not ok 4 - verify.sh exits $status"
 fi

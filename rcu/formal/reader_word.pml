@@ -46,6 +46,11 @@
  *           (requests by CAS) and updater 2 (may find the GP requested);
  *           -DSCEN_REG: a thread (slot 1) registers while the GP starts,
  *           then reads (NSEC sections); the same two updaters.
+ *           -DSCEN_JOIN: an rcu_sched thread registered from the start
+ *           but not joined (its leaf's ->joinmask bit clear) joins, goes
+ *           online and reads (NSEC sections, a quiescent state after
+ *           each), then goes offline; the GP waits only for joined
+ *           slots.  Implies FENCES (rcu_sched has no membarrier()).
  *           -DLIVE: the reader loops forever; the LTL claim below.
  * Fences:   default: membarrier() (readers: compiler barriers);
  *           -DFENCES: readers fence themselves, the heavy fence is smp_mb.
@@ -57,6 +62,7 @@
  *           -DNO_FENCE_GP_INIT -DNO_FENCE_REG
  *           -DNO_FENCE_GP_SCAN -DNO_FENCE_GP_RESCAN -DNO_FENCE_GP_END
  *           -DSAMPLE_AFTER_STORE -DSINGLE_PUBLISH -DLATE_WAKE_SAMPLE
+ *           (SCEN_JOIN) -DJOIN_LATE -DNO_FENCE_JOIN -DJOINMASK_EARLY
  * Older code: -DNO_INIT_SCAN: no scan in gp_init(); the first look at
  *           the words is the marking scan.
  */
@@ -70,8 +76,11 @@
 #define NP	5
 #define B(t)	(1 << (t))
 
-#if !defined(SCEN_REG)
+#if !defined(SCEN_REG) && !defined(SCEN_JOIN)
 #define SCEN_PB
+#endif
+#if defined(SCEN_JOIN) && !defined(FENCES)
+#define FENCES
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -86,6 +95,7 @@ SHARED(ptr, 2);		/* RCU pointer k: element 2k, then 2k+1 */
 SHARED(gen, 1);		/* ->qsmaskinit_gen: bumped by registration */
 SHARED(needed, 1);	/* ->gp_seq_needed: advanced by CAS */
 SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
+SHARED(joinmask, 1);	/* rcu_sched leaf ->joinmask (bit i: slot i), OR by joiners */
 
 /*
  * The threads that load each location (the only ones that can be stale):
@@ -99,6 +109,7 @@ SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
 #define OBS_gen(i)	B(GP)
 #define OBS_needed(i)	(B(GP) | B(UP1) | B(UP2))
 #define OBS_gp_wake(i)	B(GP)
+#define OBS_joinmask(i)	B(GP)
 #define EACH_gp_seq(M, x, i, t)	M(x, i, t, RD0) M(x, i, t, RD1) M(x, i, t, UP1) M(x, i, t, UP2)
 #define EACH_word(M, x, i, t)	M(x, i, t, GP)
 #define EACH_nq(M, x, i, t)	M(x, i, t, GP) M(x, i, t, RD0) M(x, i, t, RD1)
@@ -106,6 +117,7 @@ SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
 #define EACH_gen(M, x, i, t)	M(x, i, t, GP)
 #define EACH_needed(M, x, i, t)	M(x, i, t, GP) M(x, i, t, UP1) M(x, i, t, UP2)
 #define EACH_gp_wake(M, x, i, t) M(x, i, t, GP)
+#define EACH_joinmask(M, x, i, t) M(x, i, t, GP)
 
 #define OLD(x, i, t)	x##_old[(i) * NP + (t)]
 #define STALE(x, i, t)	((x##_st[i] >> (t)) & 1)
@@ -161,7 +173,8 @@ SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
 #define FENCE_BODY(t)							\
 	FCLR(gp_seq, 0, t) FCLR(word, 0, t) FCLR(word, 1, t)		\
 	FCLR(nq, 0, t) FCLR(nq, 1, t) FCLR(ptr, 0, t) FCLR(ptr, 1, t)	\
-	FCLR(gen, 0, t) FCLR(needed, 0, t) FCLR(gp_wake, 0, t)
+	FCLR(gen, 0, t) FCLR(needed, 0, t) FCLR(gp_wake, 0, t)		\
+	FCLR(joinmask, 0, t)
 #define FENCE(t)	d_step { FENCE_BODY(t) }
 
 /* membarrier(): a fence on every thread, now. */
@@ -169,7 +182,8 @@ SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
 	d_step {							\
 		CLR(gp_seq, 0); CLR(word, 0); CLR(word, 1);		\
 		CLR(nq, 0); CLR(nq, 1); CLR(ptr, 0); CLR(ptr, 1);	\
-		CLR(gen, 0); CLR(needed, 0); CLR(gp_wake, 0)		\
+		CLR(gen, 0); CLR(needed, 0); CLR(gp_wake, 0);		\
+		CLR(joinmask, 0)					\
 	}
 
 /*
@@ -198,6 +212,8 @@ bit unconfirmed;	/* the GP found a reader in a section that sampled an
 			 * unconfirmed start (state 1) */
 bit missed;		/* a GP started without the newcomer (bump missed) */
 bit init_ended;		/* gp_init()'s scan found every slot quiescent */
+bit join_skipped;	/* a GP left out the slot that had not joined yet */
+bit r1_read;		/* the joiner dereferenced a pointer */
 
 /*
  * Coverage goals (-DCOVER_*): the assertion fails once the situation is
@@ -211,6 +227,8 @@ bit init_ended;		/* gp_init()'s scan found every slot quiescent */
 #define COVERED	(missed && ndone == NU)
 #elif defined(COVER_INIT_END)
 #define COVERED	(init_ended && ndone == NU)
+#elif defined(COVER_JOIN_SKIPPED)
+#define COVERED	(join_skipped && r1_read && ndone == NU)
 #else
 #define COVERED	0
 #endif
@@ -219,6 +237,13 @@ bit init_ended;		/* gp_init()'s scan found every slot quiescent */
 #define NOTE_UNCONFIRMED(w)	unconfirmed = unconfirmed || (W_SAMPLE(w) & 3) == 1;
 #else
 #define NOTE_UNCONFIRMED(w)
+#endif
+#ifdef COVER_JOIN_SKIPPED
+#define NOTE_JOIN_SKIPPED	join_skipped = 1;
+#define NOTE_R1_READ		r1_read = 1
+#else
+#define NOTE_JOIN_SKIPPED
+#define NOTE_R1_READ		skip
 #endif
 #ifdef COVER_MISSED
 #define NOTE_MISSED	missed = missed || ((qsmaskinitnext >> 1) & 1) != lqsmaskinit[1]
@@ -361,6 +386,100 @@ proctype newcomer()
 	FENCE(RD1);
 #endif
 	reader_loop(RD1, 1, s, e, n)
+}
+#endif
+
+#ifdef SCEN_JOIN
+/*
+ * rcu_sched, slot 1 (QSBR): registered from the start, not joined.  Its
+ * word is (sample << 1) | 1 while online and 0 offline, so WORD_QS()
+ * reads it as the GP does: offline, or sampled at or after the start.
+ */
+
+/* Report need_qs if set (lrcu_qs_special(): clear, wake the GP). */
+#define SCHED_NQ(e)							\
+	atomic { LOAD(e, nq, 1, RD1) };					\
+	if								\
+	:: e ->								\
+		atomic {						\
+			STORE(nq, 1, RD1, 0);				\
+			printf("R1 saw need_qs: wakes the GP\n")	\
+		};							\
+		RMW_INC(gp_wake, 0, RD1)				\
+	:: else -> skip							\
+	fi;								\
+	e = 0
+
+/* sched_join_mask(): seq_cst OR of the slot's bit, then a fence. */
+#define SCHED_JOIN							\
+	atomic {							\
+		FENCE_BODY(RD1)						\
+		STORE(joinmask, 0, RD1, joinmask[0] | B(1));		\
+		printf("R1 joins\n")					\
+	};								\
+	SCHED_JOIN_FENCE
+#ifndef NO_FENCE_JOIN
+#define SCHED_JOIN_FENCE	FENCE(RD1)
+#else
+#define SCHED_JOIN_FENCE	skip
+#endif
+
+proctype joiner()
+{
+	byte s, e, n;
+
+#ifndef JOIN_LATE
+	SCHED_JOIN;
+#endif
+	/* sched_go_online(): sample (acquire), word, fence. */
+	atomic {
+		LOAD(s, gp_seq, 0, RD1);
+		STORE(word, 1, RD1, s * 2 + 1);
+		printf("R1 online: sample %d\n", s)
+	};
+	FENCE(RD1);
+	do
+	:: n < NSEC ->
+		/* A section: free markers, the loads alone. */
+		DEREF(RD1, 1, 0, e);
+#if NU > 1
+		DEREF(RD1, 1, 1, e);
+#endif
+		atomic { hold[1] = 0; NOTE_R1_READ };
+#ifdef JOIN_LATE
+		/* Mutant: the bit only after the first section. */
+		if
+		:: n == 0 -> SCHED_JOIN
+		:: else -> skip
+		fi;
+#endif
+		/* rcu_quiescent_state(): sample; if the word or need_qs
+		 * says so, fence, store the word, fence, need_qs. */
+		atomic { LOAD(s, gp_seq, 0, RD1) };
+		atomic { LOAD(e, nq, 1, RD1) };
+		if
+		:: s * 2 + 1 == word[1] && !e -> skip
+		:: else ->
+			FENCE(RD1);
+			atomic {
+				STORE(word, 1, RD1, s * 2 + 1);
+				printf("R1 quiescent state: sample %d\n", s)
+			};
+			FENCE(RD1);
+			SCHED_NQ(e)
+		fi;
+		n++
+	:: else -> break
+	od;
+	skip;	/* (break target: not a d_step) */
+	/* sched_go_offline(): fence, word 0, fence, need_qs. */
+	FENCE(RD1);
+	atomic {
+		STORE(word, 1, RD1, 0);
+		printf("R1 offline\n")
+	};
+	FENCE(RD1);
+	SCHED_NQ(e)
 }
 #endif
 
@@ -514,7 +633,7 @@ proctype updater2()
 
 proctype gp()
 {
-	byte gstart, w, wsnap, seen;
+	byte gstart, w, wsnap, seen, jm;
 	bit marked;
 	/* The tree: leaf i's ->qsmaskinit and ->qsmask (one slot each),
 	 * the root's (bit i: leaf i). */
@@ -524,6 +643,11 @@ proctype gp()
 	/* Slot 0 registered before the first GP (folded at boot). */
 	lqsmaskinit[0] = 1;
 	rootinit = B(0);
+#endif
+#ifdef SCEN_JOIN
+	/* Slot 1 registered before the first GP, not joined. */
+	lqsmaskinit[1] = 1;
+	rootinit = B(1);
 #endif
 
 	do
@@ -538,6 +662,10 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 			goto next
 		fi;
 
+#if defined(SCEN_JOIN) && defined(JOINMASK_EARLY)
+		/* Mutant: ->joinmask loaded before the grace period starts. */
+		atomic { LOAD(jm, joinmask, 0, GP) };
+#endif
 		/* gp_init(): rcu_seq_start(): state 1 (release store). */
 		atomic {
 			STORE(gp_seq, 0, GP, gp_seq[0] + 1);
@@ -560,6 +688,12 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 		};
 #endif
 		gstart = gp_seq[0];
+#ifdef SCEN_JOIN
+#ifndef JOINMASK_EARLY
+		/* leaf_owing(): ->joinmask after the start's fence. */
+		atomic { LOAD(jm, joinmask, 0, GP) };
+#endif
+#endif
 		atomic { LOAD(w, gen, 0, GP) };
 		d_step {
 			if
@@ -572,7 +706,20 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 			/* Breadth-first: ->qsmask from ->qsmaskinit. */
 			rootmask = rootinit;
 			lqsmask[0] = lqsmaskinit[0];
-			lqsmask[1] = lqsmaskinit[1]
+			lqsmask[1] = lqsmaskinit[1];
+#ifdef SCEN_JOIN
+			/* Slots that never joined owe nothing; a leaf that
+			 * owes nothing is reported to the root at once. */
+			lqsmask[1] = lqsmask[1] & ((jm >> 1) & 1);
+			if
+			:: !lqsmask[1] ->
+				NOTE_JOIN_SKIPPED
+				rootmask = rootmask & ~B(1)
+			:: else -> skip
+			fi;
+			jm = 0;
+#endif
+			skip
 		};
 
 		/* gp_init() phase 2 with its scan: heavy fence, then a
@@ -633,12 +780,18 @@ init
 		ptr_w[0] = UP1; ptr_w[1] = UP2;
 		word_w[0] = RD0; word_w[1] = RD1;
 		gen_w[0] = RD1;
+		joinmask_w[0] = RD1;
 #ifdef SCEN_PB
 		qsmaskinitnext = B(0);
 #endif
+#ifdef SCEN_JOIN
+		qsmaskinitnext = B(1);
+#endif
 		run gp();
-#ifdef SCEN_PB
+#if defined(SCEN_PB)
 		run reader0();
+#elif defined(SCEN_JOIN)
+		run joiner();
 #else
 		run newcomer();
 #endif

@@ -77,6 +77,13 @@ sample-after-store|-DSAMPLE_AFTER_STORE          |safety|uaf  |rcu_read_lock(): 
 early-return-nonmca|-DSINGLE_PUBLISH -DNONMCA    |safety|uaf  |relaxed early return: a piggybacker, start not confirmed (the code before), non-MCA
 early-return-mca|-DSINGLE_PUBLISH                |safety|pass |the same on an MCA machine (x86, arm64): safe
 early-return-fences|-DSINGLE_PUBLISH -DNONMCA -DFENCES|safety|pass|the same, non-MCA, readers fencing themselves: safe
+real-join|-DSCEN_JOIN                     |safety|pass |rcu_sched: a registered thread that never used the flavor joins, goes online, reads, goes offline
+real-join-nonmca|-DSCEN_JOIN -DNONMCA     |safety|pass |the join, non-MCA
+cover-join-skipped|-DSCEN_JOIN -DCOVER_JOIN_SKIPPED|safety|reached|coverage: a GP leaves out the slot not joined yet, the joiner reads, every updater frees
+join-late|-DSCEN_JOIN -DJOIN_LATE                |safety|uaf  |sched_join_mask() only after the first section (a thread whose bit is missing)
+joinmask-early|-DSCEN_JOIN -DJOINMASK_EARLY      |safety|uaf  |gp_init(): ->joinmask loaded before the grace period starts
+no-fence-gp-init-join|-DSCEN_JOIN -DNO_FENCE_GP_INIT|safety|uaf|gp_init(): no fence after rcu_seq_start(), with a joiner (MCA)
+no-fence-join|-DSCEN_JOIN -DNO_FENCE_JOIN        |safety|pass |sched_join_mask(): no fence after the OR (redundant: sched_go_online() fences before the first section)
 late-wake-sample|-DLATE_WAKE_SAMPLE              |safety|hang |GP samples its wake word after the scan (the code before): lost wake-up
 late-wake-sample-live|-DLIVE -DLATE_WAKE_SAMPLE  |live  |starve|the same with a reader that keeps reading
 '
@@ -84,6 +91,7 @@ DEEP_VARIANTS='
 deep-pb|-DNSEC=2                          |safety|pass |two sections per reader
 deep-pb-nonmca|-DNSEC=2 -DNONMCA          |safety|pass |two sections per reader, non-MCA
 deep-reg|-DSCEN_REG -DNSEC=2              |safety|pass |registration, two sections
+deep-join|-DSCEN_JOIN -DNSEC=2            |safety|pass |the rcu_sched join, two sections
 '
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
@@ -150,7 +158,7 @@ run_one() {
 		got=error
 	elif grep -q "errors: 0" "$log"; then
 		got=pass
-	elif grep -Eq "^pan:1: assertion violated +!\(\((piggybacked|unconfirmed|missed|init_ended)" "$log"; then
+	elif grep -Eq "^pan:1: assertion violated +!\(+(piggybacked|unconfirmed|missed|init_ended|join_skipped)" "$log"; then
 		got=reached
 	elif grep -q "^pan:1: assertion violated" "$log"; then
 		got=uaf

@@ -100,7 +100,10 @@ static void sched_join_mask(void)
 		return;
 	/* Seq_cst, and the fence: the bit before our gp_seq sample in
 	 * sched_go_online(); pairs with gp_init()'s smp_mb() between
-	 * rcu_seq_start() and its ->joinmask loads. */
+	 * rcu_seq_start() and its ->joinmask loads.  (The Spin model's
+	 * no-fence-join variant passes: sched_go_online()'s fence before
+	 * the first section publishes the bit too; kept as the explicit
+	 * half of the pair.) */
 	__atomic_fetch_or(&rdp->mynode->joinmask, rdp->grpmask, __ATOMIC_SEQ_CST);
 	smp_mb();
 	r->flags |= LRCU_R_SCHED_INMASK;
