@@ -11,6 +11,20 @@
 
 #include "rcu_test.h"
 
+/* A test that defines POISON_RCU before including this checks the rcu
+ * flavor instead: rcu_read_lock() sections, synchronize_rcu(). */
+#ifdef POISON_RCU
+#define poison_lock()		rcu_read_lock()
+#define poison_unlock()		rcu_read_unlock()
+#define poison_deref(p)		rcu_dereference(p)
+#define poison_sync()		synchronize_rcu()
+#else
+#define poison_lock()		rcu_read_lock_sched()
+#define poison_unlock()		rcu_read_unlock_sched()
+#define poison_deref(p)		rcu_dereference_sched(p)
+#define poison_sync()		synchronize_sched()
+#endif
+
 #define POISON_MAGIC 0x5eed
 struct elem {
 	long magic;
@@ -24,18 +38,18 @@ static inline void poison_check(const struct elem *e)
 		__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
 }
 
-/* One rcu_sched section over the current element, yielding inside every
+/* One section (rcu_sched's, or rcu's) over the current element, yielding inside every
  * other time (*n counts them) to widen the window a broken GP would hit. */
 static inline void poison_read(long *n)
 {
 	struct elem *e;
 
-	rcu_read_lock_sched();
-	e = rcu_dereference_sched(cur);
+	poison_lock();
+	e = poison_deref(cur);
 	if (++*n % 2 == 0)
 		sched_yield();
 	poison_check(e);
-	rcu_read_unlock_sched();
+	poison_unlock();
 }
 
 /*
@@ -55,7 +69,7 @@ static inline void poison_update(int n)
 		e->magic = POISON_MAGIC;
 		dead[i] = rcu_dereference_protected(cur, 1);
 		rcu_assign_pointer(cur, e);
-		synchronize_sched();
+		poison_sync();
 		if (dead[i])
 			WRITE_ONCE(dead[i]->magic, 0);	/* poison: readers must be gone */
 	}
@@ -71,6 +85,33 @@ static inline void poison_done(void)
 	free(rcu_dereference_protected(cur, 1));
 	RCU_INIT_POINTER(cur, NULL);
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);	/* no reader runs now */
+}
+
+/*
+ * Readers that come and go beside neighbours that never read: 20
+ * registered threads run idle(NULL) until *idle_quit is set, 3 threads
+ * run reader(NULL) until poison_update(n) stops them.  The caller checks
+ * `bad'.
+ */
+static inline void poison_churn(int n, void (*idle)(void *), int *idle_quit,
+				void *(*reader)(void *))
+{
+	struct reg_thread nb[20];
+	pthread_t t[3];
+	int i;
+
+	*idle_quit = 0;	/* no idle thread runs yet */
+	for (i = 0; i < 20; i++)
+		reg_thread_start(&nb[i], idle, NULL);
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, reader, NULL);
+	poison_update(n);
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	poison_done();
+	set_flag(idle_quit);
+	for (i = 0; i < 20; i++)
+		reg_thread_join(&nb[i]);
 }
 
 #endif

@@ -252,22 +252,9 @@ static void *churn_reader(void *arg)
 
 static void test_qsbr_churn(void)
 {
-	struct reg_thread idle[20];
-	pthread_t t[3];
-	int i, n = scale(400);
+	int n = scale(400);
 
-	idle_quit = 0;
-	for (i = 0; i < 20; i++)	/* neighbours that never join */
-		reg_thread_start(&idle[i], idle_fn, NULL);
-	for (i = 0; i < 3; i++)
-		pthread_create(&t[i], NULL, churn_reader, NULL);
-	poison_update(n);
-	for (i = 0; i < 3; i++)
-		pthread_join(t[i], NULL);
-	poison_done();
-	set_flag(&idle_quit);
-	for (i = 0; i < 20; i++)
-		reg_thread_join(&idle[i]);
+	poison_churn(n, idle_fn, &idle_quit, churn_reader);	/* neighbours never join */
 	ok(!bad, "%d sched grace periods, 3 readers registering, joining and leaving: "
 	   "no reader saw a poisoned element", n);
 }

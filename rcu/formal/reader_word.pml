@@ -51,6 +51,8 @@
  *           online and reads (NSEC sections, a quiescent state after
  *           each), then goes offline; the GP waits only for joined
  *           slots.  Implies FENCES (rcu_sched has no membarrier()).
+ *           -DSCEN_JOIN -DJOIN_RCU: the rcu flavor's join instead (the
+ *           first rcu_read_lock() after registering), then rcu sections.
  *           -DLIVE: the reader loops forever; the LTL claim below.
  * Fences:   default: membarrier() (readers: compiler barriers);
  *           -DFENCES: readers fence themselves, the heavy fence is smp_mb.
@@ -79,7 +81,7 @@
 #if !defined(SCEN_REG) && !defined(SCEN_JOIN)
 #define SCEN_PB
 #endif
-#if defined(SCEN_JOIN) && !defined(FENCES)
+#if defined(SCEN_JOIN) && !defined(JOIN_RCU) && !defined(FENCES)
 #define FENCES
 #endif
 
@@ -428,6 +430,12 @@ proctype joiner()
 {
 	byte s, e, n;
 
+#ifdef JOIN_RCU
+	/* lrcu_read_lock_join(): the bit, then rcu_read_lock() proper. */
+	SCHED_JOIN;
+	atomic { NOTE_R1_READ };
+	reader_loop(RD1, 1, s, e, n)
+#else
 #ifndef JOIN_LATE
 	SCHED_JOIN;
 #endif
@@ -480,6 +488,7 @@ proctype joiner()
 	};
 	FENCE(RD1);
 	SCHED_NQ(e)
+#endif
 }
 #endif
 

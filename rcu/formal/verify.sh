@@ -84,6 +84,10 @@ join-late|-DSCEN_JOIN -DJOIN_LATE                |safety|uaf  |sched_join_mask()
 joinmask-early|-DSCEN_JOIN -DJOINMASK_EARLY      |safety|uaf  |gp_init(): ->joinmask loaded before the grace period starts
 no-fence-gp-init-join|-DSCEN_JOIN -DNO_FENCE_GP_INIT|safety|uaf|gp_init(): no fence after rcu_seq_start(), with a joiner (MCA)
 no-fence-join|-DSCEN_JOIN -DNO_FENCE_JOIN        |safety|pass |sched_join_mask(): no fence after the OR (redundant: sched_go_online() fences before the first section)
+real-join-rcu|-DSCEN_JOIN -DJOIN_RCU            |safety|pass |rcu: the first rcu_read_lock() of a registered thread joins the flavor (membarrier)
+real-join-rcu-nonmca|-DSCEN_JOIN -DJOIN_RCU -DNONMCA|safety|pass|the rcu join, non-MCA
+real-join-rcu-fences|-DSCEN_JOIN -DJOIN_RCU -DFENCES|safety|pass|the rcu join, readers fence themselves
+no-fence-join-rcu|-DSCEN_JOIN -DJOIN_RCU -DNO_FENCE_JOIN|safety|uaf|lrcu_read_lock_join(): no fence after the OR (rcu: nothing else orders the bit before the section)
 late-wake-sample|-DLATE_WAKE_SAMPLE              |safety|hang |GP samples its wake word after the scan (the code before): lost wake-up
 late-wake-sample-live|-DLIVE -DLATE_WAKE_SAMPLE  |live  |starve|the same with a reader that keeps reading
 '

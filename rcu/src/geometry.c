@@ -74,9 +74,9 @@ int lrcu__geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
 			rnp = &rsp->node[rsp->level_first[i] + j];
 			rnp->lock = (struct lrcu_lock)LRCU_LOCK_INIT;
 			rnp->gp_seq = *rsp->gp_seq;
-			/* Every registered thread is in the rcu flavor; a
-			 * thread joins rcu_sched on first use (registry.c). */
-			rnp->joinmask = rsp->flavor == LRCU_SCHED ? 0 : ~0UL;
+			/* A registered thread joins each flavor on its
+			 * first use of it (registry.c). */
+			rnp->joinmask = 0;
 			rnp->level = i;
 			rnp->grplo = (int)(j * stride);
 			rnp->grphi = (int)((j + 1) * stride - 1);

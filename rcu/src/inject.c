@@ -33,6 +33,7 @@ static const char *const bug_names[LRCU_NR_BUGS] = {
 	[LRCU_BUG_NOCB_TOGGLE_DROP] = "nocb_toggle_drop",
 	[LRCU_BUG_LAZY_LEAVE_ENDS] = "lazy_leave_ends",
 	[LRCU_BUG_SCHED_REJOIN] = "sched_rejoin",
+	[LRCU_BUG_RCU_JOIN_SKIPPED] = "rcu_join_skipped",
 	[LRCU_BUG_LEAF_NEVER_EMPTY] = "leaf_never_empty",
 	[LRCU_BUG_QS_NEVER_RECORDED] = "qs_never_recorded",
 	[LRCU_BUG_NEVER_REQUESTED] = "never_requested",

@@ -37,6 +37,8 @@ enum lrcu_bug {
 					 * grace period to the kthread ends it */
 	LRCU_BUG_SCHED_REJOIN,		/* a re-registered thread keeps its old
 					 * rcu_sched join: its new slot never joins */
+	LRCU_BUG_RCU_JOIN_SKIPPED,	/* registration marks the rcu word joined
+					 * without the leaf's ->joinmask bit */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported */

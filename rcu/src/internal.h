@@ -125,7 +125,7 @@ struct lrcu_node {
 	unsigned long qsmaskinitnext;	/* leaves: registered slots for the next
 					 * GP; registration edits only this (lock) */
 	unsigned long joinmask;		/* leaves: slots that joined the flavor
-					 * (rcu_sched: used it once; rcu: all);
+					 * (used it once since registering);
 					 * the others owe no grace period anything.
 					 * Set by the joining thread, cleared when
 					 * it leaves (atomic) */

@@ -84,29 +84,57 @@ static void sched_go_offline(bool may_lock)
 static __thread unsigned int inject_rejoin_keep;
 
 /*
- * First time online in the sched flavor since registering: put our bit in
- * the leaf's ->joinmask, so grace periods look at our word from now on
- * (until then a grace period owes us nothing: our word was 0 anyway, and
- * skipping the slot spares it a load).  Async-signal-safe (an atomic OR;
- * the flag may be lost to an interrupted update of ->flags, which only
- * makes us OR again).
+ * Join flavor f: put our bit in our leaf's ->joinmask, so grace periods
+ * look at our word from now on (until then a grace period owes us
+ * nothing: our word said quiescent anyway, and skipping the slot spares
+ * it a load, or a whole leaf its lock).  Async-signal-safe (an atomic
+ * OR; joining twice is harmless).  Seq_cst, and the fence: the bit before
+ * our gp_seq sample and our section's loads; pairs with gp_init()'s
+ * smp_mb() between rcu_seq_start() and its ->joinmask loads (the Spin
+ * model's SCEN_JOIN: loaded before the start, a joiner is missed).
+ */
+static void join_mask(enum lrcu_flavor f)
+{
+	struct lrcu_data *rdp = &lrcu__states[f].rda[lrcu_reader.slot];
+
+	__atomic_fetch_or(&rdp->mynode->joinmask, rdp->grpmask, __ATOMIC_SEQ_CST);
+	smp_mb();
+}
+
+/*
+ * First time online in the sched flavor since registering.  (rcu_sched's
+ * online path fences again after its word store, before the first
+ * section: the model's no-fence-join variant passes there; rcu's first
+ * section has only a compiler barrier, so join_mask()'s fence is the
+ * one that orders it.)  The flag may be lost to a signal handler's
+ * interrupted update of ->flags, which only makes us join again.
  */
 static void sched_join_mask(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
-	struct lrcu_data *rdp = &lrcu__states[LRCU_SCHED].rda[r->slot];
 
 	if (r->flags & LRCU_R_SCHED_INMASK)
 		return;
-	/* Seq_cst, and the fence: the bit before our gp_seq sample in
-	 * sched_go_online(); pairs with gp_init()'s smp_mb() between
-	 * rcu_seq_start() and its ->joinmask loads.  (The Spin model's
-	 * no-fence-join variant passes: sched_go_online()'s fence before
-	 * the first section publishes the bit too; kept as the explicit
-	 * half of the pair.) */
-	__atomic_fetch_or(&rdp->mynode->joinmask, rdp->grpmask, __ATOMIC_SEQ_CST);
-	smp_mb();
+	join_mask(LRCU_SCHED);
 	r->flags |= LRCU_R_SCHED_INMASK;
+}
+
+/*
+ * rcu_read_lock() found LRCU_W_REG clear in its word at depth 0: on an
+ * unregistered thread, report the section (every time, as before); on a
+ * registered one, its first section since registering: join the rcu
+ * flavor and hand back LRCU_W_REG for the word the caller stores next,
+ * after its gp_seq sample (which join_mask()'s fence orders after the
+ * bit).  A thread that registers and never reads is never waited for.
+ */
+unsigned long lrcu_read_lock_join(void)
+{
+	if (!(lrcu_reader.flags & LRCU_R_REGISTERED)) {
+		lrcu_read_lock_unregistered("rcu_read_lock()");
+		return 0;
+	}
+	join_mask(LRCU_PREEMPT);
+	return LRCU_W_REG;
 }
 
 static void sched_go_online(void)
@@ -238,7 +266,11 @@ static int register_slot(bool internal, int want, const char *what)
 	 * nobody scans it before slot_attach()).  Published to the GP thread
 	 * by the leaf lock in slot_attach().
 	 */
-	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELAXED);
+	/* Not joined to either flavor yet (REG clear: the first
+	 * rcu_read_lock() joins, lrcu_read_lock_join()). */
+	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_PREEMPT],
+			 LRCU_INJECTED(LRCU_BUG_RCU_JOIN_SKIPPED) ? LRCU_W_REG : 0,	/* INJECTED: "joined" */
+			 __ATOMIC_RELAXED);
 	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&lrcu__rwords[slot].need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&lrcu__rwords[slot].need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
@@ -305,8 +337,9 @@ static void slot_detach(int slot)
 		 * peek (acquire) that lets a grace period skip the leaf. */
 		__atomic_store_n(&rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask,
 				 __ATOMIC_RELEASE);
-		if (f == LRCU_SCHED)	/* the next owner joins afresh */
-			__atomic_fetch_and(&rnp->joinmask, ~rdp->grpmask, __ATOMIC_RELAXED);
+		/* The next owner joins afresh (ordered by the lock and the
+		 * generation bump below, as ->qsmaskinitnext). */
+		__atomic_fetch_and(&rnp->joinmask, ~rdp->grpmask, __ATOMIC_RELAXED);
 		/* A GP init that misses this bump still reports the departed
 		 * slot (phase 2 of gp_init()). */
 		__atomic_fetch_add(&rsp->qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);

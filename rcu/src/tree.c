@@ -507,14 +507,15 @@ static unsigned long leaf_owing(struct lrcu_node *rnp)
 }
 
 /*
- * A leaf whose slots all owe the new grace period nothing (rcu_sched:
- * threads registered that never used the flavor) needs neither its lock
+ * A leaf whose slots all owe the new grace period nothing (threads
+ * registered that never used the flavor) needs neither its lock
  * nor a scan: its ->qsmask stays 0 for the whole grace period (it is 0
  * since the last one ended, and only phase 2 sets it), so whoever takes
  * the lock in the meantime (lrcu__node_waits_for(), report_qs_node())
  * finds nothing owed, whatever ->gp_seq it reads -- the argument of
  * gp_cleanup()'s lock-free stamps.  With 1024 idle threads these were 16
- * leaf locks, most of an rcu_sched grace period.  (A leaf some fault left
+ * leaf locks, most of an rcu_sched grace period (and, once rcu joined on
+ * first use too, 1024 word loads of an rcu one).  (A leaf some fault left
  * with bits set takes the locked path; the root leaf of a one-level tree
  * too, which nothing reports for.)
  */

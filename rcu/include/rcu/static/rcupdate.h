@@ -19,7 +19,9 @@
  * restores the exact value it found):
  *
  *   bits  0..15  nesting depth; 0 = quiescent (not in a read-side section)
- *   bit   16     LRCU_W_REG: set while the thread is registered (rcu flavor)
+ *   bit   16     LRCU_W_REG: set while the thread is registered and has
+ *                joined the rcu flavor (its first rcu_read_lock() after
+ *                registering: lrcu_read_lock_join())
  *   bits 17..63  low 47 bits of the flavor's gp_seq sampled when the
  *                outermost section began (rcu) or at the last quiescent
  *                state (sched)
@@ -108,6 +110,7 @@ LRCU_API extern int lrcu_has_membarrier;
 
 LRCU_API void lrcu_read_unlock_special(enum lrcu_flavor f);
 LRCU_API void lrcu_read_lock_unregistered(const char *what);
+LRCU_API unsigned long lrcu_read_lock_join(void);
 LRCU_API void lrcu_read_misuse(const char *what);
 LRCU_API void lrcu_qs_special(void);
 LRCU_API void lrcu_qs_slow(void);
@@ -159,10 +162,11 @@ static inline void lrcu_read_lock_inline(void)
 	if (LRCU_LIKELY(!(w & LRCU_W_NEST_MASK))) {
 		unsigned long s;
 
-		/* Unregistered threads keep REG clear, so each of their
-		 * sections is reported (and counted) here. */
+		/* REG clear: a registered thread's first section joins
+		 * the flavor (and fences) here; an unregistered thread's
+		 * sections are each reported (and counted). */
 		if (LRCU_UNLIKELY(!(w & LRCU_W_REG)))
-			lrcu_read_lock_unregistered("rcu_read_lock()");
+			w |= lrcu_read_lock_join();
 		/*
 		 * Acquire pairs with the release store that starts a grace
 		 * period (rcu_seq_start): a reader that sees the new GP also
