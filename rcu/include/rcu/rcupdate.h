@@ -43,7 +43,10 @@
  *   them around blocking I/O).  Read-side sections need a registered
  *   thread; one entered on an offline thread (typically by a signal
  *   handler) is protected all the same, as an interrupt taken from the
- *   kernel's idle loop is.  Update-side calls work from any thread.
+ *   kernel's idle loop is.  A registered thread joins each flavor with
+ *   its first section of it (a one-time slow path), so grace periods
+ *   never wait for, nor look at, threads that registered and never read.
+ *   Update-side calls work from any thread.
  *
  * Processes
  *   fork() is handled (pthread_atfork()): the child gets the library's
