@@ -97,7 +97,7 @@ SHARED(ptr, 2);		/* RCU pointer k: element 2k, then 2k+1 */
 SHARED(gen, 1);		/* ->qsmaskinit_gen: bumped by registration */
 SHARED(needed, 1);	/* ->gp_seq_needed: advanced by CAS */
 SHARED(gp_wake, 1);	/* the GP's futex word: bumped by every waker */
-SHARED(joinmask, 1);	/* rcu_sched leaf ->joinmask (bit i: slot i), OR by joiners */
+SHARED(joinmask, 1);	/* a leaf's ->joinmask (bit i: slot i), OR by joiners */
 
 /*
  * The threads that load each location (the only ones that can be stale):
@@ -412,18 +412,18 @@ proctype newcomer()
 	fi;								\
 	e = 0
 
-/* sched_join_mask(): seq_cst OR of the slot's bit, then a fence. */
-#define SCHED_JOIN							\
+/* join_mask() (both flavors): seq_cst OR of the slot's bit, then a fence. */
+#define JOIN_MASK							\
 	atomic {							\
 		FENCE_BODY(RD1)						\
 		STORE(joinmask, 0, RD1, joinmask[0] | B(1));		\
 		printf("R1 joins\n")					\
 	};								\
-	SCHED_JOIN_FENCE
+	JOIN_FENCE
 #ifndef NO_FENCE_JOIN
-#define SCHED_JOIN_FENCE	FENCE(RD1)
+#define JOIN_FENCE	FENCE(RD1)
 #else
-#define SCHED_JOIN_FENCE	skip
+#define JOIN_FENCE	skip
 #endif
 
 proctype joiner()
@@ -432,12 +432,12 @@ proctype joiner()
 
 #ifdef JOIN_RCU
 	/* lrcu_read_lock_join(): the bit, then rcu_read_lock() proper. */
-	SCHED_JOIN;
+	JOIN_MASK;
 	atomic { NOTE_R1_READ };
 	reader_loop(RD1, 1, s, e, n)
 #else
 #ifndef JOIN_LATE
-	SCHED_JOIN;
+	JOIN_MASK;
 #endif
 	/* sched_go_online(): sample (acquire), word, fence. */
 	atomic {
@@ -457,7 +457,7 @@ proctype joiner()
 #ifdef JOIN_LATE
 		/* Mutant: the bit only after the first section. */
 		if
-		:: n == 0 -> SCHED_JOIN
+		:: n == 0 -> JOIN_MASK
 		:: else -> skip
 		fi;
 #endif

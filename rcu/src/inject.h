@@ -41,7 +41,8 @@ enum lrcu_bug {
 					 * without the leaf's ->joinmask bit */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
-	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported */
+	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported
+					 * (the lowest holdout of one leaf) */
 	LRCU_BUG_NEVER_REQUESTED,	/* GP requests dropped after a while */
 	LRCU_BUG_REPORT_DROPPED,	/* an inner node's report to its parent lost */
 	LRCU_BUG_LOST_WAKEUP,		/* synchronize_rcu() waiters not woken */

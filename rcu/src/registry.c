@@ -102,12 +102,11 @@ static void join_mask(enum lrcu_flavor f)
 }
 
 /*
- * First time online in the sched flavor since registering.  (rcu_sched's
- * online path fences again after its word store, before the first
- * section: the model's no-fence-join variant passes there; rcu's first
- * section has only a compiler barrier, so join_mask()'s fence is the
- * one that orders it.)  The flag may be lost to a signal handler's
- * interrupted update of ->flags, which only makes us join again.
+ * First time online in the sched flavor since registering.  (Its online
+ * path fences again after its word store, before the first section: the
+ * model's no-fence-join variant passes here.)  The flag may be lost to a
+ * signal handler's interrupted update of ->flags, which only makes us
+ * join again.
  */
 static void sched_join_mask(void)
 {
@@ -124,8 +123,10 @@ static void sched_join_mask(void)
  * unregistered thread, report the section (every time, as before); on a
  * registered one, its first section since registering: join the rcu
  * flavor and hand back LRCU_W_REG for the word the caller stores next,
- * after its gp_seq sample (which join_mask()'s fence orders after the
- * bit).  A thread that registers and never reads is never waited for.
+ * after its gp_seq sample.  join_mask()'s fence is the one that orders
+ * the bit before the section: the section itself has only a compiler
+ * barrier (the model's no-fence-join-rcu is a use after free).  A thread
+ * that registers and never reads is never waited for.
  */
 unsigned long lrcu_read_lock_join(void)
 {

@@ -652,7 +652,7 @@ static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 			     unsigned long holdouts, unsigned long gstart,
 			     bool mark, bool *marked)
 {
-	unsigned long qs = 0, bit;
+	unsigned long qs = 0, bit, owing = holdouts;
 	int i;
 
 	for (; holdouts; holdouts &= holdouts - 1) {
@@ -683,9 +683,12 @@ static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 			*marked = true;
 		}
 	}
+	/* INJECTED: the lowest holdout of user slot ARG's leaf is never
+	 * recorded (a slot that owes something: one that never joined the
+	 * flavor would make the bug harmless). */
 	if (LRCU_INJECTED(LRCU_BUG_QS_NEVER_RECORDED) &&
 	    rnp == rsp->rda[lrcu__nr_internal + lrcu_inject_arg].mynode)
-		qs &= ~rsp->rda[lrcu__nr_internal + lrcu_inject_arg].grpmask;	/* INJECTED */
+		qs &= ~(owing & -owing);
 	return qs;
 }
 
