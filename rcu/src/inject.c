@@ -26,6 +26,7 @@ static const char *const bug_names[LRCU_NR_BUGS] = {
 	[LRCU_BUG_POLL_EARLY] = "poll_early",
 	[LRCU_BUG_BARRIER_EARLY] = "barrier_early",
 	[LRCU_BUG_GP_FENCE] = "gp_fence",
+	[LRCU_BUG_UNFENCED_IDLE] = "unfenced_idle",
 	[LRCU_BUG_READER_FENCE] = "reader_fence",
 	[LRCU_BUG_EXP_SKIP_READER] = "exp_skip_reader",
 	[LRCU_BUG_SRCU_ONE_PHASE] = "srcu_one_phase",

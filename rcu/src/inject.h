@@ -26,6 +26,8 @@ enum lrcu_bug {
 	LRCU_BUG_POLL_EARLY,		/* a polled cookie judged complete a GP early */
 	LRCU_BUG_BARRIER_EARLY,		/* rcu_barrier() skips the last busy slot */
 	LRCU_BUG_GP_FENCE,		/* the GP's heavy fence before the scan removed */
+	LRCU_BUG_UNFENCED_IDLE,		/* scans before the heavy fence count words
+					 * outside a section as quiescent */
 	LRCU_BUG_READER_FENCE,		/* the reader's fence removed (no membarrier) */
 	LRCU_BUG_EXP_SKIP_READER,	/* an expedited GP ignores readers inside */
 	LRCU_BUG_SRCU_ONE_PHASE,	/* SRCU flips without draining the other index */

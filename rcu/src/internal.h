@@ -80,6 +80,9 @@ struct lrcu__params {
 	long rcu_normal_after_boot;	/* rcupdate.rcu_normal_after_boot */
 	long gp_caller_drives;		/* rcutree.gp_caller_drives: synchronize_*()
 					 * drives its normal grace period itself */
+	long gp_defer_fence;		/* rcutree.gp_defer_fence: 0 never, 1
+					 * when the heavy fence is membarrier(),
+					 * 2 always (tree.c, gp_fence_deferred()) */
 	long gp_start_delay;		/* rcutree.gp_start_delay (ms): request ->
 					 * GP kthread start (widens the race
 					 * with expedited callers) */
@@ -268,6 +271,9 @@ struct lrcu_state {
 					 * READ_ONCE() elsewhere) */
 	int gp_by_caller;		/* a caller holds gp_mutex to drive
 					 * (atomic: caller_drive_begin()) */
+	bool gp_fenced;			/* the current GP's heavy fence is done:
+					 * words outside a section count as
+					 * quiescent (driver, gp_mutex) */
 	unsigned long gp_releases;
 	int gp_wq_waiters;		/* threads in lrcu__gp_wq_wait() (atomic):
 					 * a release with none broadcasts nothing */
@@ -332,10 +338,12 @@ struct lrcu_state {
 	pthread_mutex_t barrier_done_lock;
 	pthread_cond_t barrier_done;
 
-	/* Statistics (atomics, relaxed).  The first four have one writer,
+	/* Statistics (atomics, relaxed).  The first five have one writer,
 	 * the GP driver (gp_mutex): no read-modify-write (lrcu__stat_add()). */
 	unsigned long n_gps;
 	unsigned long n_exp_gps;	/* ... of which run expedited */
+	unsigned long n_gps_fenced;	/* grace periods that issued their heavy
+					 * fence (the others ended before it) */
 	unsigned long gp_max_us;
 	unsigned long n_fqs_scans;
 	unsigned long n_cb_batches;
@@ -421,6 +429,8 @@ void lrcu__wake(uint32_t *word);
 bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 #define LRCU_POLLS	100	/* lrcu__poll_briefly(): polls before a sleep */
 #define LRCU_RESCANS	16	/* ... that each scan the holdouts' words */
+#define LRCU_UNFENCED_US 2	/* ... at most this long before the heavy
+				 * fence (tree.c, gp_wait_unfenced()) */
 bool lrcu__poll_briefly(bool (*cond)(void *), void *arg, int polls);
 
 /* membarrier.c */

@@ -41,6 +41,7 @@ struct lrcu__params lrcu__params = {
 	.rcu_normal = 0,
 	.rcu_normal_after_boot = 0,
 	.gp_caller_drives = 1,
+	.gp_defer_fence = 1,
 	.gp_start_delay = 0,
 	.cpu_stall_timeout_ms = 21000,	/* CONFIG_RCU_CPU_STALL_TIMEOUT=21 */
 	.cpu_stall_suppress = 0,
@@ -176,6 +177,9 @@ static const struct param_desc param_table[] = {
 	P("rcutree.gp_caller_drives", gp_caller_drives, 0, 1, false,
 	  "synchronize_*() drives its normal grace period itself when no one does "
 	  "(0: asks the GP kthread, the kernel's way)"),
+	P("rcutree.gp_defer_fence", gp_defer_fence, 0, 2, false,
+	  "rcu grace periods first wait briefly for readers to show the new grace "
+	  "period before the heavy fence (1: when it is membarrier(); 2: always; 0: never)"),
 	P("rcutree.gp_start_delay", gp_start_delay, 0, 100000, false,
 	  "ms the GP kthread waits between a request and starting the grace period"),
 	SECS("rcupdate.rcu_cpu_stall_timeout", cpu_stall_timeout_ms, 10, 300000,

@@ -121,23 +121,34 @@ static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
 }
 
 /*
- * Reader words (layout in rcu/static/rcupdate.h): is a slot whose word is w
- * quiescent for the grace period whose confirmed start (rcu_seq_confirm())
- * is gp_seq value gstart?  Yes if it is not inside a section (nesting 0),
- * or if its sample of gp_seq was taken at or after gstart (a sample of the
- * unconfirmed start, gstart - 1, is waited for).  The sample keeps only the low 47 bits of
- * gp_seq; comparing the shifted values wrap-safely is exact as long as
- * fewer than 2^44 grace periods separate them.
+ * Reader words (layout in rcu/static/rcupdate.h): did the slot whose word
+ * is w sample gp_seq at or after gstart, the confirmed start
+ * (rcu_seq_confirm()) of a grace period?  Then its section, and every
+ * later one of that thread, began after the start and sees the removals
+ * made before it (a sample of the unconfirmed start, gstart - 1, does not
+ * count).  Whatever the nesting: the outermost unlock keeps the sample.
+ * The sample keeps only the low 47 bits of gp_seq; comparing the shifted
+ * values wrap-safely is exact as long as fewer than 2^44 grace periods
+ * separate them.
  */
-static inline bool lrcu_word_qs(unsigned long w, unsigned long gstart)
+static inline bool lrcu_word_new(unsigned long w, unsigned long gstart)
 {
 	unsigned long snap = w & ~(LRCU_W_REG | LRCU_W_NEST_MASK);
 
-	if (!(w & LRCU_W_NEST_MASK))
-		return true;
 	if (LRCU_INJECTED(LRCU_BUG_WORD_OFF_BY_ONE))	/* INJECTED: the gap's readers too */
 		return ULONG_CMP_GE(snap, (gstart & ~RCU_SEQ_STATE_MASK) << LRCU_W_SEQ_SHIFT);
 	return ULONG_CMP_GE(snap, gstart << LRCU_W_SEQ_SHIFT);
+}
+
+/*
+ * Is the slot whose word is w quiescent for the grace period gstart, read
+ * after the grace period's heavy fence?  Yes if it is not inside a
+ * section (nesting 0: the fence made any section begun before it visible),
+ * or if its section began after the start (lrcu_word_new()).
+ */
+static inline bool lrcu_word_qs(unsigned long w, unsigned long gstart)
+{
+	return !(w & LRCU_W_NEST_MASK) || lrcu_word_new(w, gstart);
 }
 
 #endif /* LRCU_RCU_SEQ_H */

@@ -35,6 +35,7 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	st->barriers = LD(rsp->n_barriers);
 	st->gp_state = LD(rsp->gp_state);
 	st->exp_gps = LD(rsp->n_exp_gps);
+	st->gps_fenced = LD(rsp->n_gps_fenced);
 	st->stalls = LD(rsp->stall.n_reports);
 	st->exp_stalls = LD(rsp->stall.n_exp_reports);
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {

@@ -20,7 +20,9 @@
  *     flavor) pairs with every reader's fence at the start of its section;
  *     then the holdout slots of each leaf are scanned.  A slot is quiescent
  *     if its reader word shows it outside a section, or inside one that
- *     started after this GP did (lrcu_word_qs()).  Holdouts get ->need_qs,
+ *     started after this GP did (lrcu_word_qs()).  The rcu flavor first
+ *     tries without the fence ("Deferring the heavy fence" below).
+ *     Holdouts get ->need_qs,
  *     so that their outermost rcu_read_unlock() (or next
  *     rcu_quiescent_state()) tells us; otherwise we rescan after
  *     rcutree.jiffies_till_first_fqs, then every jiffies_till_next_fqs ms.
@@ -59,6 +61,22 @@
  * Promela model in rcu/formal/ (`make verify') checks the protocol on a
  * multi-copy-atomic and on a non-multi-copy-atomic memory, and shows the
  * unconfirmed start failing on the latter.
+ *
+ * Deferring the heavy fence (rcu flavor, rcutree.gp_defer_fence): the
+ * membarrier() costs an interrupt of every CPU running one of our threads
+ * (15-20 us on a virtual machine), while a busy reader, the usual holdout,
+ * begins a new section within nanoseconds.  So the scans before the fence
+ * count only the words that sampled this grace period (lrcu_word_new()):
+ * such a reader, and all its later sections, see the removals (the
+ * confirmed start above); and its earlier sections are over, since the
+ * outermost rcu_read_lock() stores the word with release, which the scan's
+ * acquire load pairs with.  A word outside any section proves nothing
+ * before the fence: the reader's next section may have loaded the old
+ * pointer while its word store still sits in its store buffer.  If the
+ * holdouts do not all show the new grace period within a few rescans
+ * (idle readers, preempted ones), the driver fences and goes on as
+ * above.  A grace period with busy readers only thus ends with no
+ * interrupt at all.
  *
  *
  * Who drives a grace period: ->gp_mutex is held from init to cleanup by
@@ -527,13 +545,15 @@ static bool leaf_owes_nothing(struct lrcu_node *rnp)
 }
 
 static void gp_scan_prepare(struct lrcu_state *rsp);
+static bool gp_fence_deferred(struct lrcu_state *rsp);
 static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 			     unsigned long holdouts, unsigned long gstart,
 			     bool mark, bool *marked);
 
 /*
- * Start a grace period.  With `scan', fence (gp_scan_prepare()) before
- * phase 2 and look at each leaf's words while phase 2 holds its lock
+ * Start a grace period.  With `scan', fence (gp_scan_prepare(), unless
+ * the fence is deferred) before phase 2 and look at each leaf's words
+ * while phase 2 holds its lock
  * anyway: the first scan, without asking anyone to report, costs no
  * lock of its own, and a grace period with no reader inside ends here.
  */
@@ -586,7 +606,7 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	 * ->qsmask is 0, so nothing reports to them).
 	 */
 	gp_delay(READ_ONCE(lrcu__params.gp_init_delay));
-	if (scan)
+	if (scan && !gp_fence_deferred(rsp))
 		gp_scan_prepare(rsp);	/* GP start before word loads */
 	b = (struct qs_batch){ .gp_seq = gstart };
 	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves) {
@@ -635,6 +655,9 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
  */
 static void gp_scan_prepare(struct lrcu_state *rsp)
 {
+	if (!rsp->gp_fenced)
+		lrcu__stat_add(&rsp->n_gps_fenced, 1);
+	rsp->gp_fenced = true;	/* words outside a section now count */
 	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
 		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
@@ -644,9 +667,25 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 }
 
 /*
+ * May this grace period scan before its heavy fence ("Deferring the heavy
+ * fence" above)?  rcu flavor only: rcu_sched threads fence at their
+ * quiescent states, so its fence is an smp_mb() already.
+ */
+static bool gp_fence_deferred(struct lrcu_state *rsp)
+{
+	long d = READ_ONCE(lrcu__params.gp_defer_fence);	/* a run-time parameter */
+
+	if (rsp->flavor != LRCU_PREEMPT || !d)
+		return false;
+	/* Relaxed: a flag set once, before any thread registers. */
+	return d == 2 || __atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED);
+}
+
+/*
  * Which of `holdouts' (slots of leaf rnp, locked, in grace period gstart)
- * are quiescent.  With `mark', ask the others to report (->need_qs) and
- * set *marked if any was newly asked.
+ * are quiescent: before the grace period's heavy fence, only those whose
+ * word shows the new grace period.  With `mark' (after the fence), ask
+ * the others to report (->need_qs) and set *marked if any was newly asked.
  */
 static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 			     unsigned long holdouts, unsigned long gstart,
@@ -672,7 +711,8 @@ static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		 * is over before we end the grace period.
 		 */
 		w = __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE);
-		if (lrcu_word_qs(w, gstart) ||
+		if ((rsp->gp_fenced || LRCU_INJECTED(LRCU_BUG_UNFENCED_IDLE) ?
+		     lrcu_word_qs(w, gstart) : lrcu_word_new(w, gstart)) ||	/* (INJECTED: ...) */
 		    (LRCU_INJECTED(LRCU_BUG_NOTICED_QS) &&
 		     __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED))) {
 			qs |= bit;	/* (INJECTED: asked counts as quiescent) */
@@ -817,6 +857,37 @@ static bool gp_rescan_cond(void *p)
 	return !root_qsmask(a->rsp);
 }
 
+/* Rescans before the heavy fence: a few, for a microsecond or two. */
+struct gp_unfenced_arg {
+	struct gp_woken_arg *a;
+	unsigned long t0;
+};
+
+static bool gp_unfenced_cond(void *p)
+{
+	struct gp_unfenced_arg *u = p;
+
+	return gp_rescan_cond(u->a) || lrcu__now_us() - u->t0 >= LRCU_UNFENCED_US;
+}
+
+/*
+ * The first scan, before the heavy fence, left holdouts: give them a
+ * moment to show the new grace period ("Deferring the heavy fence"
+ * above), then fence and scan again, counting words outside a section
+ * too.  True if no holdout remains.
+ */
+static bool gp_wait_unfenced(struct lrcu_state *rsp, struct gp_woken_arg *a)
+{
+	struct gp_unfenced_arg u = { .a = a, .t0 = lrcu__now_us() };
+
+	lrcu__poll_briefly(gp_unfenced_cond, &u, LRCU_RESCANS);
+	if (!root_qsmask(rsp))
+		return true;
+	gp_scan_prepare(rsp);	/* GP start before word loads */
+	gp_scan(rsp, a->gstart, false);
+	return !root_qsmask(rsp);
+}
+
 /* A holdout woke us (it left its section, see lrcu_read_unlock_special()),
  * or all are quiescent (rcu_sched threads report for themselves). */
 static bool gp_woken_cond(void *p)
@@ -848,8 +919,12 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 	if (scanned) {
 		if (!root_qsmask(rsp))
 			return true;	/* nobody was inside (gp_init()) */
+		/* Before any marking: a mark is read after the fence. */
+		if (!rsp->gp_fenced && gp_wait_unfenced(rsp, &a))
+			return true;
 	} else if (expedited && READ_ONCE(lrcu__params.fault_exp_skip_fence)) {
-		fault_stale_scan(rsp, gstart);	/* FAULT INJECTION: no fence */
+		rsp->gp_fenced = true;	/* FAULT INJECTION: as if it had fenced */
+		fault_stale_scan(rsp, gstart);
 	} else {
 		gp_scan_prepare(rsp);	/* GP start before word loads */
 	}
@@ -987,6 +1062,7 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool may_leave)
 	bool ended, scan;
 
 	in_gp_driver = true;
+	rsp->gp_fenced = false;
 	/* Read by diagnostics (stall warnings) without the mutex. */
 	WRITE_ONCE(rsp->gp_expedited, expedited);
 	/* The first scan goes with the start (gp_init()), unless a fault

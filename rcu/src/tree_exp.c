@@ -11,11 +11,15 @@
  * thread (lrcu__gp_drive() in tree.c, which normal synchronize_*() calls
  * use too: lrcu__gp_run() with ->gp_mutex held).  Its steps are
  * tree.c's: init (fold registrations: a thread that registers later is
- * not waited for, one that unregisters reports for itself), one heavy
- * fence (membarrier() for rcu, smp_mb() for rcu_sched, whose threads fence
- * at each quiescent state), a scan of the reader words of the registered
- * slots leaf by leaf, asking each holdout to report (its outermost
- * rcu_read_unlock() or next rcu_quiescent_state() wakes us), then cleanup.
+ * not waited for, one that unregisters reports for itself), a scan of
+ * the reader words of the registered slots leaf by leaf, one heavy fence
+ * (membarrier() for rcu, smp_mb() for rcu_sched, whose threads fence at
+ * each quiescent state) and a scan asking each holdout to report (its
+ * outermost rcu_read_unlock() or next rcu_quiescent_state() wakes us),
+ * then cleanup.  For rcu the scans before the fence count the readers
+ * whose words show the new grace period, and the fence is issued only if
+ * some other holdout remains ("Deferring the heavy fence" in tree.c): a
+ * grace period whose readers are all busy interrupts nobody.
  * What makes it expedited: it waits for holdouts by polling briefly, then
  * sleeping until one wakes it, never on the force-quiescent-state timer;
  * and it is driven by a caller even when the kthread would drive a

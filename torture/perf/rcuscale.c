@@ -914,6 +914,10 @@ static int floor_stop, floor_spinning;	/* atomic */
 static void *floor_spinner(void *arg)
 {
 	(void)arg;
+	/* Pinned as a reader (from the last CPU); an unpinned spinner shared
+	 * the caller's CPU at times and was never interrupted. */
+	if (p_pin.v[0])
+		perf_pin(-1);
 	/* Flags only, no data: relaxed, read by membarrier_floor(). */
 	__atomic_store_n(&floor_spinning, 1, __ATOMIC_RELAXED);
 	while (!__atomic_load_n(&floor_stop, __ATOMIC_RELAXED))	/* set by membarrier_floor() */
@@ -925,10 +929,14 @@ static void membarrier_floor(const struct perf_cli *cli)
 {
 	double v[1000], t0;
 	struct perf_stats st;
+	cpu_set_t mask;
+	bool pinned;
 	struct jw w;
 	pthread_t t;
 	int i;
 
+	/* The caller pinned as a writer (from the first CPU) meanwhile. */
+	pinned = p_pin.v[0] && !sched_getaffinity(0, sizeof(mask), &mask) && !perf_pin(0);
 	if (perf_spawn(&t, "rs_spin", floor_spinner, NULL))
 		return;
 	/* Measured before the spinner first ran, membarrier() interrupts
@@ -943,6 +951,8 @@ static void membarrier_floor(const struct perf_cli *cli)
 	}
 	__atomic_store_n(&floor_stop, 1, __ATOMIC_RELAXED);
 	perf_join(t);
+	if (pinned)
+		sched_setaffinity(0, sizeof(mask), &mask);
 	perf_stats(v, (size_t)i, &st);
 	fprintf(cli->table, "\nThe floor of an expedited grace period: membarrier() with another "
 		"thread running: %s\n", i < 1000 ? "not available" : "");

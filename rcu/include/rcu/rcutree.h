@@ -79,6 +79,10 @@ struct lrcu_stats {
 	int nocb_offloaded;		/* CPUs whose callbacks are offloaded now */
 	unsigned long lazy_pending;	/* lazy callbacks whose GP is not requested */
 	unsigned long lazy_flushes;	/* lazy batches whose GP was requested */
+	unsigned long gps_fenced;	/* grace periods that issued their heavy
+					 * fence (membarrier() for rcu); the others
+					 * ended on the scans before it
+					 * (rcutree.gp_defer_fence) */
 };
 LRCU_API int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
 

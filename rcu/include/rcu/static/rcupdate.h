@@ -173,10 +173,16 @@ static inline void lrcu_read_lock_inline(void)
 		 * sees every removal made before it, so the GP may ignore it.
 		 */
 		s = __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_ACQUIRE);
-		/* Relaxed: the fence below orders it (see there). */
+		/*
+		 * Release (a plain store on x86): the previous sections are
+		 * over before a word showing the new grace period; pairs
+		 * with the acquire load of a scan made before the grace
+		 * period's heavy fence (leaf_qs() in tree.c).  The fence
+		 * below orders it before this section's loads.
+		 */
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT],
 				 (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1,
-				 __ATOMIC_RELAXED);
+				 __ATOMIC_RELEASE);
 		/*
 		 * Word store before the section's loads; pairs with the
 		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it reads
