@@ -58,8 +58,23 @@
  *           -DFENCES: readers fence themselves, the heavy fence is smp_mb.
  * Timers:   -DTIMEOUTS: the GP's FQS wait may also time out (rescans at
  *           any time); without it the wake-ups alone must end every GP.
+ * Deferred: -DDEFER_FENCE (rcutree.gp_defer_fence): no heavy fence
+ *           before the first scan; one to three unfenced scans count only
+ *           words that sampled the confirmed start or later (any
+ *           nesting); if a holdout remains, the heavy fence, maybe a scan
+ *           that marks nobody, then the marking scans as without it.
+ *           Mutants: -DDEFER_NEST0 (unfenced scans also count nesting 0
+ *           with an old sample), -DDEFER_UNCONFIRMED (... a sample of the
+ *           unconfirmed start, gstart - 1).
+ * Reader:   the lock's word store is a release (every store is, here:
+ *           no load->store reordering).  Mutant -DRELAXED_LOCK: relaxed,
+ *           so the previous section's accesses may be performed after it
+ *           (explicitly: ghost lhold[]); needs NSEC > 1.
  * Coverage: -DCOVER_PIGGYBACK -DCOVER_UNCONFIRMED -DCOVER_MISSED (below),
- *           -DCOVER_INIT_END (gp_init()'s scan ends a grace period).
+ *           -DCOVER_INIT_END (gp_init()'s scan ends a grace period),
+ *           (DEFER_FENCE) -DCOVER_UNFENCED_END (a grace period ends with
+ *           no heavy fence), -DCOVER_FELL_BACK (the unfenced scans left
+ *           a holdout: heavy fence).
  * Mutants:  -DNO_FENCE_RD_LOCK -DNO_FENCE_RD_UNLOCK -DNO_FENCE_SNAP
  *           -DNO_FENCE_GP_INIT -DNO_FENCE_REG
  *           -DNO_FENCE_GP_SCAN -DNO_FENCE_GP_RESCAN -DNO_FENCE_GP_END
@@ -185,8 +200,24 @@ SHARED(joinmask, 1);	/* a leaf's ->joinmask (bit i: slot i), OR by joiners */
 		CLR(gp_seq, 0); CLR(word, 0); CLR(word, 1);		\
 		CLR(nq, 0); CLR(nq, 1); CLR(ptr, 0); CLR(ptr, 1);	\
 		CLR(gen, 0); CLR(needed, 0); CLR(gp_wake, 0);		\
-		CLR(joinmask, 0)					\
+		CLR(joinmask, 0);					\
+		LHOLD_DONE						\
 	}
+/*
+ * RELAXED_LOCK: a fence on the reader performs its pending loads;
+ * so does the GP's acquire load of the unlock's release store (LHOLD_SEEN:
+ * by value, so an older word equal to it counts too, which can only hide
+ * a counterexample).
+ */
+#ifdef RELAXED_LOCK
+#define LHOLD_DONE	lhold[0] = 0; lhold[1] = 0
+#define LHOLD_FENCED(t)	lhold[(t) - RD0] = 0;
+#define LHOLD_SEEN(i)	if :: lhold[i] && w == lunl[i] -> lhold[i] = 0 :: else -> skip fi
+#else
+#define LHOLD_DONE	skip
+#define LHOLD_FENCED(t)
+#define LHOLD_SEEN(i)	skip
+#endif
 
 /*
  * seq_cst fetch_add(x, 1): fence, read latest, store (arrives late).  The
@@ -197,7 +228,7 @@ SHARED(joinmask, 1);	/* a leaf's ->joinmask (bit i: slot i), OR by joiners */
 #define RMW_INC(x, i, t)	atomic { FENCE_BODY(t) STORE(x, i, t, (x[i] + 1) & 7) }
 
 #ifdef FENCES
-#define READER_FENCE(t)	FENCE(t)
+#define READER_FENCE(t)	d_step { FENCE_BODY(t) LHOLD_FENCED(t) }
 #define HEAVY_FENCE	FENCE(GP)
 #else
 #define READER_FENCE(t)	skip		/* barrier(): the GP pays */
@@ -216,6 +247,13 @@ bit missed;		/* a GP started without the newcomer (bump missed) */
 bit init_ended;		/* gp_init()'s scan found every slot quiescent */
 bit join_skipped;	/* a GP left out the slot that had not joined yet */
 bit r1_read;		/* the joiner dereferenced a pointer */
+bit unfenced_end;	/* DEFER_FENCE: a GP ended with no heavy fence */
+bit fell_back;		/* DEFER_FENCE: the unfenced scans left a holdout */
+/* RELAXED_LOCK: elements the previous section of reader slot i may
+ * still access (its loads performed after the next lock's word store);
+ * lunl[i]: the word that section's (release) unlock stored. */
+byte lhold[2];
+byte lunl[2];
 
 /*
  * Coverage goals (-DCOVER_*): the assertion fails once the situation is
@@ -231,6 +269,10 @@ bit r1_read;		/* the joiner dereferenced a pointer */
 #define COVERED	(init_ended && ndone == NU)
 #elif defined(COVER_JOIN_SKIPPED)
 #define COVERED	(join_skipped && r1_read && ndone == NU)
+#elif defined(COVER_UNFENCED_END)
+#define COVERED	(unfenced_end && ndone == NU)
+#elif defined(COVER_FELL_BACK)
+#define COVERED	(fell_back && ndone == NU)
 #else
 #define COVERED	0
 #endif
@@ -246,6 +288,16 @@ bit r1_read;		/* the joiner dereferenced a pointer */
 #else
 #define NOTE_JOIN_SKIPPED
 #define NOTE_R1_READ		skip
+#endif
+#ifdef COVER_UNFENCED_END
+#define NOTE_UNFENCED_END	unfenced_end = 1
+#else
+#define NOTE_UNFENCED_END	skip
+#endif
+#ifdef COVER_FELL_BACK
+#define NOTE_FELL_BACK		fell_back = 1
+#else
+#define NOTE_FELL_BACK		skip
 #endif
 #ifdef COVER_MISSED
 #define NOTE_MISSED	missed = missed || ((qsmaskinitnext >> 1) & 1) != lqsmaskinit[1]
@@ -263,6 +315,19 @@ byte qsmaskinitnext;
 #define W_SAMPLE(w)	((w) >> 1)
 /* lrcu_word_qs(): outside a section, or sampled at or after gstart. */
 #define WORD_QS(w, gs)	(W_NEST(w) == 0 || W_SAMPLE(w) >= (gs))
+/*
+ * DEFER_FENCE, a scan before the heavy fence: sampled at or after gstart,
+ * whatever the nesting (1: a section that saw the start; 0: the unlock of
+ * one).  Nesting 0 with an old sample proves nothing: a section's word
+ * store may still be on its way.
+ */
+#if defined(DEFER_NEST0)
+#define UNFENCED_QS(w, gs)	WORD_QS(w, gs)		/* mutant */
+#elif defined(DEFER_UNCONFIRMED)
+#define UNFENCED_QS(w, gs)	(W_SAMPLE(w) >= (gs) - 1)	/* mutant */
+#else
+#define UNFENCED_QS(w, gs)	(W_SAMPLE(w) >= (gs))
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Readers */
@@ -296,6 +361,11 @@ inline read_section(t, i, s, e)
 #ifndef NO_FENCE_RD_LOCK
 	READER_FENCE(t);
 #endif
+#ifdef RELAXED_LOCK
+	/* The previous section's accesses, performed only now: after this
+	 * (relaxed) word store may have reached the GP. */
+	atomic { lhold[i] = 0 };
+#endif
 	DEREF(t, i, 0, e);
 #else
 	/*
@@ -322,6 +392,13 @@ inline read_section(t, i, s, e)
 	/* Release store of the word (the section's loads are done: the
 	 * ghost hold ends here), fence, then ->need_qs. */
 	atomic {
+#ifdef RELAXED_LOCK
+		/* The section's accesses: ordered before this release store,
+		 * not before the next lock's relaxed one (they linger until a
+		 * fence, the GP's load of this store, or that lock). */
+		lhold[i] = hold[i];
+		lunl[i] = s * 2;
+#endif
 		hold[i] = 0;
 		STORE(word, i, t, s * 2);
 		printf("R%d unlock\n", i)
@@ -338,6 +415,10 @@ inline read_section(t, i, s, e)
 			printf("R%d saw need_qs: wakes the GP\n", i)
 		};
 		RMW_INC(gp_wake, 0, t)
+#ifdef RELAXED_LOCK
+		;
+		atomic { lhold[i] = 0 }		/* (the RMW's fence) */
+#endif
 	:: else -> skip
 	fi;
 	s = 0;
@@ -540,7 +621,7 @@ inline updater(t, k, s, old)
 	/* free(): no reader may still hold the element. */
 	atomic {
 		printf("U%d frees element %d\n", (k) + 1, 2 * (k));
-		assert(((hold[0] | hold[1]) & B(2 * (k))) == 0);
+		assert(((hold[0] | hold[1] | lhold[0] | lhold[1]) & B(2 * (k))) == 0);
 		ndone++;
 		assert(!COVERED);
 		s = 0;
@@ -584,16 +665,19 @@ proctype updater2()
 #define REPORT_QS(i)	lqsmask[i] = 0; rootmask = rootmask & ~B(i)
 
 /* Scan slot i's word; with mark, ask a holdout to report (->need_qs). */
-#define SCAN_SLOT(i, mark)						\
+#define SCAN_SLOT(i, mark)	SCAN_SLOT_BY(i, mark, WORD_QS)
+/* ... quiescent by the test QS (WORD_QS, or UNFENCED_QS). */
+#define SCAN_SLOT_BY(i, mark, QS)					\
 	if								\
 	:: lqsmask[i] ->						\
 		atomic {						\
 			LOAD(w, word, i, GP);				\
+			LHOLD_SEEN(i);					\
 			printf("GP scans slot %d: sample %d nesting %d\n", \
 			       i, W_SAMPLE(w), W_NEST(w))		\
 		};							\
 		if							\
-		:: WORD_QS(w, gstart) -> REPORT_QS(i)			\
+		:: QS(w, gstart) -> REPORT_QS(i)			\
 		:: else ->						\
 			NOTE_UNCONFIRMED(w)				\
 			if						\
@@ -642,7 +726,7 @@ proctype updater2()
 
 proctype gp()
 {
-	byte gstart, w, wsnap, seen, jm;
+	byte gstart, w, wsnap, seen, jm, nunf;
 	bit marked;
 	/* The tree: leaf i's ->qsmaskinit and ->qsmask (one slot each),
 	 * the root's (bit i: leaf i). */
@@ -731,6 +815,38 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 			skip
 		};
 
+#ifdef DEFER_FENCE
+		/*
+		 * Deferred heavy fence: the first scan and up to two
+		 * rescans, unfenced, count only slots whose word sampled
+		 * the confirmed start or later (UNFENCED_QS()); nobody is
+		 * asked to report.  If every slot is quiescent the grace
+		 * period ends with no heavy fence; otherwise the heavy
+		 * fence, then as without DEFER_FENCE (a scan that marks
+		 * nobody, or none, then the marking scans).
+		 */
+		SCAN_SLOT_BY(0, 0, UNFENCED_QS); SCAN_SLOT_BY(1, 0, UNFENCED_QS);
+		do
+		:: rootmask != 0 && nunf < 2 ->
+			nunf++;
+			SCAN_SLOT_BY(0, 0, UNFENCED_QS); SCAN_SLOT_BY(1, 0, UNFENCED_QS)
+		:: break
+		od;
+		nunf = 0;
+		if
+		:: rootmask == 0 ->
+			printf("GP: every slot quiescent, no heavy fence\n");
+			NOTE_UNFENCED_END
+		:: else ->
+			printf("GP: a holdout: heavy fence\n");
+			NOTE_FELL_BACK;
+			HEAVY_FENCE;
+			if
+			:: SCAN_SLOT(0, 0); SCAN_SLOT(1, 0)
+			:: skip
+			fi
+		fi;
+#else
 		/* gp_init() phase 2 with its scan: heavy fence, then a
 		 * look at each leaf's words that asks nobody to report (a
 		 * grace period nobody is inside ends here). */
@@ -741,6 +857,7 @@ end_idle:		(gp_wake[0] != wsnap);	/* futex_wait() */
 		SCAN_SLOT(0, 0); SCAN_SLOT(1, 0);
 #ifdef COVER_INIT_END
 		init_ended = init_ended || (rootmask == 0 && rootinit != 0);
+#endif
 #endif
 #endif
 		/* gp_wait_qs(), gp_fqs_loop(): marking scans, waits. */

@@ -90,12 +90,29 @@ real-join-rcu-fences|-DSCEN_JOIN -DJOIN_RCU -DFENCES|safety|pass|the rcu join, r
 no-fence-join-rcu|-DSCEN_JOIN -DJOIN_RCU -DNO_FENCE_JOIN|safety|uaf|lrcu_read_lock_join(): no fence after the OR (rcu: nothing else orders the bit before the section)
 late-wake-sample|-DLATE_WAKE_SAMPLE              |safety|hang |GP samples its wake word after the scan (the code before): lost wake-up
 late-wake-sample-live|-DLIVE -DLATE_WAKE_SAMPLE  |live  |starve|the same with a reader that keeps reading
+defer-pb|-DDEFER_FENCE                           |safety|pass |deferred heavy fence: unfenced scans count only new samples, then the fence if a holdout remains
+defer-pb-nonmca|-DDEFER_FENCE -DNONMCA           |safety|pass |deferred heavy fence, non-MCA
+defer-pb-fences|-DDEFER_FENCE -DFENCES           |safety|pass |deferred heavy fence, readers fence themselves
+defer-pb-timeouts|-DDEFER_FENCE -DTIMEOUTS       |safety|pass |deferred heavy fence, timed rescans
+defer-reg|-DDEFER_FENCE -DSCEN_REG               |safety|pass |deferred heavy fence, registration
+defer-reg-nonmca|-DDEFER_FENCE -DSCEN_REG -DNONMCA|safety|pass|deferred heavy fence, registration, non-MCA
+defer-live|-DDEFER_FENCE -DLIVE                  |live  |pass |deferred heavy fence, progress
+defer-live-nonmca|-DDEFER_FENCE -DLIVE -DNONMCA  |live  |pass |deferred heavy fence, progress, non-MCA
+defer-join-rcu|-DDEFER_FENCE -DSCEN_JOIN -DJOIN_RCU|safety|pass|deferred heavy fence, the rcu join
+cover-unfenced-end|-DDEFER_FENCE -DCOVER_UNFENCED_END|safety|reached|coverage: a grace period ends with no heavy fence, every updater frees
+cover-fell-back|-DDEFER_FENCE -DCOVER_FELL_BACK  |safety|reached|coverage: the unfenced scans leave a holdout, the heavy fence follows, every updater frees
+defer-nest0|-DDEFER_FENCE -DDEFER_NEST0          |safety|uaf  |unfenced scan also accepts nesting 0 with an old sample
+defer-unconfirmed|-DDEFER_FENCE -DDEFER_UNCONFIRMED -DNONMCA|safety|uaf|unfenced scan also accepts a sample of the unconfirmed start, non-MCA
+defer-relaxed-lock|-DDEFER_FENCE -DRELAXED_LOCK -DNSEC=2|safety|uaf|rcu_read_lock(): relaxed word store, the accesses of the section before pass it (two sections)
+relaxed-lock|-DRELAXED_LOCK -DNSEC=2             |safety|uaf  |the same without DEFER_FENCE: a scan after the heavy fence counts the new word too
 '
 DEEP_VARIANTS='
 deep-pb|-DNSEC=2                          |safety|pass |two sections per reader
 deep-pb-nonmca|-DNSEC=2 -DNONMCA          |safety|pass |two sections per reader, non-MCA
 deep-reg|-DSCEN_REG -DNSEC=2              |safety|pass |registration, two sections
 deep-join|-DSCEN_JOIN -DNSEC=2            |safety|pass |the rcu_sched join, two sections
+deep-defer-pb|-DDEFER_FENCE -DNSEC=2        |safety|pass |deferred heavy fence, two sections
+deep-defer-pb-nonmca|-DDEFER_FENCE -DNSEC=2 -DNONMCA|safety|pass|deferred heavy fence, two sections, non-MCA
 '
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
@@ -162,7 +179,7 @@ run_one() {
 		got=error
 	elif grep -q "errors: 0" "$log"; then
 		got=pass
-	elif grep -Eq "^pan:1: assertion violated +!\(+(piggybacked|unconfirmed|missed|init_ended|join_skipped)" "$log"; then
+	elif grep -Eq "^pan:1: assertion violated +!\(+(piggybacked|unconfirmed|missed|init_ended|join_skipped|unfenced_end|fell_back)" "$log"; then
 		got=reached
 	elif grep -q "^pan:1: assertion violated" "$log"; then
 		got=uaf

@@ -175,10 +175,13 @@ static inline void lrcu_read_lock_inline(void)
 		s = __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_ACQUIRE);
 		/*
 		 * Release (a plain store on x86): the previous sections are
-		 * over before a word showing the new grace period; pairs
-		 * with the acquire load of a scan made before the grace
-		 * period's heavy fence (leaf_qs() in tree.c).  The fence
-		 * below orders it before this section's loads.
+		 * over before a word showing the new grace period, which any
+		 * scan counts as quiescent; pairs with the scans' acquire
+		 * load (leaf_qs() in tree.c), before the grace period's heavy
+		 * fence or after it (the fence may have come while the
+		 * previous section was still inside: rcu/formal's
+		 * relaxed-lock mutant).  The fence below orders it before
+		 * this section's loads.
 		 */
 		__atomic_store_n(&r->ctr[LRCU_PREEMPT],
 				 (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1,
