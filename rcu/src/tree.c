@@ -712,7 +712,7 @@ static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		 */
 		w = __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE);
 		if ((rsp->gp_fenced || LRCU_INJECTED(LRCU_BUG_UNFENCED_IDLE) ?
-		     lrcu_word_qs(w, gstart) : lrcu_word_new(w, gstart)) ||	/* (INJECTED: ...) */
+		     lrcu_word_qs(w, gstart) : lrcu_word_new(w, gstart)) ||	/* (INJECTED: trusted unfenced) */
 		    (LRCU_INJECTED(LRCU_BUG_NOTICED_QS) &&
 		     __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED))) {
 			qs |= bit;	/* (INJECTED: asked counts as quiescent) */
@@ -1119,7 +1119,15 @@ static void caller_drive_release(struct lrcu_state *rsp)
 {
 	__atomic_store_n(&rsp->gp_by_caller, false, __ATOMIC_SEQ_CST);
 	lrcu__gp_release(rsp);
-	if (gp_needed(rsp))
+	/*
+	 * Not if another caller took gp_mutex over meanwhile: the kthread
+	 * would only see it driving and sleep again, and with callers
+	 * driving back to back (two writers) that was a wakeup per grace
+	 * period.  The new driver runs this check at its release, after
+	 * its own clear (seq_cst: if we saw its set, which follows our
+	 * clear, it sees every request we saw here).
+	 */
+	if (gp_needed(rsp) && !__atomic_load_n(&rsp->gp_by_caller, __ATOMIC_SEQ_CST))
 		lrcu__wake(&rsp->gp_req_wake);
 }
 
