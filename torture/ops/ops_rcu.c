@@ -196,10 +196,10 @@ static void stats_of(enum lrcu_flavor f, FILE *out)
 	if (lrcu_get_stats(f, &st))
 		return;
 	fprintf(out, "%s: g%ld gps: %lu gp_max: %lu us fqs: %lu cbs: %lu/%lu pending %lu "
-		"max-batch %lu barriers: %lu orphaned: %lu registered: %d\n",
+		"max-batch %lu barriers: %lu orphaned: %lu registered: %d fenced: %lu\n",
 		lrcu_flavor_name(f), (long)st.gp_seq, st.gps_completed, st.gp_max_us, st.fqs_scans,
 		st.cbs_queued, st.cbs_invoked, st.cbs_pending, st.cb_max_batch, st.barriers,
-		st.cbs_orphaned, st.nr_registered);
+		st.cbs_orphaned, st.nr_registered, st.gps_fenced);
 }
 
 static void rcut_stats(FILE *out) { stats_of(LRCU_PREEMPT, out); }
