@@ -236,6 +236,17 @@ static inline unsigned long gps_completed(enum lrcu_flavor f)
 	return st.gps_completed;
 }
 
+/* Set a parameter at run time (lrcu_param_set()); a rejected one bails out. */
+static inline void set_param(const char *name, const char *v)
+{
+	char err[256];
+
+	if (lrcu_param_set(name, v, err, sizeof(err))) {
+		printf("Bail out! %s\n", err);
+		exit(1);
+	}
+}
+
 /* A thread that registers, runs fn, and unregisters. */
 struct reg_thread {
 	pthread_t tid;

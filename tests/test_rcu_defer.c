@@ -14,16 +14,6 @@
 #define POISON_RCU 1
 #include "sched_poison.h"
 
-static void setp(const char *name, const char *v)
-{
-	char err[256];
-
-	if (lrcu_param_set(name, v, err, sizeof(err))) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-}
-
 /* Grace periods completed and fenced since *base (then *base = now). */
 struct gp_count {
 	unsigned long done, fenced;
@@ -56,14 +46,14 @@ static void test_no_reader(void)
 	ok(d.done >= 100 && d.fenced == 0,
 	   "no reader: %lu grace periods, %lu of them fenced (expected 0)", d.done, d.fenced);
 
-	setp("rcutree.gp_defer_fence", "0");
+	set_param("rcutree.gp_defer_fence", "0");
 	gp_since(&base);
 	for (i = 0; i < 100; i++)
 		synchronize_rcu();
 	d = gp_since(&base);
 	ok(d.done >= 100 && d.fenced == d.done,
 	   "gp_defer_fence=0: %lu grace periods, %lu of them fenced", d.done, d.fenced);
-	setp("rcutree.gp_defer_fence", "2");
+	set_param("rcutree.gp_defer_fence", "2");
 }
 
 struct idle {
@@ -213,7 +203,7 @@ int main(void)
 {
 	if (rcu_register_thread())	/* never reads: not waited for */
 		return 1;
-	setp("rcutree.gp_defer_fence", "2");
+	set_param("rcutree.gp_defer_fence", "2");
 	test_no_reader();
 	test_idle_reader_fences();
 	test_old_section_holds();

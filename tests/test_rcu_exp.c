@@ -19,16 +19,6 @@ static struct lrcu_stats stats(enum lrcu_flavor f)
 	return st;
 }
 
-static void setp(const char *name, const char *v)
-{
-	char err[256];
-
-	if (lrcu_param_set(name, v, err, sizeof(err))) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-}
-
 static void exp_rcu(void) { synchronize_rcu_expedited(); }
 static void exp_bh(void) { synchronize_rcu_bh_expedited(); }
 static void exp_sched(void) { synchronize_sched_expedited(); }
@@ -76,7 +66,7 @@ static void test_routing(void)
 	synchronize_rcu();
 	ok(stats(LRCU_PREEMPT).exp_gps == e0, "by default synchronize_rcu() is not expedited");
 
-	setp("rcupdate.rcu_expedited", "1");
+	set_param("rcupdate.rcu_expedited", "1");
 	ok(rcu_gp_is_expedited(), "rcu_expedited=1: rcu_gp_is_expedited()");
 	e0 = stats(LRCU_PREEMPT).exp_gps;
 	synchronize_rcu();
@@ -90,7 +80,7 @@ static void test_routing(void)
 	ok(stats(LRCU_PREEMPT).exp_gps > e0 && poll_state_synchronize_rcu(c),
 	   "rcu_expedited=1: cond_synchronize_rcu() runs expedited");
 
-	setp("rcupdate.rcu_normal", "1");
+	set_param("rcupdate.rcu_normal", "1");
 	ok(rcu_gp_is_normal(), "rcu_normal=1: rcu_gp_is_normal()");
 	e0 = stats(LRCU_PREEMPT).exp_gps;
 	g0 = stats(LRCU_PREEMPT).gps_completed;
@@ -106,8 +96,8 @@ static void test_routing(void)
 	synchronize_rcu();
 	ok(stats(LRCU_PREEMPT).exp_gps == e0 && poll_state_synchronize_rcu(c),
 	   "rcu_normal=1: start_poll_synchronize_rcu_expedited() asks for a normal one");
-	setp("rcupdate.rcu_normal", "0");
-	setp("rcupdate.rcu_expedited", "0");
+	set_param("rcupdate.rcu_normal", "0");
+	set_param("rcupdate.rcu_expedited", "0");
 
 	rcu_expedite_gp();
 	rcu_expedite_gp();
@@ -124,11 +114,11 @@ static void test_routing(void)
 
 	rcu_end_inkernel_boot();
 	ok(!rcu_gp_is_normal(), "rcu_end_inkernel_boot() leaves rcu_normal alone by default");
-	setp("rcupdate.rcu_normal_after_boot", "1");
+	set_param("rcupdate.rcu_normal_after_boot", "1");
 	rcu_end_inkernel_boot();
 	ok(rcu_gp_is_normal(), "rcu_normal_after_boot=1: rcu_end_inkernel_boot() sets rcu_normal");
-	setp("rcupdate.rcu_normal", "0");
-	setp("rcupdate.rcu_normal_after_boot", "0");
+	set_param("rcupdate.rcu_normal", "0");
+	set_param("rcupdate.rcu_normal_after_boot", "0");
 }
 
 /* ------------------------------------------------------------------ */
@@ -189,8 +179,8 @@ static void test_serves_normal(void)
 	need0 = stats(LRCU_PREEMPT).gp_seq_needed;
 	/* The normal waiter asks the (delayed) kthread, as in the kernel,
 	 * instead of driving its grace period itself. */
-	setp("rcutree.gp_caller_drives", "0");
-	setp("rcutree.gp_start_delay", "100000");
+	set_param("rcutree.gp_caller_drives", "0");
+	set_param("rcutree.gp_start_delay", "100000");
 	g0 = stats(LRCU_PREEMPT).gps_completed;
 	e0 = stats(LRCU_PREEMPT).exp_gps;
 	pthread_create(&w, NULL, normal_waiter, NULL);
@@ -212,8 +202,8 @@ static void test_serves_normal(void)
 	ok(stats(LRCU_PREEMPT).gps_completed - g0 == stats(LRCU_PREEMPT).exp_gps - e0,
 	   "the GP kthread ran none of those grace periods (%lu, %lu expedited)",
 	   stats(LRCU_PREEMPT).gps_completed - g0, stats(LRCU_PREEMPT).exp_gps - e0);
-	setp("rcutree.gp_start_delay", "0");
-	setp("rcutree.gp_caller_drives", "1");
+	set_param("rcutree.gp_start_delay", "0");
+	set_param("rcutree.gp_caller_drives", "1");
 	synchronize_rcu();
 }
 

@@ -66,16 +66,6 @@ static void test_sharing(void)
 /* ------------------------------------------------------------------ */
 /* A caller drives its own grace period: no thread handoff. */
 
-static void set_param(const char *name, const char *v)
-{
-	char err[256];
-
-	if (lrcu_param_set(name, v, err, sizeof(err))) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-}
-
 static void test_caller_drives(void)
 {
 	unsigned long before = gps_completed(LRCU_PREEMPT), sched0 = gps_completed(LRCU_SCHED);

@@ -44,16 +44,6 @@ static long run(void)
 	return __atomic_load_n(&nr_run, __ATOMIC_ACQUIRE);
 }
 
-static void set(const char *name, const char *v)
-{
-	char err[256];
-
-	if (lrcu_param_set(name, v, err, sizeof(err))) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-}
-
 static struct lrcu_stats stats(void)
 {
 	struct lrcu_stats st;
@@ -180,7 +170,7 @@ static void test_deferred(struct cpu_thread *c, const char *what)
 	bool idle;
 	int n = 0;
 
-	set("rcutree.enable_rcu_lazy", "1");
+	set_param("rcutree.enable_rcu_lazy", "1");
 	on(c, q_lazy, NULL);
 	idle = idle_window(&n, &sw);
 	ok(idle, "%s: lazy callbacks pending, the library's %d threads sleep "
@@ -193,7 +183,7 @@ static void test_deferred(struct cpu_thread *c, const char *what)
 	a = stats();
 	ok(watchdog_done() && run() == base + N && !a.lazy_pending && !a.cbs_pending,
 	   "%s: rcu_barrier() flushed them at once (%ld ran)", what, run() - base);
-	set("rcutree.enable_rcu_lazy", "0");
+	set_param("rcutree.enable_rcu_lazy", "0");
 }
 
 static bool gp_kthread(long tid, const char *comm)
@@ -226,8 +216,8 @@ static void test_timer(struct cpu_thread *c, const char *what, int nocb_cpu)
 	int flag = 0, n;
 	bool idle;
 
-	set("rcutree.enable_rcu_lazy", "1");
-	set("rcutree.jiffies_lazy_flush", "50");
+	set_param("rcutree.enable_rcu_lazy", "1");
+	set_param("rcutree.jiffies_lazy_flush", "50");
 	idle = idle_window(&n, &sw);
 	b = stats();
 	k0 = thread_switches(gp_kthread, &n);
@@ -247,8 +237,8 @@ static void test_timer(struct cpu_thread *c, const char *what, int nocb_cpu)
 		   "%s: its rcuop thread kept the timer (%lu wakeups), rcuog slept (%lu)", what,
 		   na.cb_wakeups - nb.cb_wakeups, na.gp_wakeups - nb.gp_wakeups);
 	}
-	set("rcutree.jiffies_lazy_flush", "600000");
-	set("rcutree.enable_rcu_lazy", "0");
+	set_param("rcutree.jiffies_lazy_flush", "600000");
+	set_param("rcutree.enable_rcu_lazy", "0");
 	rcu_barrier();
 }
 
@@ -281,8 +271,8 @@ static void test_reader(struct cpu_thread *c, const char *what)
 	int flag = 0;
 	pthread_t t;
 
-	set("rcutree.enable_rcu_lazy", "1");
-	set("rcutree.jiffies_lazy_flush", "50");
+	set_param("rcutree.enable_rcu_lazy", "1");
+	set_param("rcutree.jiffies_lazy_flush", "50");
 	reader_in = reader_go = 0;
 	if (pthread_create(&t, NULL, reader_main, NULL) || !wait_flag(&reader_in, 60))
 		printf("Bail out! the reader did not start\n"), exit(1);
@@ -303,8 +293,8 @@ static void test_reader(struct cpu_thread *c, const char *what)
 	set_flag(&reader_go);
 	ok(wait_flag(&flag, 60), "%s: they ran once the reader left", what);
 	pthread_join(t, NULL);
-	set("rcutree.jiffies_lazy_flush", "600000");
-	set("rcutree.enable_rcu_lazy", "0");
+	set_param("rcutree.jiffies_lazy_flush", "600000");
+	set_param("rcutree.enable_rcu_lazy", "0");
 	rcu_barrier();
 }
 
@@ -312,7 +302,7 @@ static void test_piggyback(struct cpu_thread *c, const char *what)
 {
 	int flag = 0;
 
-	set("rcutree.enable_rcu_lazy", "1");
+	set_param("rcutree.enable_rcu_lazy", "1");
 	on(c, q_lazy, &flag);
 	synchronize_rcu();
 	synchronize_rcu();
@@ -321,7 +311,7 @@ static void test_piggyback(struct cpu_thread *c, const char *what)
 	flag = 0;
 	on(c, q_hurry, &flag);
 	ok(wait_flag(&flag, 60), "%s: call_rcu_hurry() is never lazy", what);
-	set("rcutree.enable_rcu_lazy", "0");
+	set_param("rcutree.enable_rcu_lazy", "0");
 	rcu_barrier();
 }
 
@@ -336,12 +326,12 @@ static void test_kfree(void)
 	a = stats();
 	ok(a.cbs_invoked - b.cbs_invoked == N && !a.lazy_pending && a.lazy_flushes > b.lazy_flushes,
 	   "rcu_barrier() freed them (%lu)", a.cbs_invoked - b.cbs_invoked);
-	set("rcutree.jiffies_lazy_flush", "0");
+	set_param("rcutree.jiffies_lazy_flush", "0");
 	b = stats();
 	on(&cpu2, q_kfree, NULL);
 	a = stats();
 	ok(!a.lazy_pending, "rcutree.jiffies_lazy_flush=0: nothing lazy");
-	set("rcutree.jiffies_lazy_flush", "600000");
+	set_param("rcutree.jiffies_lazy_flush", "600000");
 	rcu_barrier();
 }
 

@@ -82,16 +82,6 @@ static void stop_cpu(int cpu)
 	pthread_join(cpus[cpu].t, NULL);
 }
 
-static void set_param(const char *name, const char *v)
-{
-	char err[256];
-
-	if (lrcu_param_set(name, v, err, sizeof(err))) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-}
-
 /* Each of the CPUs queues one callback, then we wait for them: rounds. */
 static void rounds(const int *cpu, int ncpu, int n)
 {

@@ -937,8 +937,11 @@ static void membarrier_floor(const struct perf_cli *cli)
 
 	/* The caller pinned as a writer (from the first CPU) meanwhile. */
 	pinned = p_pin.v[0] && !sched_getaffinity(0, sizeof(mask), &mask) && !perf_pin(0);
-	if (perf_spawn(&t, "rs_spin", floor_spinner, NULL))
+	if (perf_spawn(&t, "rs_spin", floor_spinner, NULL)) {
+		if (pinned)
+			sched_setaffinity(0, sizeof(mask), &mask);
 		return;
+	}
 	/* Measured before the spinner first ran, membarrier() interrupts
 	 * nobody and the floor reads 0.15 us instead of 15-20. */
 	while (!__atomic_load_n(&floor_spinning, __ATOMIC_RELAXED))	/* floor_spinner() sets it */
