@@ -29,8 +29,11 @@ run: on a busy machine every figure moves, the ratios less.
 
 Workloads (--workloads read,gp,... picks some; default all):
   read       ns per lock + dereference + unlock, 1 reader, with and
-             without a concurrent updater (rcu, sched, sched-free, every
-             liburcu flavor)
+             without a concurrent updater doing back-to-back grace
+             periods (rcu, sched, sched-free, every liburcu flavor)
+  readpaced  the same with an updater sleeping 50 us between grace
+             periods, so that both sides' readers see about as many
+             (back to back, the faster RCU's readers see many more)
   gp         synchronize_rcu() latency (median, p99), updater throughput and
              CPU per call, 1 writer, 0, 1, 4 and 8 readers (rcu, sched,
              urcu-memb, urcu-qsbr)
@@ -60,7 +63,7 @@ EOF
 
 REPEATS=
 QUICK=0
-WORKLOADS=read,gp,writers,idle,barrier,callbacks
+WORKLOADS=read,readpaced,gp,writers,idle,barrier,callbacks
 RESULTS=$TORTURE_TOP/results
 DATESTAMP=
 PLOTS=1
@@ -91,8 +94,8 @@ parse() {
 	local w
 	for w in ${WORKLOADS//,/ }; do
 		case $w in
-		read | gp | writers | idle | barrier | callbacks) ;;
-		*) die 2 "--workloads: unknown workload '$w' (read gp writers idle barrier callbacks)" ;;
+		read | readpaced | gp | writers | idle | barrier | callbacks) ;;
+		*) die 2 "--workloads: unknown workload '$w' (read readpaced gp writers idle barrier callbacks)" ;;
 		esac
 	done
 	[ -n "${WORKLOADS//,/}" ] || die 2 "--workloads: empty"
@@ -133,6 +136,9 @@ workload() {
 	read)
 		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL refscale.nreaders=1 \
 			refscale.updater=0,1 refscale.loops=$((q ? 5000 : 200000)) ;;
+	readpaced)
+		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL refscale.nreaders=1 \
+			refscale.updater=1 refscale.updater_holdoff=50 refscale.loops=$((q ? 5000 : 200000)) ;;
 	gp)
 		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=1 \
 			rcuscale.nreaders=0,1,4,8 rcuscale.gps=$((q ? 10 : 200)) ;;
@@ -160,7 +166,9 @@ PAIRS_CB=rcu:urcu-memb,rcu:urcu-qsbr,rcu:urcu-mb,rcu:urcu-signal,rcu:urcu-bp
 metrics() {
 	local n r q=$QUICK
 	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_READ read-side cost: lock + dereference + unlock, 1 reader"
-	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater doing grace periods meanwhile"
+	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater doing grace periods back to back"
+	echo "read_ns_paced readpaced ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater sleeping 50 us between grace periods"
+	echo "updater_gps_paced readpaced updater_gps_per_s higher /s {\"updater\":1} $PAIRS_READ the paced updater's grace periods per second (about equal: the read-side row above compares at the same rate)"
 	for n in 0 1 4 8; do
 		r="$n readers"
 		[ "$n" != 1 ] || r="1 reader"

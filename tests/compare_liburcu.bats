@@ -33,10 +33,10 @@ setup() {
 @test "compare-liburcu.sh --quick: every workload ran, compare.json, compare.md, exit 0" {
 	[ "$(cat "$RUN.status")" -eq 0 ]
 	local w
-	for w in read gp writers idle barrier callbacks; do
+	for w in read readpaced gp writers idle barrier callbacks; do
 		[ -s "$RUN/q/$w.jsonl" ]
 		[ -s "$RUN/q/$w.txt" ]
-		grep -q "^compare-liburcu.sh: \[[1-6]/6\] $w: " "$RUN.err"
+		grep -q "^compare-liburcu.sh: \[[1-7]/7\] $w: " "$RUN.err"
 	done
 	grep -qx "compare-liburcu.sh: $RUN/q: compare.json compare.md" "$RUN.err"
 	# stdout is compare.md.
@@ -48,7 +48,7 @@ setup() {
 	jq_ok '.schema == "rcu-torture-compare/1" and .date == "q" and .repeats == 2
 		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
 		     and (.liburcu | type) == "string")
-		and (.commands | length) == 6' "$j"
+		and (.commands | length) == 7' "$j"
 	# Every metric: samples, one per repeat; impl by name; pairs name flavors with results.
 	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
 		and (.better == "lower" or .better == "higher") and (.label | length) > 0
@@ -132,7 +132,7 @@ setup() {
 	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: --repeats 0: expected 1 to 9999" ]
 	run "$CMP" --workloads read,nosuch
 	[ "$status" -eq 2 ]
-	[ "$output" = "compare-liburcu.sh: --workloads: unknown workload 'nosuch' (read gp writers idle barrier callbacks)" ]
+	[ "$output" = "compare-liburcu.sh: --workloads: unknown workload 'nosuch' (read readpaced gp writers idle barrier callbacks)" ]
 	run "$CMP" --frobnicate
 	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: --frobnicate: unknown argument (see --help)" ]
 	run "$CMP" --results "$RUN" --datestamp q

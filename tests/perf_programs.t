@@ -32,7 +32,7 @@ perf() {
 HOST='(.host | has("cores") and has("kernel") and has("membarrier") and has("liburcu")
 	and has("loadavg") and (.cores | type) == "number" and (.membarrier | type) == "boolean")'
 REF_FIGS='["empty_ns","nested_ns","net_ns","ns","updater_gps_per_s","wall_ns"]'
-REF_PARAMS='["loops","nreaders","qs_interval","read_flavor","read_section","readdelay","updater"]'
+REF_PARAMS='["loops","nreaders","qs_interval","read_flavor","read_section","readdelay","updater","updater_holdoff"]'
 GP_FIGS='["calls_per_s","cpu_per_call_us","cpu_per_gp_us","gps_per_call","gps_per_s",
 	"lib_cpu_per_call_us","max_us","mean_us","min_us","n","p50_us","p90_us","p99_us","reads_per_s"]'
 GP_PARAMS='["gp","gp_exp","gps","nidle","nreaders","nwriters","pin","writer_holdoff"]'
@@ -83,6 +83,17 @@ for t in $run_types; do
 			"$JSON" >/dev/null
 	ok $? "refscale $t: 2 rounds of 4 measurements, JSON keys and figures" || show
 done
+
+# updater_holdoff sleeps between grace periods: 2 ms apart, the updater can
+# do at most 500 a second however fast they are (back to back, ours do
+# hundreds of thousands), plus the one it starts with: 1/T more, under 20
+# a second in a round of 20M pairs (over 50 ms).
+perf ref-holdoff "$REFSCALE" refscale.scale_type=rcu refscale.nruns=1 refscale.loops=20000000 \
+	refscale.nreaders=1 refscale.updater=1 refscale.updater_holdoff=2000
+[ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "run")) | length > 0 and
+	all(.params.updater_holdoff == 2000 and .figures.updater_gps_per_s > 0
+	    and .figures.updater_gps_per_s <= 520)' "$JSON" >/dev/null
+ok $? "refscale.updater_holdoff=2000: at most 500 grace periods a second" || show
 
 for t in $run_types; do
 	case $t in

@@ -31,7 +31,7 @@
 
 static struct perf_pval p_nreaders = { { -1 }, 1 }, p_loops = { { 100000 }, 1 },
 	p_readdelay = { { 0 }, 1 }, p_updater = { { 0 }, 1 }, p_qs_interval = { { 1000 }, 1 },
-	p_read_section = { { 1 }, 1 };
+	p_read_section = { { 1 }, 1 }, p_updater_holdoff = { { 0 }, 1 };
 static char read_flavor[64];
 
 static const struct perf_param params[] = {
@@ -44,6 +44,10 @@ static const struct perf_param params[] = {
 	  "ns spent inside each section (a busy wait; also in the baseline)"),
 	PERF_P("updater", &p_updater, 0, 1, true,
 	  "ours: a thread doing back-to-back grace periods meanwhile"),
+	PERF_P("updater_holdoff", &p_updater_holdoff, 0, 10000000, false,
+	  "us the updater sleeps between grace periods (as rcuscale.writer_holdoff): "
+	  "0, back to back, makes the faster RCU's readers share their lines with "
+	  "more grace periods; a holdoff compares them at about the same rate"),
 	PERF_P("qs_interval", &p_qs_interval, 1, 1000000000, false,
 	  "ours: QSBR readers announce a quiescent state every this many pairs"),
 	PERF_P("read_section", &p_read_section, 0, 1, false,
@@ -207,7 +211,8 @@ static void noop_cb(struct torture_cb *cb)
 	(void)cb;
 }
 
-/* Back-to-back grace periods until the readers are done. */
+/* Grace periods until the readers are done: back to back, or
+ * refscale.updater_holdoff microseconds apart. */
 static void *updater_main(void *arg)
 {
 	struct rs_round *rd = arg;
@@ -227,6 +232,8 @@ static void *updater_main(void *arg)
 			o->cb_barrier();
 		}
 		__atomic_fetch_add(&rd->updater_gps, 1, __ATOMIC_RELAXED);	/* a count */
+		if (p_updater_holdoff.v[0])
+			perf_sleep_us((unsigned long)p_updater_holdoff.v[0]);
 	}
 	perf_updater_stop(o);
 	return NULL;
@@ -296,6 +303,7 @@ static void fixed_json(struct jw *w, const struct perf_cell *c)
 	jw_int(w, "loops", p_loops.v[0]);
 	jw_int(w, "readdelay", p_readdelay.v[0]);
 	jw_int(w, "qs_interval", p_qs_interval.v[0]);
+	jw_int(w, "updater_holdoff", p_updater_holdoff.v[0]);
 	jw_bool(w, "read_section", path_of(c->ops).section != NULL);	/* used */
 	jw_str(w, "read_flavor", read_flavor[0] ? read_flavor : NULL);
 }
