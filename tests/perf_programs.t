@@ -87,8 +87,11 @@ done
 # updater_holdoff sleeps between grace periods: 2 ms apart, the updater can
 # do at most 500 a second however fast they are (back to back, ours do
 # hundreds of thousands), plus the one it starts with: 1/T more, under 20
-# a second in a round of 20M pairs (over 50 ms).
-perf ref-holdoff "$REFSCALE" refscale.scale_type=rcu refscale.nruns=1 refscale.loops=20000000 \
+# a second in a round over 50 ms (20M pairs; 1M under a sanitizer, which
+# makes each cost tens of times more).
+loops=20000000
+[ -z "${SAN:-}" ] || loops=1000000
+perf ref-holdoff "$REFSCALE" refscale.scale_type=rcu refscale.nruns=1 refscale.loops=$loops \
 	refscale.nreaders=1 refscale.updater=1 refscale.updater_holdoff=2000
 [ "$RC" = 0 ] && jq -s -e 'map(select(.kind == "run")) | length > 0 and
 	all(.params.updater_holdoff == 2000 and .figures.updater_gps_per_s > 0
