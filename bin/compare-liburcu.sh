@@ -133,12 +133,11 @@ NCPUS=$(nproc)
 workload() {
 	local q=$QUICK
 	case $1 in
-	read)
+	read | readpaced)
+		local upd="refscale.updater=0,1"
+		[ "$1" = read ] || upd="refscale.updater=1 refscale.updater_holdoff=50"
 		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL refscale.nreaders=1 \
-			refscale.updater=0,1 refscale.loops=$((q ? 5000 : 200000)) ;;
-	readpaced)
-		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL refscale.nreaders=1 \
-			refscale.updater=1 refscale.updater_holdoff=50 refscale.loops=$((q ? 5000 : 200000)) ;;
+			$upd refscale.loops=$((q ? 5000 : 200000)) ;;
 	gp)
 		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=1 \
 			rcuscale.nreaders=0,1,4,8 rcuscale.gps=$((q ? 10 : 200)) ;;

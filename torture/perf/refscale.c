@@ -43,7 +43,7 @@ static const struct perf_param params[] = {
 	PERF_P("readdelay", &p_readdelay, 0, 1000000, false,
 	  "ns spent inside each section (a busy wait; also in the baseline)"),
 	PERF_P("updater", &p_updater, 0, 1, true,
-	  "ours: a thread doing back-to-back grace periods meanwhile"),
+	  "ours: a thread doing grace periods meanwhile (back to back unless updater_holdoff)"),
 	PERF_P("updater_holdoff", &p_updater_holdoff, 0, 10000000, false,
 	  "us the updater sleeps between grace periods (as rcuscale.writer_holdoff): "
 	  "0, back to back, makes the faster RCU's readers share their lines with "
