@@ -17,6 +17,8 @@ def figures: {median: (.samples | median), min: (.samples | min), max: (.samples
 | if (.metrics | type) != "array" then {problem: "\($file): metrics: missing or not an array"}
   else .metrics | to_entries[] | .key as $i | .value as $m
   | [ (if ($m.name | type) != "string" or ($m.name | test("^[A-Za-z0-9_]+$") | not) then "name: a word of letters, digits, _" else empty end),
+      (if $m.better != null and (any("lower", "higher", "neither"; . == $m.better) | not)
+       then "better: lower, higher or neither" else empty end),
       (if ($m.results | type) != "array" or ($m.results | length) == 0 then "results: missing or empty" else empty end),
       ($m.results // [] | to_entries[]
 	| .key as $j | .value

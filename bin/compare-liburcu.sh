@@ -158,6 +158,8 @@ workload() {
 }
 
 # The metrics: NAME WORKLOAD FIGURE BETTER UNIT SELECTOR(JSON) PAIRS LABEL
+# BETTER: lower, higher, or neither (a figure shown for context, not a
+# contest: the paced updater's rate).
 # PAIRS: ours:liburcu,...
 PAIRS_GP=rcu:urcu-memb,sched:urcu-qsbr
 PAIRS_READ=$PAIRS_GP,sched-free:urcu-qsbr
@@ -167,7 +169,7 @@ metrics() {
 	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_READ read-side cost: lock + dereference + unlock, 1 reader"
 	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater doing grace periods back to back"
 	echo "read_ns_paced readpaced ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater sleeping 50 us between grace periods"
-	echo "updater_gps_paced readpaced updater_gps_per_s higher /s {\"updater\":1} $PAIRS_READ the paced updater's grace periods per second (about equal: the read-side row above compares at the same rate)"
+	echo "updater_gps_paced readpaced updater_gps_per_s neither /s {\"updater\":1} $PAIRS_READ the paced updater's grace periods per second (about equal: the read-side row above compares at the same rate)"
 	for n in 0 1 4 8; do
 		r="$n readers"
 		[ "$n" != 1 ] || r="1 reader"
@@ -258,7 +260,7 @@ write_markdown() {
 			| ($m.results[] | select(.flavor == $p.liburcu)) as $l
 			| def n: if . == null then "-" elif . >= 100 then (. | round | tostring)
 				else (. * 1000 | round / 1000 | tostring) end;
-			  "| \($m.label) | \($p.ours) | \($p.liburcu) | \($o.median | n) \($m.unit) | \($l.median | n) \($m.unit) | \($p.ratio | n) | \($p.ratio_low | n) .. \($p.ratio_high | n) | \(if $m.better == "lower" then "ours if < 1" else "ours if > 1" end) |"'
+			  "| \($m.label) | \($p.ours) | \($p.liburcu) | \($o.median | n) \($m.unit) | \($l.median | n) \($m.unit) | \($p.ratio | n) | \($p.ratio_low | n) .. \($p.ratio_high | n) | \({lower: "ours if < 1", higher: "ours if > 1"}[$m.better] // "informational") |"'
 		echo
 		echo "## Targets (from the programs: medians over the runs)"
 		echo

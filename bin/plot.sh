@@ -85,7 +85,7 @@ plot_compare() {
 			| [.key, .value.flavor, .value.impl, .value.median, .value.min, .value.max]'; then
 			plot_one "compare $name" compare.gp "$res/plots/compare-$name.dat" \
 				"$(plot_outs "$res/plots/compare-$name")" "$(jq -r .label <<<"$m")" \
-				"$(jq -r '"\(.unit) (\(.better) is better)"' <<<"$m")"
+				"$(jq -r 'if .better == "neither" then .unit else "\(.unit) (\(.better) is better)" end' <<<"$m")"
 		fi
 	done <<<"$metrics"
 }

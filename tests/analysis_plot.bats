@@ -131,6 +131,12 @@ setup() {
 	# rcu: 1.19 1.21 1.22 1.25 1.30; urcu-memb: 0.99 1.01 1.02 1.05 1.10.
 	jq_ok -s '.[0].results[0] == {"flavor": "rcu", "impl": "ours", "median": 1.22, "min": 1.19, "max": 1.3, "n": 5}
 		and .[0].pairs[0] == {"ours": "rcu", "liburcu": "urcu-memb", "ratio": 1.196, "ratio_low": 1.082, "ratio_high": 1.313}' "$BATS_TEST_TMPDIR/c.jsonl"
+	# better: lower, higher or neither (a figure for context only).
+	jq '.metrics[0].better = "low" | .metrics[1].better = "neither"' "$AFIX/compare.json" >"$BATS_TEST_TMPDIR/b.json"
+	run "$A/compare.jq" "$BATS_TEST_TMPDIR/b.json"
+	[ "${lines[0]}" = '{"problem":"'"$BATS_TEST_TMPDIR/b.json"': metrics[0] (read_ns): better: lower, higher or neither"}' ]
+	printf '%s\n' "${lines[1]}" >"$BATS_TEST_TMPDIR/b.jsonl"
+	jq_ok '.metric == "gp_p50_us" and .better == "neither"' "$BATS_TEST_TMPDIR/b.jsonl"
 	mkdir -p "$BATS_TEST_TMPDIR/cmp"
 	jq '.metrics[1].results[0].samples = [] | .metrics[2].pairs[0].ours = "nosuch"' "$AFIX/compare.json" \
 		>"$BATS_TEST_TMPDIR/cmp/compare.json"

@@ -51,7 +51,7 @@ setup() {
 		and (.commands | length) == 7' "$j"
 	# Every metric: samples, one per repeat; impl by name; pairs name flavors with results.
 	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
-		and (.better == "lower" or .better == "higher") and (.label | length) > 0
+		and (.better == "lower" or .better == "higher" or .better == "neither") and (.label | length) > 0
 		and all(.results[]; (.samples | length) == 2 and all(.samples[]; type == "number")
 			and .impl == (if .flavor | startswith("urcu-") then "liburcu" else "ours" end))
 		and all(.pairs[]; . as $p | [$m.results[].flavor] | index([$p.ours]) != null
@@ -64,6 +64,8 @@ setup() {
 		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
 			{"ours": "sched-free", "liburcu": "urcu-qsbr"}]' "$j"
 	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 and .better == "higher"' "$j"
+	# The paced updater's rate is context, not a contest.
+	jq_ok '[.metrics[] | select(.better == "neither") | .name] == ["updater_gps_paced"]' "$j"
 	# The samples are the programs' run lines, in run order.
 	[ "$(jq -c '.metrics[] | select(.name == "read_ns") | .results[] | select(.flavor == "urcu-memb") | .samples' "$j")" = \
 	  "$(jq -s -c '[.[] | select(.kind == "run" and .flavor == "urcu-memb" and .params.updater == 0)] | sort_by(.run) | map(.figures.ns)' "$RUN/q/read.jsonl")" ]
@@ -84,6 +86,7 @@ setup() {
 	grep -qx '| metric | ours | liburcu | ours median | liburcu median | ratio | spread | better |' "$md"
 	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu | urcu-memb | [0-9.]* ns | [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1 |$" "$md"
 	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu | urcu-bp | .* | ours if > 1 |$" "$md"
+	grep -q "^| the paced updater's grace periods per second .* | rcu | urcu-memb | .* | informational |$" "$md"
 	# One row per pair of every metric.
 	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
 	grep -q "^## Targets" "$md"

@@ -119,9 +119,9 @@
  * root's ->qsmask empty by itself, nobody needs to wake it. */
 static __thread bool in_gp_driver;
 
-/* The last grace period this thread drove as a caller made it sleep for
- * a holdout (see drive_yield()). */
-static __thread bool drove_asleep;
+/* Per flavor: the last grace period this thread drove as a caller made
+ * it sleep for a holdout (see drive_yield()). */
+static __thread bool drove_asleep[LRCU_NR_FLAVORS];
 
 /* ------------------------------------------------------------------ */
 /* Hooks */
@@ -974,7 +974,7 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		if (expedited ? !lrcu__spin_until(gp_woken_cond, &a, LRCU_SPIN_US) :
 		    !by_caller || !lrcu__poll_briefly(gp_woken_cond, &a, LRCU_POLLS)) {
 			gp_set_state(rsp, LRCU_GPS_WAIT_FQS, lrcu__now_us());
-			drove_asleep = by_caller;
+			drove_asleep[rsp->flavor] = by_caller;
 			if (!expedited && (us < 0 || fqs_us < us))
 				us = fqs_us;
 			lrcu__futex_wait(&rsp->gp_wake, a.w, us);
@@ -1181,7 +1181,7 @@ static bool drive_taken_cond(void *p)
  */
 static void drive_yield(struct drive_arg *a)
 {
-	drove_asleep = false;
+	drove_asleep[a->rsp->flavor] = false;
 	if (__atomic_load_n(&a->rsp->gp_wq_waiters, __ATOMIC_RELAXED))	/* a count */
 		lrcu__spin_until(drive_taken_cond, a, LRCU_SPIN_US);
 }
@@ -1205,7 +1205,7 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 	for (;;) {
 		if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: see above */
 			return;
-		if (unlikely(drove_asleep)) {
+		if (unlikely(drove_asleep[rsp->flavor])) {
 			drive_yield(&a);
 			continue;
 		}
