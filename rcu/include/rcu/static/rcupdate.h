@@ -163,9 +163,9 @@ static inline void lrcu_read_lock_inline(void)
 	 * No likely()/unlikely() on the outermost-or-nested tests here and
 	 * in rcu_read_unlock(): hinted, GCC put both nested paths out of
 	 * line, so a nested pair took four taken jumps and cost 1.1-1.6x an
-	 * outermost pair on an AMD EPYC (refscale's nested column; the
-	 * issue's target is at most 1x).  Unhinted, each kind of pair takes
-	 * two: nested 0.72x, the outermost pair's cost unchanged.
+	 * outermost pair on an AMD EPYC (refscale's nested column, whose
+	 * target is at most 1x).  Unhinted, each kind of pair takes two:
+	 * nested 0.72x, the outermost pair's cost unchanged.
 	 */
 	if (!(w & LRCU_W_NEST_MASK)) {
 		unsigned long s;
