@@ -10,7 +10,7 @@ RCU_VERSION := 0.1.0
 # librcu.so link for -lrcu.  Only the entry points marked LRCU_API in the
 # public headers are exported: the library is built -fvisibility=hidden,
 # and rcu/librcu.map names each export under the version node LRCU_0
-# (tests/rcu_install.t checks that the three agree).
+# (tests/rcu/install.t checks that the three agree).
 RCU_SOVERSION := 0
 LIB_SONAME  := librcu.so.$(RCU_SOVERSION)
 LIB_SO_REAL := $(BUILD)/librcu.so.$(RCU_VERSION)

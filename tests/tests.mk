@@ -1,21 +1,28 @@
-# tests/: every test is a TAP producer run by prove.
+# tests/: every test is a TAP producer run by prove.  A test lives in the
+# folder of the layer it tests and is named for what it tests; its
+# extension says how it runs (tests/README.md):
 #
-#   tests/test_*.c     C tests, one program each, linked with librcu.a;
-#                      built to $(BUILD)/tests/test_*
-#   tests/*.t          executable shell tests that print TAP
-#   tests/*.bats       bats tests (tests/run-bats runs them; it reports a
-#                      TAP SKIP naming the Debian package if bats is missing)
+#   tests/LAYER/NAME.c     a C program linked with librcu.a, built to
+#                          $(BUILD)/tests/LAYER/NAME
+#   tests/LAYER/NAME.t     an executable shell script
+#   tests/LAYER/NAME.bats  a bats file (tests/lib/run-one runs it, or
+#                          reports a TAP SKIP naming the Debian package)
+#   tests/lib/             helpers and drivers only, no tests
 #
 # Tests find the build through $BUILD_DIR (absolute) and the tree through
 # $TOP.  TEST_TIMEOUT bounds each test program (seconds).
 
-TEST_SRCS  := $(sort $(wildcard tests/test_*.c))
+TEST_LAYERS := rcu list torture scripts analysis formal
+TEST_SRCS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.c)))
 TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-TEST_SH    := $(sort $(wildcard tests/*.t))
-TEST_BATS  := $(sort $(wildcard tests/*.bats))
+TEST_SH    := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.t)))
+TEST_BATS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.bats)))
 TEST_TIMEOUT ?= 600
 PROVE      ?= prove
 PROVE_FLAGS ?=
+
+# C tests include their helpers by name ("tap.h", "rcu_test.h").
+$(foreach l,$(TEST_LAYERS),$(eval EXTRA_CFLAGS_tests/$(l)/ += -Itests/lib))
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -23,24 +30,25 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 
 tests: lib $(TEST_BINS) $(CHECK_DEPS)
 
-# prove (Debian package perl) runs the tests; without it tests/tap-run,
+# prove (Debian package perl) runs the tests; without it tests/lib/tap-run,
 # a small sh+awk stand-in, does the same checks.
 # TSan would sleep a second at each exit to let threads finish reports;
 # the library's threads never finish, so do not wait for them.
 export TSAN_OPTIONS ?= atexit_sleep_ms=0
 
-# Each test's TAP output is kept in $(BUILD)/test-logs (tests/run-one).
+# Each test's TAP output is kept in $(BUILD)/test-logs as LAYER-NAME.tap
+# (tests/lib/run-one).
 check: tests
 	@rm -rf $(BUILD)/test-logs
 	@if command -v $(PROVE) >/dev/null; then \
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
 	  TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs \
-	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/run-one $(TEST_TIMEOUT)' \
+	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
 	    $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
 	else \
-	  echo "prove not found (Debian package perl): using tests/tap-run"; \
+	  echo "prove not found (Debian package perl): using tests/lib/tap-run"; \
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	    tests/tap-run $(TEST_TIMEOUT) $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
+	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
 	fi
 
 .PHONY: tests

@@ -2,7 +2,7 @@
 #
 #   $(BUILD)/examples/hashtable   an RCU-protected hash table (rculist.h)
 #
-# tests/test_list_example.c builds the example's code into a test and runs
+# tests/list/example.c builds the example's code into a test and runs
 # the binary too when it has been built, so that it cannot rot.
 
 EXAMPLE_SRCS := $(sort $(wildcard rcu/examples/*.c))

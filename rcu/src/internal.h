@@ -32,7 +32,7 @@
  *
  * Every public entry point starts the library on first use through
  * lifecycle.c's lrcu__init_once(): the one call up from any level.
- * tests/rcu_layers.t reads the built objects and holds the files to this.
+ * tests/rcu/layers.t reads the built objects and holds the files to this.
  */
 #ifndef LRCU_INTERNAL_H
 #define LRCU_INTERNAL_H

@@ -16,7 +16,7 @@
  * this file after such a header: one that defines the helpers without
  * #ifndef guards (perfbook's does) would otherwise redefine them, with a
  * warning.  The library's other headers define none of these names, so
- * they go before or after anything (tests/rcu_headers.t).
+ * they go before or after anything (tests/rcu/headers.t).
  */
 #ifndef RCU_KERNEL_H
 #define RCU_KERNEL_H

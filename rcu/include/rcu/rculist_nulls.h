@@ -60,7 +60,7 @@
  *   anywhere but the head is therefore only allowed before any reader can
  *   see the list.  (Later kernels did add an hlist_nulls_add_tail_rcu()
  *   for users that accept the risk; this library deliberately does not.)
- *   tests/test_list_nulls.c demonstrates both interleavings.
+ *   tests/list/nulls.c demonstrates both interleavings.
  */
 #ifndef RCU_RCULIST_NULLS_H
 #define RCU_RCULIST_NULLS_H

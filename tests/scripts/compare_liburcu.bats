@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
+bats_require_minimum_version 1.5.0
+# bin/compare-liburcu.sh on a short run (--quick): compare.json in the
+# shape analysis/compare.jq reads (every metric's samples per flavor, one
+# per repeat, pairs ours/liburcu), the markdown table and targets, the
+# plots; a program that fails; without liburcu-dev or jq, one line and
+# exit 2; bad arguments.  The figures themselves are never judged.
+
+load ../lib/analysis
+
+CMP=$TOP/bin/compare-liburcu.sh
+BIN=${BUILD_DIR:-$TOP/build}
+
+# One quick run of every workload for the file's tests (RUN/q).
+setup_file() {
+	[ -z "${SAN:-}" ] || return 0
+	command -v jq >/dev/null || return 0
+	"$BIN/refscale" --list-types 2>/dev/null | grep -qx urcu-memb || return 0
+	export RUN=$BATS_FILE_TMPDIR/results
+	PERF_BIN_DIR=$BIN "$CMP" --quick --results "$RUN" --datestamp q >"$RUN.out" 2>"$RUN.err" &&
+		echo 0 >"$RUN.status" || echo $? >"$RUN.status"
+}
+
+setup() {
+	skip_under_sanitizers
+	need jq jq
+	"$BIN/refscale" --list-types | grep -qx urcu-memb ||
+		skip "the perf programs were built without liburcu (Debian package liburcu-dev)"
+	export PERF_BIN_DIR=$BIN
+}
+
+@test "compare-liburcu.sh --quick: every workload ran, compare.json, compare.md, exit 0" {
+	[ "$(cat "$RUN.status")" -eq 0 ]
+	local w
+	for w in read readpaced gp writers idle barrier callbacks; do
+		[ -s "$RUN/q/$w.jsonl" ]
+		[ -s "$RUN/q/$w.txt" ]
+		grep -q "^compare-liburcu.sh: \[[1-7]/7\] $w: " "$RUN.err"
+	done
+	grep -qx "compare-liburcu.sh: $RUN/q: compare.json compare.md" "$RUN.err"
+	# stdout is compare.md.
+	diff "$RUN.out" "$RUN/q/compare.md"
+}
+
+@test "compare.json: the documented shape, samples per repeat, pairs ours/liburcu, no problem for compare.jq" {
+	local j=$RUN/q/compare.json
+	jq_ok '.schema == "rcu-torture-compare/1" and .date == "q" and .repeats == 2
+		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
+		     and (.liburcu | type) == "string")
+		and (.commands | length) == 7' "$j"
+	# Every metric: samples, one per repeat; impl by name; pairs name flavors with results.
+	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
+		and (.better == "lower" or .better == "higher" or .better == "neither") and (.label | length) > 0
+		and all(.results[]; (.samples | length) == 2 and all(.samples[]; type == "number")
+			and .impl == (if .flavor | startswith("urcu-") then "liburcu" else "ours" end))
+		and all(.pairs[]; . as $p | [$m.results[].flavor] | index([$p.ours]) != null
+			and index([$p.liburcu]) != null))' "$j"
+	jq_ok '[.metrics[].name] | index("read_ns") and index("gp_p50_us_r4") and index("gp_p99_us_r8")
+		and index("updates_per_s_r1") and index("updates_per_s_w8") and index("cpu_per_call_us_r1")
+		and index("gp_p50_us_idle64") and index("barrier_us") and index("cb_per_s_t1")' "$j"
+	jq_ok '.metrics[] | select(.name == "read_ns") | [.results[].flavor] ==
+		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"]
+		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
+			{"ours": "sched-free", "liburcu": "urcu-qsbr"}]' "$j"
+	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 and .better == "higher"' "$j"
+	# The paced updater's rate is context, not a contest.
+	jq_ok '[.metrics[] | select(.better == "neither") | .name] == ["updater_gps_paced"]' "$j"
+	# The samples are the programs' run lines, in run order.
+	[ "$(jq -c '.metrics[] | select(.name == "read_ns") | .results[] | select(.flavor == "urcu-memb") | .samples' "$j")" = \
+	  "$(jq -s -c '[.[] | select(.kind == "run" and .flavor == "urcu-memb" and .params.updater == 0)] | sort_by(.run) | map(.figures.ns)' "$RUN/q/read.jsonl")" ]
+	# analysis/compare.jq reads it without a problem.
+	run "$A/compare.jq" "$j"
+	[ "$status" -eq 0 ]
+	! grep -q problem <<<"$output"
+	[ "$(grep -c '"metric"' <<<"$output")" -eq "$(jq '.metrics | length' "$j")" ]
+	# The targets the programs printed.
+	jq_ok '(.targets | length) > 10 and all(.targets[]; (.met | type) == "boolean" and (.what | length) > 0)
+		and any(.targets[]; .what | startswith("idle rcu_barrier() rcu p50"))' "$j"
+}
+
+@test "compare.md: host facts, a ratio row per pair, the targets" {
+	local md=$RUN/q/compare.md
+	grep -q "^# Our RCU against liburcu 0.13" "$md"
+	grep -q "^q: [0-9]* cores, kernel .*, membarrier \(yes\|no\); every figure measured 2 times" "$md"
+	grep -qx '| metric | ours | liburcu | ours median | liburcu median | ratio | spread | better |' "$md"
+	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu | urcu-memb | [0-9.]* ns | [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1 |$" "$md"
+	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu | urcu-bp | .* | ours if > 1 |$" "$md"
+	grep -q "^| the paced updater's grace periods per second .* | rcu | urcu-memb | .* | informational |$" "$md"
+	# One row per pair of every metric.
+	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
+	grep -q "^## Targets" "$md"
+	grep -q "^| idle rcu_barrier() rcu p50 (nwriters=1 nreaders=0 nidle=0) | [0-9.]* us | <= 100 | \(met\|\*\*missed\*\*\) |$" "$md"
+}
+
+@test "compare-liburcu.sh: a bar chart per metric (bin/plot.sh) when gnuplot is there" {
+	need gnuplot gnuplot-nox
+	local n
+	n=$(jq '.metrics | length' "$RUN/q/compare.json")
+	[ "$(ls "$RUN/q/plots"/compare-*.png | wc -l)" -eq "$n" ]
+	[ "$(png_size "$RUN/q/plots/compare-read_ns.png")" = 800x500 ]
+	grep -qx "plot.sh: $RUN/q/plots: $n plots (png)" "$RUN.err"
+}
+
+@test "compare-liburcu.sh: a program that fails: exit 1, the rest kept" {
+	local fake=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$fake"
+	ln -s "$BIN/refscale" "$fake/refscale"
+	printf '#!/bin/sh\necho "rcuscale: broken on purpose" >&2\nexit 1\n' >"$fake/rcuscale"
+	chmod +x "$fake/rcuscale"
+	PERF_BIN_DIR=$fake run "$CMP" --quick --workloads read,barrier --no-plots --results "$BATS_TEST_TMPDIR/r" --datestamp f
+	[ "$status" -eq 1 ]
+	grep -q "compare-liburcu.sh: barrier failed: rcuscale .* (its output: .*/barrier.txt)" <<<"$output"
+	jq_ok '[.metrics[].name] == ["read_ns", "read_ns_updater"]' "$BATS_TEST_TMPDIR/r/f/compare.json"
+	[ ! -d "$BATS_TEST_TMPDIR/r/f/plots" ]
+}
+
+@test "compare-liburcu.sh without liburcu-dev (no pkg-config here): one line how to install it, exit 2" {
+	path_without pkg-config
+	run "$CMP" --quick --results "$BATS_TEST_TMPDIR/r"
+	[ "$status" -eq 2 ]
+	[ "$output" = "compare-liburcu.sh: liburcu-dev is not installed: apt-get install liburcu-dev (then run this again)" ]
+	[ ! -d "$BATS_TEST_TMPDIR/r" ]
+}
+
+@test "compare-liburcu.sh without jq: one line naming the package, exit 2" {
+	path_without jq
+	run "$CMP" --quick --results "$BATS_TEST_TMPDIR/r"
+	[ "$status" -eq 2 ]
+	[ "$output" = "compare-liburcu.sh: jq not installed (Debian package jq)" ]
+}
+
+@test "compare-liburcu.sh: bad arguments are one line and exit 2" {
+	run "$CMP" --repeats 0
+	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: --repeats 0: expected 1 to 9999" ]
+	run "$CMP" --workloads read,nosuch
+	[ "$status" -eq 2 ]
+	[ "$output" = "compare-liburcu.sh: --workloads: unknown workload 'nosuch' (read readpaced gp writers idle barrier callbacks)" ]
+	run "$CMP" --frobnicate
+	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: --frobnicate: unknown argument (see --help)" ]
+	run "$CMP" --results "$RUN" --datestamp q
+	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: $RUN/q exists already (use --datestamp)" ]
+	run "$CMP" --help
+	[ "$status" -eq 0 ] && grep -q "^usage: bin/compare-liburcu.sh" <<<"$output"
+}

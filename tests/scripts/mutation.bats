@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
+# bin/mutation.sh: bad input, and one short real run (a safety bug, a
+# liveness bug and the unmodified build) whose kill table must say that
+# both bugs were caught and the unmodified build was not.
+
+load ../lib/scripts
+
+MUTATION=$TOP/bin/mutation.sh
+
+@test "mutation.sh: --help names the outputs" {
+	run "$MUTATION" --help
+	[ "$status" -eq 0 ]
+	[[ $output == *kill.json* && $output == *kill.md* ]]
+}
+
+@test "mutation.sh: an unknown bug or option is one line, exit 2, nothing run" {
+	need_jq
+	run "$MUTATION" --bugs "no_such_bug" --results "$BATS_TEST_TMPDIR/m"
+	[ "$status" -eq 2 ]
+	[ "$output" = "mutation.sh: --bugs: unknown bug 'no_such_bug' (see configs/mutation.bugs)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/m" ]
+	run "$MUTATION" --repeat x
+	[ "$status" -eq 2 ]
+	[[ $output == *"--repeat x: expected a count >= 1"* ]]
+	run "$MUTATION" --frobnicate
+	[ "$status" -eq 2 ]
+}
+
+@test "mutation.sh: a malformed bug table names its file and line" {
+	need_jq
+	printf 'poll_early safety yes\nbroken sometimes yes\n' >"$BATS_TEST_TMPDIR/bugs"
+	run env MUTATION_BUGS="$BATS_TEST_TMPDIR/bugs" "$MUTATION" --results "$BATS_TEST_TMPDIR/m"
+	[ "$status" -eq 2 ]
+	[[ $output == *"bugs:2: class 'sometimes' (expected safety or liveness)"* ]]
+}
+
+@test "mutation.sh: a short run catches poll_early and qs_never_recorded, no false alarm" {
+	need_jq
+	[ -z "${SAN:-}" ] || skip "builds its own plain and injection builds (run without SAN)"
+	run "$MUTATION" --short --bugs "poll_early qs_never_recorded" --scenarios TREE02 \
+		--duration 8s --results "$BATS_TEST_TMPDIR/m"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"every must-catch bug was caught in every round; no false alarm"* ]]
+	K=$BATS_TEST_TMPDIR/m/kill.json
+	# One row per bug x scenario, with every documented key.
+	[ "$(jq -s length "$K")" -eq 3 ]
+	jq -e -s 'all(has("bug") and has("class") and has("must") and has("scenario") and
+		(.runs|type) == "number" and (.caught|type) == "number" and has("median_s") and
+		(.hang_reported|type) == "number" and (.holdout_named|type) == "number" and
+		(.reason|type) == "string")' "$K"
+	jq -e -s '.[] | select(.bug == "poll_early") | .caught == 1 and .runs == 1 and .median_s < 8' "$K"
+	jq -e -s '.[] | select(.bug == "qs_never_recorded") | .caught == 1 and .hang_reported == 1
+		and .holdout_named == 1 and (.reason | test("grace-period hang"))' "$K"
+	jq -e -s '.[] | select(.bug == "none") | .caught == 0 and .runs == 1' "$K"
+	grep -q '^| poll_early | safety | yes | TREE02 | 1/1 |' "$BATS_TEST_TMPDIR/m/kill.md"
+	# The page: one row per bug and scenario; the chart when gnuplot is there.
+	[ "$(grep -c '^<tr class=' "$BATS_TEST_TMPDIR/m/kill.html")" -eq 3 ]
+	grep -q '<tr class="ok"><td>poll_early</td>' "$BATS_TEST_TMPDIR/m/kill.html"
+	if command -v gnuplot >/dev/null; then
+		[ -s "$BATS_TEST_TMPDIR/m/kill.png" ] && grep -q '<img src="kill.png"' "$BATS_TEST_TMPDIR/m/kill.html"
+	fi
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bats
+# SAN: plain build only (tests scripts, not the sanitized C code)
+bats_require_minimum_version 1.5.0
+# bin/torture.sh --torture refscale|rcuscale (bin/lib/perf.sh): every
+# shipped perf scenario passes the program's check; a short run writes
+# the results layout and one line a scenario; a liburcu scenario is
+# SKIPPED where liburcu's types are not built; a measurement that never
+# ends is a FAILURE (exit 1); bad scenarios and options are exit 2 with
+# nothing run.
+
+load ../lib/analysis
+
+BIN=${BUILD_DIR:-$TOP/build}
+
+setup() {
+	skip_under_sanitizers
+	need jq jq
+	export TORTURE_TOP=$TOP
+	SD=$BATS_TEST_TMPDIR/scen
+	mkdir -p "$SD"
+	echo 'CONFIG_RCU_REF_SCALE_TEST=y' >"$SD/CFcommon"
+	printf 'SHORT\n2*URCU\n' >"$SD/CFLIST"
+	printf '# a short run\nCONFIG_NR_CPUS=4\nCONFIG_PREEMPT=y\n' >"$SD/SHORT"
+	echo 'refscale.scale_type=rcu,srcu refscale.nruns=2 refscale.loops=500 refscale.nreaders=1,2' >"$SD/SHORT.boot"
+	echo 'refscale.scale_type=rcu,urcu-memb refscale.nruns=1 refscale.loops=500 refscale.nreaders=1' >"$SD/URCU.boot"
+}
+
+@test "torture.sh --torture refscale|rcuscale --dryrun: every shipped scenario checks out" {
+	local suite n
+	for suite in refscale rcuscale; do
+		PERF_BIN=$BIN/$suite run "$TOP/bin/torture.sh" --torture "$suite" --dryrun
+		[ "$status" -eq 0 ]
+		n=$(grep -c . "$TOP/scenarios/$suite/CFLIST")
+		[ "$(grep -c "^[A-Z0-9]*: \($BIN/$suite nr_cpus=[0-9]* $suite\.\|skipped (torture type urcu-\)" <<<"$output")" -eq "$n" ]
+	done
+}
+
+@test "torture.sh --torture refscale: a short run, the results layout, one line a scenario" {
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$SD" \
+		--results "$BATS_TEST_TMPDIR/res" --datestamp d
+	[ "$status" -eq 0 ]
+	local r=$BATS_TEST_TMPDIR/res/d
+	[ "${lines[0]}" = "SHORT: SUCCESS (${lines[0]#*SUCCESS (}" ]
+	[[ ${lines[0]} =~ ^SHORT:\ SUCCESS\ \([0-9.]+\ s,\ 4\ measurements,\ targets\ met\ [0-9]+\ of\ 6\)$ ]]
+	[ "${lines[3]}" = "Results: $r" ]
+	diff <(printf '%s\n' "${lines[@]}") "$r/log"
+	[ "$(cat "$r/SHORT/status")" = 0 ]
+	grep -q "^$BIN/refscale --json $r/SHORT/perf.jsonl nr_cpus=4 refscale.scale_type=rcu,srcu " "$r/SHORT/command"
+	! grep -q CONFIG_PREEMPT "$r/SHORT/command"
+	grep -q "^refscale read: " "$r/SHORT/output.txt"
+	jq_ok '.suite == "refscale" and .scenario == "SHORT" and .run == "SHORT" and .result == "SUCCESS" and .exit_status == 0
+		and .measurements == 4 and .targets_met + .targets_missed == 6 and .duration_s >= 0' "$r/SHORT/summary.json"
+	jq_ok -s 'map(select(.kind == "run")) | length == 8' "$r/SHORT/perf.jsonl"
+	# URCU twice: URCU and URCU.2, each measured or skipped.
+	if "$BIN/refscale" --list-types | grep -qx urcu-memb; then
+		[[ ${lines[1]} == "URCU: SUCCESS ("* && ${lines[2]} == "URCU.2: SUCCESS ("* ]]
+		jq_ok '.result == "SUCCESS" and .scenario == "URCU" and .run == "URCU.2"' "$r/URCU.2/summary.json"
+	else
+		[ "${lines[1]}" = "URCU: SKIPPED (torture type urcu-memb not built here)" ]
+		jq_ok '.result == "SKIPPED"' "$r/URCU/summary.json"
+	fi
+}
+
+@test "torture.sh --torture refscale: liburcu's types not built: SKIPPED, exit 0" {
+	local fake=$BATS_TEST_TMPDIR/fakebin
+	mkdir -p "$fake"
+	# The program as built with LIBURCU=0: it lists the liburcu types as not built.
+	cat >"$fake/refscale" <<EOF
+#!/bin/sh
+if [ "\$1" = --list-types ]; then "$BIN/refscale" --list-types | grep -v '^urcu-'; echo "urcu-memb (not built: liburcu-dev)"; exit 0; fi
+exec "$BIN/refscale" "\$@"
+EOF
+	chmod +x "$fake/refscale"
+	PERF_BIN=$fake/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$SD" \
+		--results "$BATS_TEST_TMPDIR/res" --datestamp s URCU
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "URCU: SKIPPED (torture type urcu-memb not built here)" ]
+	jq_ok '.result == "SKIPPED" and .reason == "torture type urcu-memb not built here"' \
+		"$BATS_TEST_TMPDIR/res/s/URCU/summary.json"
+	[ "$(cat "$BATS_TEST_TMPDIR/res/s/URCU/status")" = skipped ]
+}
+
+@test "torture.sh --torture rcuscale: a measurement that never ends is a FAILURE (--duration bounds it), exit 1" {
+	echo 'rcuscale.scale_type=busted_hang rcuscale.nreaders=1 rcuscale.nwriters=1 rcuscale.gps=1000000' >"$SD/HANG.boot"
+	PERF_BIN=$BIN/rcuscale run "$TOP/bin/torture.sh" --torture rcuscale --scenario-dir "$SD" \
+		--results "$BATS_TEST_TMPDIR/res" --datestamp h --duration 2s HANG
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == "HANG: FAILURE (exit 1, "*" s): rcuscale: gp busted_hang "*" did not finish within 2 s (rcuscale.timeout): "* ]]
+	jq_ok '.result == "FAILURE" and .exit_status == 1 and (.reason | test("did not finish"))' \
+		"$BATS_TEST_TMPDIR/res/h/HANG/summary.json"
+	grep -q " rcuscale.timeout=2$" "$BATS_TEST_TMPDIR/res/h/HANG/command"
+}
+
+@test "torture.sh --torture: a bad scenario is named, nothing runs, exit 2" {
+	echo 'refscale.nosuch=1' >"$SD/BAD.boot"
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$SD" \
+		--results "$BATS_TEST_TMPDIR/res" SHORT BAD
+	[ "$status" -eq 2 ]
+	[ "$output" = "torture.sh: BAD: refscale: unknown parameter 'refscale.nosuch' (see --help)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/res" ]
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$SD" NOSUCH
+	[ "$status" -eq 2 ] && [ "$output" = "torture.sh: NOSUCH: no such scenario in $SD" ]
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --bootargs "refscale.loops=x" \
+		--scenario-dir "$SD" SHORT
+	[ "$status" -eq 2 ]
+	[ "$output" = "torture.sh: SHORT: refscale: refscale.loops: bad value 'x' (expected an integer from 1 to 1000000000)" ]
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --until-fail
+	[ "$status" -eq 2 ]
+	[ "$output" = "torture.sh: --until-fail: not an option of --torture refscale (see --torture refscale --help)" ]
+	run "$TOP/bin/torture.sh" --torture rcuscale --help
+	[ "$status" -eq 0 ] && grep -q "^usage: bin/torture.sh --torture refscale|rcuscale" <<<"$output"
+	grep -q "scenarios/rcuscale/" <<<"$output"
+}

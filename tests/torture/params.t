@@ -1,0 +1,191 @@
+#!/bin/bash
+# rcutorture's command line: good and malformed parameters, exit statuses,
+# one-line errors naming the parameter, the lib:/types plumbing, the files.
+. "$(dirname "$0")/../lib/torture_prog.sh"
+
+# bad ARGS... EXPECTED_STATUS PATTERN DESCRIPTION (args end at "--")
+bad() {
+	local args=() st pat desc
+	while [ "$1" != "--" ]; do args+=("$1"); shift; done
+	shift
+	st=$1 pat=$2 desc=$3
+	"$RCUTORTURE" "${args[@]}" >"$T_TMP/bad.out" 2>"$T_TMP/bad.err"
+	local rc=$?
+	local lines
+	lines=$(wc -l <"$T_TMP/bad.err")
+	if [ "$rc" -eq "$st" ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$T_TMP/bad.err" &&
+	   ! grep -q "Start of test" "$T_TMP/bad.out"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		diag "status $rc (want $st), stderr:"; sed 's/^/#   /' "$T_TMP/bad.err"
+	fi
+}
+
+bad rcutorture.nreaders=abc -- 2 "rcutorture.nreaders: bad value 'abc'" "non-numeric value"
+bad rcutorture.nreaders=3x -- 2 "rcutorture.nreaders: bad value '3x'" "trailing garbage"
+bad rcutorture.nreaders= -- 2 "rcutorture.nreaders: bad value ''" "empty value"
+bad rcutorture.stutter=-1 -- 2 "rcutorture.stutter: value -1 out of range" "negative stutter"
+bad rcutorture.irqreader=maybe -- 2 "rcutorture.irqreader: bad value 'maybe'" "bad boolean"
+bad rcutorture.shutdown_secs=99999999999999999999 -- 2 "rcutorture.shutdown_secs: bad value" "overflow"
+bad rcutorture.bogus=1 -- 2 "unknown parameter 'rcutorture.bogus'" "unknown rcutorture parameter"
+bad rcutorture.nreaders -- 2 "rcutorture.nreaders: missing value" "missing value"
+bad rcutorture.seed=-5 -- 2 "rcutorture.seed: bad value '-5'" "negative seed"
+bad rcutorture.torture_type=nosuch -- 2 "unknown type 'nosuch'" "unknown torture_type"
+bad rcutree.blimit=0 -- 2 "rcutree.blimit: value 0 out of range" "library parameter out of range"
+bad rcutree.nosuch=1 -- 2 "unknown parameter 'rcutree.nosuch'" "unknown library parameter"
+bad nreaders -- 2 "malformed argument 'nreaders'" "token without '='"
+bad --out -- 2 "--out: missing argument" "--out without a directory"
+bad --frobnicate -- 2 "malformed argument '--frobnicate'" "unknown option"
+bad rcutorture.torture_type=trivial rcutorture.gp_exp=1 -- 2 "no update-side primitives" \
+	"gp_exp alone on a type without expedited grace periods"
+bad rcutorture.torture_type=lib:/nonexistent/x.so -- 3 "cannot load" "lib: plugin that does not exist"
+bad rcutorture.torture_type=lib:/bin/true -- 3 "torture_type=lib:/bin/true" "lib: path that is not a plugin"
+
+# --check: every parameter checked, nothing started; one line a finding,
+# in command-line order, N the parameter's position (0: the whole).
+"$RCUTORTURE" --check rcutorture.nosuch=1 nohz_full=1-3 frobnicate=2 rcutree.rcu_fanout=1 \
+	rcutorture.test_boost=0 rcutorture.stutter=2 rcutorture.nfakewriters=-1 nr_cpus=4 \
+	>"$T_TMP/check.out" 2>"$T_TMP/check.err"
+rc=$?
+cat >"$T_TMP/check.want" <<'WANT'
+error 1: unknown parameter 'rcutorture.nosuch'
+ignored 2: nohz_full=1-3: ignored: no scheduling-clock ticks in userspace (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)
+foreign 3: unknown parameter 'frobnicate'
+error 4: rcutree.rcu_fanout: value 1 out of range (2 to 64)
+ignored 5: rcutorture.test_boost=0: ignored: no priority boosting in userspace
+WANT
+[ "$rc" = 2 ] && [ ! -s "$T_TMP/check.err" ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want" &&
+	! grep -q "Start of test" "$T_TMP/check.out"
+ok $? "--check: one line a finding naming its position, exit 2, nothing started"
+[ "$rc" = 2 ] || sed 's/^/#   /' "$T_TMP/check.out"
+"$RCUTORTURE" --check rcutorture.stutter=2 nr_cpus=4 threadirqs >"$T_TMP/check.out" 2>&1
+[ $? = 0 ] && grep -qx "ignored 3: threadirqs: ignored: no interrupt threads in userspace" "$T_TMP/check.out" &&
+	grep -q "^note 0: thread slots: 4: 3 readers" "$T_TMP/check.out" && [ "$(grep -vc '^note\|^ignored' "$T_TMP/check.out")" = 0 ]
+ok $? "--check: good parameters exit 0 with notes only"
+"$RCUTORTURE" --check rcutorture.stutter=2 rcutorture.torture_type=tasks rcutorture.reader_flavor=9 >"$T_TMP/check.out" 2>&1
+[ $? = 0 ] && [ "$(cat "$T_TMP/check.out")" = "skip 2: torture_type=tasks is not implemented (the kernel's RCU Tasks)" ]
+ok $? "--check: a kernel type not implemented here is a skip, with nothing else"
+bad rcutorture.torture_type=tasks -- 2 "torture_type=tasks is not implemented (the kernel's RCU Tasks)" \
+	"a run of a type not implemented is refused, saying so"
+
+"$RCUTORTURE" --list-types >"$T_TMP/types" 2>&1
+ok $? "--list-types exits 0"
+for t in rcu rcu_bh sched sched-free busted busted_barrier busted_unlock busted_poll trivial; do
+	grep -qx "$t" "$T_TMP/types"; ok $? "--list-types lists $t"
+done
+"$RCUTORTURE" --help | grep -q "nfakewriters=4"; ok $? "--help shows kernel defaults"
+
+# A good run: library parameters pass through, nr_cpus defines "ncpus"
+# (nreaders=-1 => ncpus-1), later tokens win, the seed is printed.
+run good rcutorture.nreaders=2 rcutorture.nreaders=-1 nr_cpus=4 rcutree.blimit=20 \
+	rcutorture.shutdown_secs=2 rcutorture.stat_interval=1 rcutorture.seed=4242 \
+	--scenario UNIT
+ok $RC "good parameters: exit 0 ($ELAPSED s)"
+grep -q "^rcu-torture:--- Start of test: nreaders=3 .*seed=4242" "$OUT"
+ok $? "Start line: nreaders=-1 with nr_cpus=4 gives 3 readers, seed echoed"
+[ "$(tail -n 1 "$OUT" | grep -c '^rcu-torture:--- End of test: SUCCESS: ')" = 1 ]
+ok $? "last line is End of test: SUCCESS"
+grep -q "^rcu:  Start-test grace-period state: g" "$OUT"; ok $? "Start-test grace-period state line"
+grep -q "^rcu-torture: Reader Pipe:  [0-9]" "$OUT"; ok $? "Reader Pipe line"
+grep -q "^rcu-torture: Free-Block Circulation:  [0-9]" "$OUT"; ok $? "Free-Block Circulation line"
+grep -Eq "^rcu-torture: rtc: 0x[0-9a-f]+ ver: [0-9]+ tfle: [01] rta: .* nt: [0-9]+ onoff: .* \(HZ=1000\) barrier: [0-9]+/[0-9]+:[0-9]+ read-exits: [0-9]+ nocb-toggles: 0:0$" "$OUT"
+ok $? "stats line in the kernel's format"
+jq -e 'select(.final) | .errors == 0 and (.pipe | length) == 11 and (.fbc | length) == 11 and .gps > 0' \
+	"$DIR/stats.jsonl" >/dev/null
+ok $? "stats.jsonl: a final line with 11-entry arrays and gps"
+[ "$(jq -s 'length' "$DIR/stats.jsonl")" -ge 2 ]; ok $? "stats.jsonl: one line per print"
+jq -e '.result == "SUCCESS" and .exit_status == 0 and .seed == 4242 and .scenario == "UNIT"
+	and .params.nreaders == 3 and .latency_us.count > 0 and (.errors | add) == 0' \
+	"$DIR/summary.json" >/dev/null
+ok $? "summary.json: SUCCESS, seed, scenario, params, latency"
+awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|cond_exp|poll_exp|async|barrier)$/ && $3 ~ /^[0-9]+$/) } END { exit bad || NR < 2 }' \
+	"$DIR/gp-latency.dat"
+ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
+
+# maxcpus (the kernel's online-CPU count) wins over nr_cpus (tree size).
+run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "Start of test: nreaders=4 " "$OUT" && ! grep -q "raised" "$OUT"
+ok $? "nr_cpus=43 maxcpus=5: 4 readers, nr_cpus kept"
+run slots nr_cpus=3 rcutorture.n_barrier_cbs=2 rcutorture.shutdown_secs=2 rcutorture.stat_interval=0 \
+	rcutorture.read_exit_delay=1 rcutorture.object_debug=1 debug_objects=1
+[ "$RC" = 0 ] && grep -q "thread slots: 3: 2 readers, 1 for stall/forward-progress, 0 shared" "$OUT" &&
+	grep -q "rcu_torture_barrier_cbs: no free thread slot (nr_cpus): posting unregistered" "$OUT" &&
+	grep -q "rcu_torture_read_exit: no free thread slot" "$OUT" &&
+	grep -q "duplicated callback was detected" "$OUT" && ! grep -q "rcu: WARNING\|all .* thread slots are in use" "$OUT"
+ok $? "nr_cpus=3: readers first, the others do without and say so; no registration errors"
+bad nr_cpus=3 rcutorture.nreaders=4 -- 2 "rcutorture.nreaders=4 needs 4 thread slots, but rcu has 3" \
+	"more readers than thread slots"
+bad maxcpus=0 -- 2 "maxcpus: bad value '0'" "maxcpus=0"
+
+# Library parameters on a type that does not use our library.
+if [ "${SAN:-}" = thread ]; then
+	skip "library parameter with a liburcu type" "liburcu is not built with ThreadSanitizer (false reports)"
+elif "$RCUTORTURE" --list-types | grep -qx urcu-memb; then
+	run na rcutorture.torture_type=urcu-memb rcutree.blimit=20 rcutorture.shutdown_secs=1 \
+		rcutorture.stat_interval=0
+	[ "$RC" = 0 ] && grep -q "rcutree.blimit=20: not applicable to torture_type=urcu-memb" "$OUT"
+	ok $? "library parameter with a liburcu type: noted as not applicable"
+else
+	skip "library parameter with a liburcu type" "liburcu-dev not installed"
+fi
+
+# The kernel's values: nfakewriters=-1 is one a CPU; boot parameters of
+# the kernel with no userspace meaning are accepted with a note.
+run kvals nr_cpus=3 rcutorture.nfakewriters=-1 rcutorture.test_boost=0 rcutree.kthread_prio=2 \
+	rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "Start of test: nreaders=2 nfakewriters=3 " "$OUT" &&
+	grep -q "^rcu-torture: rcutorture.test_boost=0: ignored: no priority boosting" "$OUT" &&
+	grep -q "^rcu-torture: rcutree.kthread_prio=2: ignored" "$OUT"
+ok $? "nfakewriters=-1 is ncpus; kernel-only parameters are noted on the console"
+
+# A run stopped by a signal before shutdown_secs is INCOMPLETE (exit 4).
+"$RCUTORTURE" rcutorture.shutdown_secs=60 rcutorture.stat_interval=0 --out "$T_TMP/early" \
+	>"$T_TMP/early.log" 2>&1 &
+pid=$!
+for ((i = 0; i < 100; i++)); do grep -q "Start of test" "$T_TMP/early.log" && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 4 ] && tail -n 1 "$T_TMP/early.log" | grep -q "End of test: INCOMPLETE: stopped by SIGTERM after [0-9.]* of 60 s: " &&
+	jq -e '.result == "INCOMPLETE" and .exit_status == 4 and (.reason | test("stopped by SIGTERM"))' \
+		"$T_TMP/early/summary.json" >/dev/null
+ok $? "SIGTERM before shutdown_secs: INCOMPLETE, exit 4, in the console and summary.json (status $rc)"
+
+# Results that cannot be written: INCOMPLETE, exit 5, ENOSPC named.
+"$RCUTORTURE" rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 >/dev/full 2>"$T_TMP/full.err"
+rc=$?
+[ "$rc" = 5 ] && grep -q "^rcutorture: cannot write the console (stdout): No space left on device: free disk space" "$T_TMP/full.err"
+ok $? "a full disk: exit 5, the error names ENOSPC and what to do (status $rc)"
+
+# Too few thread slots behind the program's back (RCU_BOOTARGS is read at
+# init): readers that cannot register never read unprotected; the run fails.
+RCU_BOOTARGS=nr_cpus=1 timeout -k 5 120 "$RCUTORTURE" rcutorture.nreaders=3 rcutorture.shutdown_secs=2 \
+	rcutorture.stat_interval=0 >"$T_TMP/nr1.log" 2>&1
+rc=$?
+[ "$rc" != 0 ] && ! grep -q "outside RCU's view" "$T_TMP/nr1.log" &&
+	{ grep -q "End of test: FAILURE: a torture thread could not register" "$T_TMP/nr1.log" ||
+	  grep -q "^rcu: BUG: .*rcu_register_thread() failed" "$T_TMP/nr1.log"; }
+ok $? "RCU_BOOTARGS=nr_cpus=1 with 3 readers: a FAILURE, no unprotected read (status $rc)"
+
+# The CPU count holds for types with no nr_cpus of their own.
+if "$RCUTORTURE" --list-types | grep -qx urcu-memb && [ "${SAN:-}" != thread ]; then
+	run urcucpus rcutorture.torture_type=urcu-memb nr_cpus=3 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+	[ "$RC" = 0 ] && grep -q "Start of test: nreaders=2 " "$OUT" && ! grep -q "nr_cpus=3: not applicable" "$OUT"
+	ok $? "nr_cpus=3 gives a liburcu type 3 CPUs"
+else
+	skip "nr_cpus with a liburcu type" "liburcu-dev not installed (or a ThreadSanitizer build)"
+fi
+
+# SIGTERM ends a run without shutdown_secs cleanly, with a verdict.
+"$RCUTORTURE" rcutorture.stat_interval=0 --out "$T_TMP/sig" >"$T_TMP/sig.log" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 0 ] && tail -n 1 "$T_TMP/sig.log" | grep -q "End of test: SUCCESS" &&
+	[ -s "$T_TMP/sig/summary.json" ]
+ok $? "SIGTERM: orderly stop, verdict and summary.json (status $rc)"
+
+done_testing
