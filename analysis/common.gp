@@ -28,7 +28,9 @@ us_tics(axis, lo, hi, lg) = lo > hi ? "" : \
 
 set grid xtics ytics mxtics mytics lc rgb "#dddddd"
 set border lc rgb "#555555"
-set key top left box opaque samplen 2
+# Legend entries are data (kinds, flavors, scenario names such as
+# "poll_exp"): never enhanced text, where _ would make a subscript.
+set key top left box opaque samplen 2 noenhanced
 set style fill solid 0.7 border -1
 # One colour per grace-period kind, the same in every plot.
 kind_color(k) = k eq "sync" ? 0x1f77b4 : k eq "exp" ? 0xd62728 : k eq "cond" ? 0x2ca02c : \

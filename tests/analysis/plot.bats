@@ -149,3 +149,14 @@ setup() {
 	grep -q '<td class="l">sched</td><td class="l">urcu-qsbr</td><td>0.81 ns</td><td>0.34 ns</td><td>2.382</td>' "$BATS_TEST_TMPDIR/cmp/index.html"
 	grep -q '<img src="plots/compare-read_ns.png"' "$BATS_TEST_TMPDIR/cmp/index.html"
 }
+
+@test "plot legends show kinds with an underscore literally (poll_exp, not poll with a subscript)" {
+	printf '# t_seconds kind latency_us\n1 poll_exp 10\n2 cond_exp 100\n3 sync 50\n' >"$BATS_TEST_TMPDIR/gp.dat"
+	local g
+	for g in latency-hist latency-cdf; do
+		gnuplot -c "$TOP/analysis/$g.gp" "$BATS_TEST_TMPDIR/gp.dat" "$BATS_TEST_TMPDIR/$g.svg" "sync poll_exp cond_exp" "a_title"
+		grep -q '>poll_exp<' "$BATS_TEST_TMPDIR/$g.svg"
+		grep -q '>cond_exp<' "$BATS_TEST_TMPDIR/$g.svg"
+		grep -q '>a_title<' "$BATS_TEST_TMPDIR/$g.svg"
+	done
+}
