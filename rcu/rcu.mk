@@ -45,10 +45,15 @@ RUN_LDCONFIG := $(if $(DESTDIR),,$(filter $(SYSTEM_PREFIXES),$(patsubst %/,%,$(P
 INST_HDRS  := $(DESTDIR)$(INCLUDEDIR)/rcu
 INST_LIB   := $(DESTDIR)$(LIBDIR)
 
+# The headers go in without their deliberate-bug hooks (strip-inject.awk).
+PUB_HDRS   := $(patsubst rcu/include/rcu/%,%,$(wildcard rcu/include/rcu/*.h rcu/include/rcu/static/*.h))
+
 install: lib
 	install -d $(INST_HDRS)/static $(INST_LIB)/pkgconfig
-	install -m 644 rcu/include/rcu/*.h $(INST_HDRS)/
-	install -m 644 rcu/include/rcu/static/*.h $(INST_HDRS)/static/
+	for h in $(PUB_HDRS); do \
+		awk -f rcu/strip-inject.awk rcu/include/rcu/$$h >$(INST_HDRS)/$$h.tmp && \
+		chmod 644 $(INST_HDRS)/$$h.tmp && mv $(INST_HDRS)/$$h.tmp $(INST_HDRS)/$$h || exit 1; \
+	done
 	install -m 644 $(LIB_A) $(INST_LIB)/
 	install -m 755 $(LIB_SO_REAL) $(INST_LIB)/
 	ln -sf $(notdir $(LIB_SO_REAL)) $(INST_LIB)/$(LIB_SONAME)
@@ -61,8 +66,7 @@ install: lib
 # Removes exactly what install put there, and the rcu/ header folders
 # once empty.
 uninstall:
-	rm -f $(addprefix $(INST_HDRS)/,$(notdir $(wildcard rcu/include/rcu/*.h)))
-	rm -f $(addprefix $(INST_HDRS)/static/,$(notdir $(wildcard rcu/include/rcu/static/*.h)))
+	rm -f $(addprefix $(INST_HDRS)/,$(PUB_HDRS))
 	rmdir $(INST_HDRS)/static $(INST_HDRS) 2>/dev/null || true
 	rm -f $(INST_LIB)/librcu.a $(INST_LIB)/librcu.so $(INST_LIB)/$(LIB_SONAME) \
 		$(INST_LIB)/$(notdir $(LIB_SO_REAL))

@@ -173,7 +173,7 @@ void lrcu_read_misuse(const char *what)
 	report_once("", what);
 }
 
-void lrcu_read_lock_unregistered(const char *what)
+void lrcu__read_lock_unregistered(const char *what)
 {
 	lrcu__reader_unprotected(what);
 	report_once("read-side critical section outside RCU's view (call "

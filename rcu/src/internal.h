@@ -681,6 +681,8 @@ bool lrcu__debug_head_queue(struct rcu_head *head);	/* false: reject */
 void lrcu__debug_head_unqueue(struct rcu_head *head);
 void lrcu__misuse(void);
 void lrcu__check_blocking(enum lrcu_flavor f, const char *caller);
+/* A section begun on a thread that never registered: reported once. */
+void lrcu__read_lock_unregistered(const char *what);
 __attribute__((noreturn, format(printf, 1, 2))) void lrcu__fatal(const char *fmt, ...);
 /* Messages from async-signal-safe paths: no stdio, one write(2). */
 struct lrcu_msg {

@@ -131,7 +131,7 @@ static void sched_join_mask(void)
 unsigned long lrcu_read_lock_join(void)
 {
 	if (!(lrcu_reader.flags & LRCU_R_REGISTERED)) {
-		lrcu_read_lock_unregistered("rcu_read_lock()");
+		lrcu__read_lock_unregistered("rcu_read_lock()");
 		return 0;
 	}
 	join_mask(LRCU_PREEMPT);
@@ -529,7 +529,7 @@ unsigned int lrcu_sched_enter_slow(void)
 	struct lrcu_reader *r = &lrcu_reader;
 
 	if (!(r->flags & LRCU_R_REGISTERED)) {
-		lrcu_read_lock_unregistered("rcu_read_lock_sched()");
+		lrcu__read_lock_unregistered("rcu_read_lock_sched()");
 		return r->sched_nesting;
 	}
 	if (r->flags & LRCU_R_OFFLINE)

@@ -33,6 +33,32 @@ nm --defined-only "$BUILD_DIR/librcu.a" | awk '$2 ~ /^[TDBRC]$/ { print $3 }' |
 	grep '^lrcu_[^_]' | grep -v '^lrcu_inject_' | sort -u >"$tmp/static"
 cmp -s "$tmp/static" "$tmp/api"
 ok $? "librcu.a: the lrcu_ globals are the API, internals are lrcu__$(diff "$tmp/api" "$tmp/static" | grep '^[<>]' | head -5 | tr '\n' ' ')"
+# docs/abi.md says why each symbol is exported: its table rows name the
+# same symbols, and each wrapper or inline a row names is defined in the
+# public headers and uses the symbol in its body (a symbol nothing uses,
+# exported for no reason, has no honest row).
+abi=$TOP/docs/abi.md
+sed -n 's/^| `\(lrcu_[a-z0-9_]*\)` |.*/\1/p' "$abi" | sort >"$tmp/abi"
+cmp -s "$tmp/abi" "$tmp/api"
+ok $? "docs/abi.md names exactly the exports$(diff "$tmp/api" "$tmp/abi" | grep '^[<>]' | tr '\n' ' ')"
+# Pairs "definer symbol": each lrcu_ name used in the body of an inline
+# function or macro of the public headers (a body runs from one
+# definition to the next).
+for h in "$TOP"/rcu/include/rcu/*.h "$TOP"/rcu/include/rcu/static/*.h; do
+	awk '/^static inline / { s = $0; sub(/\(.*/, "", s); n = split(s, w, /[ *]+/); cur = w[n] }
+	     /^#define [A-Za-z_0-9]+/ { cur = $2; sub(/\(.*/, "", cur) }
+	     /LRCU_API/ || /^[ \t]*\/?\*/ { next }
+	     cur != "" { while (match($0, /lrcu_[a-z0-9_]+/)) {
+			print cur, substr($0, RSTART, RLENGTH); $0 = substr($0, RSTART + RLENGTH) } }' "$h"
+done | sort -u >"$tmp/uses"
+sed -n 's/^| `\(lrcu_[a-z0-9_]*\)` | \(`.*`\) |$/\1 \2/p' "$abi" |
+	while read -r sym users; do
+		for u in $(printf '%s' "$users" | tr -d '`,'); do
+			grep -qx "$u $sym" "$tmp/uses" || echo "$u does not use $sym"
+		done
+	done >"$tmp/abi-bad"
+[ -s "$tmp/abi" ] && [ ! -s "$tmp/abi-bad" ]
+ok $? "each wrapper and inline docs/abi.md names uses its symbol$(sed 's/^/: /' "$tmp/abi-bad" | head -3 | tr '\n' ' ')"
 unversioned=$(grep -v '@@LRCU_0$' "$tmp/nm" | grep -v '^LRCU_0$')
 [ -z "$unversioned" ]; ok $? "every export has the version LRCU_0${unversioned:+ (not: $unversioned)}"
 
@@ -55,6 +81,10 @@ lib=$tmp/prefix/lib
 	[ -f "$lib/librcu.a" ] && [ -f "$lib/librcu.so.0.1.0" ] && [ "$(readlink "$lib/librcu.so.0")" = librcu.so.0.1.0 ] &&
 	[ "$(readlink "$lib/librcu.so")" = librcu.so.0 ] && [ -f "$lib/pkgconfig/rcu.pc" ]
 ok $? "headers, librcu.a, librcu.so.0.1.0 with its two links, and rcu.pc installed"
+! grep -rl 'INJECT\|lrcu_inject_' "$tmp/prefix/include/rcu" >"$tmp/injected"
+ok $? "the installed headers carry no deliberate-bug hooks$(tr '\n' ' ' <"$tmp/injected")"
+grep -q 'LRCU_INJECT' "$TOP/rcu/include/rcu/static/rcupdate.h"
+ok $? "(the tree's headers do: the check above can fail)"
 
 if command -v pkg-config >/dev/null 2>&1; then
 	# The README's private-prefix example, as written there, with HOME here.

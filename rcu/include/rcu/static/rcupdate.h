@@ -109,7 +109,6 @@ LRCU_API extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
 LRCU_API extern int lrcu_has_membarrier;
 
 LRCU_API void lrcu_read_unlock_special(enum lrcu_flavor f);
-LRCU_API void lrcu_read_lock_unregistered(const char *what);
 LRCU_API unsigned long lrcu_read_lock_join(void);
 LRCU_API void lrcu_read_misuse(const char *what);
 LRCU_API void lrcu_qs_special(void);
