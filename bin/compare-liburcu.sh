@@ -213,10 +213,21 @@ metric_json() {
 		"$RES/$wl.jsonl"
 }
 
+# cpu_model: the processor's name (/proc/cpuinfo's "model name", else
+# lscpu's "Model name"), or nothing: a dated figure names its machine.
+cpu_model() {
+	local m
+	m=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1) || true
+	[ -n "$m" ] || ! have lscpu ||
+		m=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1) || true
+	printf '%s' "$m"
+}
+
 host_json() {
 	local f
 	for f in "$RES"/*.jsonl; do
-		jq -c 'select(.host) | .host | {cores, kernel, membarrier, liburcu}' "$f" | head -n 1
+		jq -c --arg cpu "$(cpu_model)" 'select(.host) | .host | {cores, kernel, membarrier, liburcu}
+			+ (if $cpu != "" then {cpu_model: $cpu} else {} end)' "$f" | head -n 1
 		return
 	done
 	echo null
@@ -250,7 +261,7 @@ write_compare() {
 # figures), the targets.
 write_markdown() {
 	{
-		jq -r '"# Our RCU against liburcu \(.host.liburcu // "?")\n\n\(.date): \(.host.cores) cores, kernel \(.host.kernel), membarrier \(if .host.membarrier then "yes" else "no" end); every figure measured \(.repeats) times, the flavors interleaved.\nRatio = ours / liburcu of the medians; spread = best and worst case over the runs (min/max .. max/min).\n"' \
+		jq -r '"# Our RCU against liburcu \(.host.liburcu // "?")\(if .host.cpu_model then " on \(.host.cpu_model)" else "" end)\n\n\(.date): \(.host.cores) cores, kernel \(.host.kernel), membarrier \(if .host.membarrier then "yes" else "no" end); every figure measured \(.repeats) times, the flavors interleaved.\nRatio = ours / liburcu of the medians; spread = best and worst case over the runs (min/max .. max/min).\n"' \
 			"$RES/compare.json"
 		echo "| metric | ours | liburcu | ours median | liburcu median | ratio | spread | better |"
 		echo "|---|---|---|---:|---:|---:|---|---|"
