@@ -1,4 +1,4 @@
-/* The README's example: an RCU-protected configuration pointer. */
+/* The example of docs/api.md: an RCU-protected configuration pointer. */
 #include <rcu/rcupdate.h>
 #include <stdio.h>
 #include <stdlib.h>

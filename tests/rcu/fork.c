@@ -575,7 +575,7 @@ int main(int argc, char **argv)
 	}
 	/* ThreadSanitizer: a forking process starts threads in the child, and
 	 * its fork() holds more locks than TSan's deadlock detector can track
-	 * (README, "fork() and exit"). */
+	 * (docs/api.md, "fork(), exit and shutdown"). */
 	snprintf(out, sizeof(out), "%s:die_after_fork=0:detect_deadlocks=0",
 		 getenv("TSAN_OPTIONS") ? getenv("TSAN_OPTIONS") : "");
 	setenv("TSAN_OPTIONS", out, 1);

@@ -2,7 +2,7 @@
 # tests/rcu/install.t: the library as a user sees it: exactly the LRCU_API
 # entry points exported (nm -D against the headers and rcu/librcu.map),
 # versioned SONAME, `make install`/`make uninstall` (ldconfig only for a
-# system prefix), the README's private-PREFIX example run as written, and
+# system prefix), docs/api.md's private-PREFIX example run as written, and
 # linking into one program together with liburcu.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/tap.sh"
@@ -87,8 +87,8 @@ grep -q 'LRCU_INJECT' "$TOP/rcu/include/rcu/static/rcupdate.h"
 ok $? "(the tree's headers do: the check above can fail)"
 
 if command -v pkg-config >/dev/null 2>&1; then
-	# The README's private-prefix example, as written there, with HOME here.
-	sed -n '/<!-- private-prefix example/,/^```$/p' "$TOP/README.md" | sed '1,2d;$d' >"$tmp/example.sh"
+	# docs/api.md's private-prefix example, as written there, with HOME here.
+	sed -n '/<!-- private-prefix example/,/^```$/p' "$TOP/docs/api.md" | sed '1,2d;$d' >"$tmp/example.sh"
 	mkdir -p "$tmp/home/opt"
 	ln -s "$tmp/prefix" "$tmp/home/opt/rcu"
 	# Run in a scratch folder with its own rcu/examples/quickstart.c;
@@ -99,7 +99,7 @@ if command -v pkg-config >/dev/null 2>&1; then
 	out=$(cd "$tmp/work" && HOME=$tmp/home sh -e "$tmp/example.sh" 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^value=2$')" -eq 2 ]
-	ok $? "the README's private-PREFIX example builds and runs, both ways ($(printf '%s' "$out" | grep -v make | tail -2 | tr '\n' ' '))"
+	ok $? "docs/api.md's private-PREFIX example builds and runs, both ways ($(printf '%s' "$out" | grep -v make | tail -2 | tr '\n' ' '))"
 	flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs rcu)
 	# shellcheck disable=SC2086
 	cc -o "$tmp/quickstart" "$TOP/rcu/examples/quickstart.c" $flags
@@ -110,7 +110,7 @@ if command -v pkg-config >/dev/null 2>&1; then
 	else
 		"$tmp/quickstart" >"$tmp/noenv.out" 2>&1
 		grep -q 'librcu.so.0: cannot open shared object file' "$tmp/noenv.out"
-		ok $? "without LD_LIBRARY_PATH or rpath it fails as the README says"
+		ok $? "without LD_LIBRARY_PATH or rpath it fails as docs/api.md says"
 	fi
 else
 	skip "pkg-config not installed (Debian package pkg-config)"

@@ -5,7 +5,7 @@
 # the urcu-* types as not built, naming the package, and the scenarios
 # that need one are SKIPPED while the rest of the set passes.  (The whole
 # "make check LIBURCU=0" and "bin/torture.sh --duration 10s CFLIST" on
-# such a build are run by hand: README.)
+# such a build are run by hand: docs/torture.md.)
 
 load ../lib/scripts
 

@@ -4,7 +4,7 @@
 # NAME + NAME.boot): reading them, the Kconfig model and #CHECK#, the CPU
 # count, the torture type, the kernel scripts' defaults; --duration,
 # --configs and batch packing.  Small self-written files in the kernel's
-# form (the kernel's own are tried by hand: README).
+# form (the kernel's own are tried by hand: docs/torture.md).
 
 load ../lib/scripts
 
