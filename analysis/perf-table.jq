@@ -29,6 +29,11 @@ def day:
 	if type == "string" and test("^[0-9]{4}\\.[0-9]{2}\\.[0-9]{2}-")
 	then .[0:10] | gsub("\\."; "-") else (. // "date not recorded" | tostring) end;
 def better_text: {lower: "ours if < 1", higher: "ours if > 1"}[.] // "informational";
+# check_text: a pair's cross-check by another method (compare.jq), if any.
+def check_text:
+	if .check == null then ""
+	elif .check.differs then "; **the two methods disagree: \(.check.metric) gives \(.check.ratio | fmt)**"
+	else "; \(.check.metric) agrees (\(.check.ratio | fmt))" end;
 def side($r; $unit): if $r == null then "-" else "\($r.flavor) \($r.median | fmt) \($unit)" end;
 
 . as $c
@@ -45,7 +50,7 @@ def side($r; $unit): if $r == null then "-" else "\($r.flavor) \($r.median | fmt
 	$m.pairs[] | . as $p
 	| ($m.results[] | select(.flavor == $p.ours)) as $o
 	| ($m.results[] | select(.flavor == $p.liburcu)) as $l
-	| "| \($m.label | cell) | \(side($o; $m.unit) | cell) | \(side($l; $m.unit) | cell) | \($p.ratio | fmt) | \($p.ratio_low | fmt) .. \($p.ratio_high | fmt) | \($m.better | better_text) |"
+	| "| \($m.label | cell) | \(side($o; $m.unit) | cell) | \(side($l; $m.unit) | cell) | \($p.ratio | fmt) | \($p.ratio_low | fmt) .. \($p.ratio_high | fmt) | \($m.better | better_text)\($p | check_text | cell) |"
      else
 	$m.results[]
 	| "| \($m.label | cell) | \(if .impl == "liburcu" then "-" else side(.; $m.unit) | cell end) | \(if .impl == "liburcu" then side(.; $m.unit) | cell else "-" end) | - | - | \($m.better | better_text) |"

@@ -30,7 +30,11 @@ run: on a busy machine every figure moves, the ratios less.
 Workloads (--workloads read,gp,... picks some; default all):
   read       ns per lock + dereference + unlock, 1 reader, with and
              without a concurrent updater doing back-to-back grace
-             periods (rcu, sched, sched-free, every liburcu flavor)
+             periods (rcu, sched, sched-free, every liburcu flavor); and
+             the same loop as a plain program per flavor (build/bench/
+             readloop-*: rcu, sched, sched-free, urcu-memb, urcu-qsbr,
+             interleaved round by round), whose ratios check refscale's:
+             compare.md says where the two disagree by more than 15%
   readpaced  the same with an updater sleeping 50 us between grace
              periods, so that both sides' readers see about as many
              (back to back, the faster RCU's readers see many more)
@@ -56,8 +60,8 @@ Options:
 Needs jq (Debian package jq) and liburcu-dev; gnuplot-nox for the plots.
 Exit status: 0 done; 1 a program failed (what ran is kept); 2 bad usage,
 or liburcu-dev or jq missing.
-Environment: PERF_BIN_DIR=DIR uses DIR/refscale and DIR/rcuscale as they
-are instead of building them (make).
+Environment: PERF_BIN_DIR=DIR uses DIR/refscale, DIR/rcuscale and
+DIR/bench/readloop-* as they are instead of building them (make).
 EOF
 }
 
@@ -110,18 +114,26 @@ need_liburcu() {
 	fi
 }
 
-# programs: REFSCALE and RCUSCALE, built with the liburcu types.
+# programs: REFSCALE and RCUSCALE, built with the liburcu types, and the
+# plain read loops READLOOP_DIR/readloop-FLAVOR.
+READLOOP_FLAVORS="rcu sched sched-free urcu-memb urcu-qsbr"
 programs() {
-	local dir=${PERF_BIN_DIR:-}
+	local dir=${PERF_BIN_DIR:-} f
 	if [ -z "$dir" ]; then
 		dir=$TORTURE_TOP/build
-		make -C "$TORTURE_TOP" -j2 -s build/refscale build/rcuscale >&2 ||
-			die 1 "make build/refscale build/rcuscale failed"
+		# shellcheck disable=SC2046  # one target per flavor
+		make -C "$TORTURE_TOP" -j2 -s build/refscale build/rcuscale \
+			$(printf 'build/bench/readloop-%s ' $READLOOP_FLAVORS) >&2 ||
+			die 1 "make build/refscale build/rcuscale build/bench/readloop-* failed"
 	fi
 	REFSCALE=$dir/refscale
 	RCUSCALE=$dir/rcuscale
+	READLOOP_DIR=$dir/bench
 	[ -x "$REFSCALE" ] || die 2 "$dir: no refscale there"
 	[ -x "$RCUSCALE" ] || die 2 "$dir: no rcuscale there"
+	for f in $READLOOP_FLAVORS; do
+		[ -x "$READLOOP_DIR/readloop-$f" ] || die 2 "$dir: no bench/readloop-$f there"
+	done
 	"$REFSCALE" --list-types | grep -qx urcu-memb ||
 		die 2 "$REFSCALE was built without the liburcu types (LIBURCU=0?): rebuild with liburcu-dev"
 }
@@ -167,6 +179,7 @@ PAIRS_CB=rcu:urcu-memb,rcu:urcu-qsbr,rcu:urcu-mb,rcu:urcu-signal,rcu:urcu-bp
 metrics() {
 	local n r q=$QUICK
 	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_READ read-side cost: lock + dereference + unlock, 1 reader"
+	echo "read_ns_plain readloop ns lower ns {\"updater\":0} $PAIRS_READ read-side cost, the same loop as a plain program per flavor (bench/readloop), 1 reader"
 	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater doing grace periods back to back"
 	echo "read_ns_paced readpaced ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater sleeping 50 us between grace periods"
 	echo "updater_gps_paced readpaced updater_gps_per_s neither /s {\"updater\":1} $PAIRS_READ the paced updater's grace periods per second (about equal: the read-side row above compares at the same rate)"
@@ -253,34 +266,38 @@ write_compare() {
 		done < <(metrics)
 		printf ']}\n'
 	} >"$tmp"
-	jq . "$tmp" >"$RES/compare.json"
+	# A metric whose pairs' ratios another metric measures another way
+	# names it as its "check" (compare.jq flags a pair whose two ratios
+	# are more than 15% apart): refscale's read side and the plain loop.
+	jq --argjson checks '{"read_ns": "read_ns_plain"}' '[.metrics[].name] as $n
+		| .metrics |= map($checks[.name] as $c
+				  | if $c and ($n | index([$c])) then .check = $c else . end)' \
+		"$tmp" >"$RES/compare.json"
 	rm -f "$tmp"
 }
 
-# The markdown: host facts, the ratio table (analysis/compare.jq's
-# figures), the targets.
+# The markdown: bin/perf-table.sh's table (host facts, a ratio row per
+# pair with its cross-check, the targets), the one a machine's section of
+# docs/performance.md is.
 write_markdown() {
-	{
-		jq -r '"# Our RCU against liburcu \(.host.liburcu // "?")\(if .host.cpu_model then " on \(.host.cpu_model)" else "" end)\n\n\(.date): \(.host.cores) cores, kernel \(.host.kernel), membarrier \(if .host.membarrier then "yes" else "no" end); every figure measured \(.repeats) times, the flavors interleaved.\nRatio = ours / liburcu of the medians; spread = best and worst case over the runs (min/max .. max/min).\n"' \
-			"$RES/compare.json"
-		echo "| metric | ours | liburcu | ours median | liburcu median | ratio | spread | better |"
-		echo "|---|---|---|---:|---:|---:|---|---|"
-		jq -r -f "$TORTURE_TOP/analysis/compare.jq" "$RES/compare.json" |
-			jq -r 'select(.metric) | . as $m | .pairs[] | . as $p
-			| ($m.results[] | select(.flavor == $p.ours)) as $o
-			| ($m.results[] | select(.flavor == $p.liburcu)) as $l
-			| def n: if . == null then "-" elif . >= 100 then (. | round | tostring)
-				else (. * 1000 | round / 1000 | tostring) end;
-			  "| \($m.label) | \($p.ours) | \($p.liburcu) | \($o.median | n) \($m.unit) | \($l.median | n) \($m.unit) | \($p.ratio | n) | \($p.ratio_low | n) .. \($p.ratio_high | n) | \({lower: "ours if < 1", higher: "ours if > 1"}[$m.better] // "informational") |"'
-		echo
-		echo "## Targets (from the programs: medians over the runs)"
-		echo
-		echo "| target | value | limit | |"
-		echo "|---|---:|---:|---|"
-		jq -r '.targets[] | def n: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
-			"| \(.what) | \(.value | n) \(.unit) | \(if .at_least then ">=" else "<=" end) \(.limit | n) | \(if .met then "met" elif .within_spread then "missed (within the spread: not resolved)" else "**missed**" end) |"' \
-			"$RES/compare.json"
-	} >"$RES/compare.md"
+	"$BIN_DIR/perf-table.sh" "$RES/compare.json" >"$RES/compare.md"
+}
+
+# readloop: the plain read loops, flavor after flavor, REPEATS rounds
+# (RES/readloop.jsonl, the programs' JSON lines).
+readloop() {
+	local r f secs=0.3
+	((QUICK == 0)) || secs=0.02
+	COMMANDS+=("bench/readloop-{${READLOOP_FLAVORS// /,}} $secs RUN, $REPEATS rounds")
+	echo "$PROG: read: bench/readloop-{${READLOOP_FLAVORS// /,}}, $secs s each, $REPEATS rounds" >&2
+	for ((r = 1; r <= REPEATS; r++)); do
+		for f in $READLOOP_FLAVORS; do
+			"$READLOOP_DIR/readloop-$f" "$secs" "$r" >>"$RES/readloop.jsonl" 2>>"$RES/readloop.txt" || {
+				echo "$PROG: read failed: bench/readloop-$f $secs $r (its output: $RES/readloop.txt)" >&2
+				return 1
+			}
+		done
+	done
 }
 
 main() {
@@ -307,6 +324,7 @@ main() {
 			echo "$PROG: $w failed: ${cmd[*]##*/} (its output: $RES/$w.txt)" >&2
 			rc=1
 		fi
+		[ "$w" != read ] || readloop || rc=1
 	done
 	write_compare
 	write_markdown

@@ -104,3 +104,30 @@ bad() {
 	[ "$status" -eq 3 ]
 	[[ $output == *"jq not found (Debian package jq)"* ]]
 }
+
+@test "compare.jq and perf-table.sh: a metric's check by another method, agreeing within 15% or said to disagree" {
+	# read_ns: rcu/urcu-memb 1.2 (1.22/1.02); a second metric of the same
+	# pairs measured another way, its ratio first 1.37 (1.14x: agrees), then
+	# 1.40 (1.17x: disagrees); sched/urcu-qsbr has no pair there.
+	local other='{"name": "read_ns_plain", "label": "plain", "unit": "ns", "better": "lower",
+		"results": [{"flavor": "rcu", "impl": "ours", "samples": [R]},
+			    {"flavor": "urcu-memb", "impl": "liburcu", "samples": [1]}],
+		"pairs": [{"ours": "rcu", "liburcu": "urcu-memb"}]}'
+	doctored ".metrics[0].check = \"read_ns_plain\" | .metrics += [${other/R/1.37}]"
+	run "$A/compare.jq" "$C"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c 'select(.metric == "read_ns") | [.pairs[] | .check]' <<<"$output")" = \
+	  '[{"metric":"read_ns_plain","ratio":1.37,"differs":false},null]' ]
+	run "$PT" "$C"
+	grep -qxF '| read-side cost: rcu_read_lock + rcu_dereference + rcu_read_unlock | rcu 1.22 ns | urcu-memb 1.02 ns | 1.2 | 1.08 .. 1.31 | ours if < 1; read_ns_plain agrees (1.37) |' <<<"$output"
+	doctored ".metrics[0].check = \"read_ns_plain\" | .metrics += [${other/R/1.40}]"
+	run "$A/compare.jq" "$C"
+	[ "$(jq -c 'select(.metric == "read_ns") | .pairs[0].check.differs' <<<"$output")" = true ]
+	run "$PT" "$C"
+	grep -qxF '| read-side cost: rcu_read_lock + rcu_dereference + rcu_read_unlock | rcu 1.22 ns | urcu-memb 1.02 ns | 1.2 | 1.08 .. 1.31 | ours if < 1; **the two methods disagree: read_ns_plain gives 1.4** |' <<<"$output"
+	# A check that names no metric is a problem, named.
+	doctored '.metrics[0].check = "nosuch"'
+	run "$PT" "$C"
+	[ "$status" -eq 2 ]
+	[ "$output" = "perf-table.sh: $C: metrics[0] (read_ns): check: names no metric of this file" ]
+}

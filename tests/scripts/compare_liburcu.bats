@@ -3,9 +3,11 @@
 bats_require_minimum_version 1.5.0
 # bin/compare-liburcu.sh on a short run (--quick): compare.json in the
 # shape analysis/compare.jq reads (every metric's samples per flavor, one
-# per repeat, pairs ours/liburcu), the markdown table and targets, the
-# plots; a program that fails; without liburcu-dev or jq, one line and
-# exit 2; bad arguments.  The figures themselves are never judged.
+# per repeat, pairs ours/liburcu), the plain read loops beside refscale
+# and the row that says when the two disagree, the markdown table and
+# targets, the plots; a program that fails; without liburcu-dev or jq,
+# one line and exit 2; bad arguments.  The figures themselves are never
+# judged.
 
 load ../lib/analysis
 
@@ -38,6 +40,10 @@ setup() {
 		[ -s "$RUN/q/$w.txt" ]
 		grep -q "^compare-liburcu.sh: \[[1-7]/7\] $w: " "$RUN.err"
 	done
+	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr}, 0.02 s each, 2 rounds" "$RUN.err"
+	# Each plain loop once per round, the flavors interleaved.
+	[ "$(jq -r '"\(.run) \(.flavor)"' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = \
+	  "1 rcu 1 sched 1 sched-free 1 urcu-memb 1 urcu-qsbr 2 rcu 2 sched 2 sched-free 2 urcu-memb 2 urcu-qsbr " ]
 	grep -qx "compare-liburcu.sh: $RUN/q: compare.json compare.md" "$RUN.err"
 	# stdout is compare.md.
 	diff "$RUN.out" "$RUN/q/compare.md"
@@ -48,7 +54,7 @@ setup() {
 	jq_ok '.schema == "rcu-torture-compare/1" and .date == "q" and .repeats == 2
 		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
 		     and (.liburcu | type) == "string")
-		and (.commands | length) == 7' "$j"
+		and (.commands | length) == 8' "$j"
 	# Every metric: samples, one per repeat; impl by name; pairs name flavors with results.
 	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
 		and (.better == "lower" or .better == "higher" or .better == "neither") and (.label | length) > 0
@@ -56,13 +62,17 @@ setup() {
 			and .impl == (if .flavor | startswith("urcu-") then "liburcu" else "ours" end))
 		and all(.pairs[]; . as $p | [$m.results[].flavor] | index([$p.ours]) != null
 			and index([$p.liburcu]) != null))' "$j"
-	jq_ok '[.metrics[].name] | index("read_ns") and index("gp_p50_us_r4") and index("gp_p99_us_r8")
+	jq_ok '[.metrics[].name] | index("read_ns") and index("read_ns_plain") and index("gp_p50_us_r4") and index("gp_p99_us_r8")
 		and index("updates_per_s_r1") and index("updates_per_s_w8") and index("cpu_per_call_us_r1")
 		and index("gp_p50_us_idle64") and index("barrier_us") and index("cb_per_s_t1")' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns") | [.results[].flavor] ==
 		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"]
 		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
 			{"ours": "sched-free", "liburcu": "urcu-qsbr"}]' "$j"
+	# refscale's read side is checked against the plain loops.
+	jq_ok '[.metrics[] | select(.check) | [.name, .check]] == [["read_ns", "read_ns_plain"]]' "$j"
+	jq_ok '.metrics[] | select(.name == "read_ns_plain") | [.results[].flavor] ==
+		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr"] and (.pairs | length) == 3' "$j"
 	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 and .better == "higher"' "$j"
 	# The paced updater's rate is context, not a contest.
 	jq_ok '[.metrics[] | select(.better == "neither") | .name] == ["updater_gps_paced"]' "$j"
@@ -79,17 +89,19 @@ setup() {
 		and any(.targets[]; .what | startswith("idle rcu_barrier() rcu p50"))' "$j"
 }
 
-@test "compare.md: host facts, a ratio row per pair, the targets" {
+@test "compare.md: bin/perf-table.sh's table: host facts, a ratio row per pair, the cross-check, the targets" {
 	local md=$RUN/q/compare.md
-	grep -q "^# Our RCU against liburcu 0.13" "$md"
-	grep -q "^q: [0-9]* cores, kernel .*, membarrier \(yes\|no\); every figure measured 2 times" "$md"
-	grep -qx '| metric | ours | liburcu | ours median | liburcu median | ratio | spread | better |' "$md"
-	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu | urcu-memb | [0-9.]* ns | [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1 |$" "$md"
-	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu | urcu-bp | .* | ours if > 1 |$" "$md"
-	grep -q "^| the paced updater's grace periods per second .* | rcu | urcu-memb | .* | informational |$" "$md"
+	diff "$md" <("$TOP/bin/perf-table.sh" "$RUN/q/compare.json")
+	grep -q "^### .* ([0-9]* cores), Linux .*, q, liburcu 0.13" "$md"
+	grep -q "every figure measured 2 times, the flavors interleaved" "$md"
+	grep -qx '| metric | ours | liburcu | ratio | spread | better |' "$md"
+	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu [0-9.]* ns | urcu-memb [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1; \(read_ns_plain agrees ([0-9.]*)\|\*\*the two methods disagree: read_ns_plain gives [0-9.]*\*\*\) |$" "$md"
+	grep -q "^| read-side cost, the same loop as a plain program .* | sched-free [0-9.]* ns | urcu-qsbr [0-9.]* ns | .* | ours if < 1 |$" "$md"
+	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu [0-9.kM]* /s | urcu-bp .* | ours if > 1 |$" "$md"
+	grep -q "^| the paced updater's grace periods per second .* | rcu .* | urcu-memb .* | informational |$" "$md"
 	# One row per pair of every metric.
-	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
-	grep -q "^## Targets" "$md"
+	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) [0-9.]*[kM]* [a-z/]* | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
+	grep -q "^Targets the programs printed" "$md"
 	grep -q "^| idle rcu_barrier() rcu p50 (nwriters=1 nreaders=0 nidle=0) | [0-9.]* us | <= 100 | \(met\|\*\*missed\*\*\) |$" "$md"
 }
 
@@ -106,13 +118,32 @@ setup() {
 	local fake=$BATS_TEST_TMPDIR/bin
 	mkdir -p "$fake"
 	ln -s "$BIN/refscale" "$fake/refscale"
+	ln -s "$BIN/bench" "$fake/bench"
 	printf '#!/bin/sh\necho "rcuscale: broken on purpose" >&2\nexit 1\n' >"$fake/rcuscale"
 	chmod +x "$fake/rcuscale"
 	PERF_BIN_DIR=$fake run "$CMP" --quick --workloads read,barrier --no-plots --results "$BATS_TEST_TMPDIR/r" --datestamp f
 	[ "$status" -eq 1 ]
 	grep -q "compare-liburcu.sh: barrier failed: rcuscale .* (its output: .*/barrier.txt)" <<<"$output"
-	jq_ok '[.metrics[].name] == ["read_ns", "read_ns_updater"]' "$BATS_TEST_TMPDIR/r/f/compare.json"
+	jq_ok '[.metrics[].name] == ["read_ns", "read_ns_plain", "read_ns_updater"]' "$BATS_TEST_TMPDIR/r/f/compare.json"
 	[ ! -d "$BATS_TEST_TMPDIR/r/f/plots" ]
+}
+
+@test "compare-liburcu.sh: refscale's read row says so when the plain loop disagrees (an artificially slowed urcu-memb loop)" {
+	local fake=$BATS_TEST_TMPDIR/bin f
+	mkdir -p "$fake/bench"
+	ln -s "$BIN/refscale" "$fake/refscale"
+	ln -s "$BIN/rcuscale" "$fake/rcuscale"
+	for f in rcu sched sched-free urcu-qsbr; do
+		ln -s "$BIN/bench/readloop-$f" "$fake/bench/readloop-$f"
+	done
+	# urcu-memb's plain loop reports ten times its cost.
+	printf '#!/bin/sh\n"%s" "$@" | jq -c ".figures.ns *= 10"\n' "$BIN/bench/readloop-urcu-memb" >"$fake/bench/readloop-urcu-memb"
+	chmod +x "$fake/bench/readloop-urcu-memb"
+	PERF_BIN_DIR=$fake run "$CMP" --quick --workloads read --no-plots --results "$BATS_TEST_TMPDIR/r" --datestamp s
+	[ "$status" -eq 0 ]
+	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu .* | ours if < 1; \*\*the two methods disagree: read_ns_plain gives [0-9.]*\*\* |$" \
+		"$BATS_TEST_TMPDIR/r/s/compare.md"
+	jq_ok '.metrics[] | select(.name == "read_ns") | .check == "read_ns_plain"' "$BATS_TEST_TMPDIR/r/s/compare.json"
 }
 
 @test "compare-liburcu.sh without liburcu-dev (no pkg-config here): one line how to install it, exit 2" {

@@ -27,3 +27,30 @@ all: $(BENCH_IDLE)
 $(BENCH_IDLE): $(BENCH_IDLE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(BENCH_IDLE_OBJS) $(LIB_A) $(BENCH_IDLE_LIBS) $(LDLIBS)
+
+# $(BUILD)/bench/readloop-FLAVOR: the read side as a plain program, one
+# source built per flavor with the same plain flags (not the project's
+# -fPIC), ours against librcu.so as a user links it, liburcu's against
+# its shared libraries (bin/compare-liburcu.sh's cross-check of refscale).
+READLOOP_OURS := rcu sched sched-free
+READLOOP_URCU := $(if $(filter 1,$(LIBURCU)),urcu-memb urcu-qsbr)
+READLOOP_BINS := $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_OURS) $(READLOOP_URCU))
+READLOOP_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -D_GNU_SOURCE $(SANFLAGS)
+RL_DEF_rcu := -DRL_RCU
+RL_DEF_sched := -DRL_SCHED
+RL_DEF_sched-free := -DRL_SCHED_FREE
+RL_DEF_urcu-memb := -DRL_URCU_MEMB
+RL_DEF_urcu-qsbr := -DRL_URCU_QSBR
+
+all: $(READLOOP_BINS)
+
+$(addprefix $(BUILD)/bench/readloop-,$(READLOOP_OURS)): $(BUILD)/bench/readloop-%: \
+		torture/bench/readloop.c $(LIB_SO) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(READLOOP_CFLAGS) $(RL_DEF_$*) -Ircu/include -o $@ $< \
+		-L$(BUILD) -lrcu -Wl,-rpath,$(abspath $(BUILD))
+
+$(addprefix $(BUILD)/bench/readloop-,$(READLOOP_URCU)): $(BUILD)/bench/readloop-%: \
+		torture/bench/readloop.c $(TORTURE_URCU_FLAG)
+	@mkdir -p $(dir $@)
+	$(CC) $(READLOOP_CFLAGS) $(RL_DEF_$*) -o $@ $< $(shell pkg-config --cflags --libs lib$*)

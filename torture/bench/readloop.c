@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readloop.c - the read side as a plain program would have it: one source,
+ * built once per flavor (ours through <rcu/rcupdate.h> and librcu.so,
+ * liburcu's through <urcu/urcu-FLAVOR.h> with _LGPL_SOURCE and its shared
+ * library, both with the same plain flags), so that no harness stands
+ * between the loop and the figure.  bin/compare-liburcu.sh runs the
+ * flavors interleaved, round by round, beside refscale's figures, and
+ * says where the two methods disagree.
+ *
+ *   build/bench/readloop-FLAVOR [seconds [run]]
+ *
+ * One registered reader thread (not the main one, as in refscale) times,
+ * in its own CPU time, loops of 1024 `lock; p = rcu_dereference(global);
+ * check p->field; unlock', then the same pairs nested inside an outer
+ * section, each pass for `seconds' (default 0.3) after a warm-up of a
+ * tenth of it.  QSBR flavors announce a quiescent state every 1024 pairs
+ * outside the nested pass (as refscale's qs_interval).  Prints one JSON
+ * line in refscale's shape:
+ *   {"kind":"run","prog":"readloop","flavor":"rcu","run":1,
+ *    "params":{"updater":0},"figures":{"ns":..,"nested_ns":..,"wall_ns":..}}
+ * Exit 1 if a reader saw a wrong value (the check cannot be optimized out).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(RL_URCU_MEMB) || defined(RL_URCU_QSBR)
+#define _LGPL_SOURCE
+#endif
+
+#if defined(RL_RCU)
+#include <rcu/rcupdate.h>
+#define RL_NAME		"rcu"
+#define rl_register()	rcu_register_thread()
+#define rl_unregister()	rcu_unregister_thread()
+#define rl_lock()	rcu_read_lock()
+#define rl_unlock()	rcu_read_unlock()
+#define rl_qs()		do { } while (0)
+#define rl_deref(p)	rcu_dereference(p)
+#define rl_assign(p, v)	rcu_assign_pointer(p, v)
+#define RL_PTR		__rcu
+#elif defined(RL_SCHED) || defined(RL_SCHED_FREE)
+#ifdef RL_SCHED_FREE
+#define LRCU_SCHED_FREE_MARKERS
+#define RL_NAME		"sched-free"
+#else
+#define RL_NAME		"sched"
+#endif
+#include <rcu/rcupdate.h>
+#define rl_register()	rcu_register_thread()
+#define rl_unregister()	rcu_unregister_thread()
+#define rl_lock()	rcu_read_lock_sched()
+#define rl_unlock()	rcu_read_unlock_sched()
+#define rl_qs()		rcu_quiescent_state()
+#define rl_deref(p)	rcu_dereference_sched(p)
+#define rl_assign(p, v)	rcu_assign_pointer(p, v)
+#define RL_PTR		__rcu
+#elif defined(RL_URCU_MEMB)
+#include <urcu/urcu-memb.h>
+#define RL_NAME		"urcu-memb"
+#define rl_register()	(urcu_memb_register_thread(), 0)
+#define rl_unregister()	urcu_memb_unregister_thread()
+#define rl_lock()	urcu_memb_read_lock()
+#define rl_unlock()	urcu_memb_read_unlock()
+#define rl_qs()		do { } while (0)
+#define rl_deref(p)	rcu_dereference(p)
+#define rl_assign(p, v)	rcu_assign_pointer(p, v)
+#define RL_PTR
+#elif defined(RL_URCU_QSBR)
+#include <urcu/urcu-qsbr.h>
+#define RL_NAME		"urcu-qsbr"
+#define rl_register()	(urcu_qsbr_register_thread(), 0)
+#define rl_unregister()	urcu_qsbr_unregister_thread()
+#define rl_lock()	urcu_qsbr_read_lock()
+#define rl_unlock()	urcu_qsbr_read_unlock()
+#define rl_qs()		urcu_qsbr_quiescent_state()
+#define rl_deref(p)	rcu_dereference(p)
+#define rl_assign(p, v)	rcu_assign_pointer(p, v)
+#define RL_PTR
+#else
+#error "build with one of -DRL_RCU, -DRL_SCHED, -DRL_SCHED_FREE, -DRL_URCU_MEMB, -DRL_URCU_QSBR"
+#endif
+
+#define RL_MAGIC	0x5ca1ab1eL
+#define RL_CHUNK	1024
+
+struct rl_obj {
+	long field;
+};
+
+static struct rl_obj *RL_PTR global;
+static double seconds = 0.3;
+static int bad;
+
+static double rl_ns(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* RL_CHUNK pairs; returns how many saw a wrong value. */
+static long chunk(void)
+{
+	long i, wrong = 0;
+
+	for (i = 0; i < RL_CHUNK; i++) {
+		struct rl_obj *p;
+
+		rl_lock();
+		p = rl_deref(global);
+		wrong += p->field != RL_MAGIC;
+		rl_unlock();
+	}
+	return wrong;
+}
+
+/* Chunks for `secs' of this thread's CPU time (nested: inside one outer
+ * section, no quiescent state); ns per pair, in CPU and wall time. */
+static void pass(int nested, double secs, double *cpu_ns, double *wall_ns)
+{
+	double c0 = rl_ns(CLOCK_THREAD_CPUTIME_ID), w0 = rl_ns(CLOCK_MONOTONIC), c;
+	long pairs = 0, wrong = 0;
+	int k;
+
+	if (nested)
+		rl_lock();
+	do {
+		for (k = 0; k < 64; k++) {
+			wrong += chunk();
+			if (!nested)
+				rl_qs();
+		}
+		pairs += 64L * RL_CHUNK;
+		c = rl_ns(CLOCK_THREAD_CPUTIME_ID);
+	} while (c - c0 < secs * 1e9);
+	if (nested)
+		rl_unlock();
+	if (!nested)
+		rl_qs();
+	*cpu_ns = (c - c0) / (double)pairs;
+	*wall_ns = (rl_ns(CLOCK_MONOTONIC) - w0) / (double)pairs;
+	bad += wrong != 0;
+}
+
+static double fig[3];	/* ns, nested_ns, wall_ns */
+
+static void *reader(void *arg)
+{
+	double unused;
+
+	(void)arg;
+	if (rl_register()) {
+		perror("readloop: register");
+		exit(2);
+	}
+	pass(0, seconds / 10, &unused, &unused);	/* warm-up */
+	pass(0, seconds, &fig[0], &fig[2]);
+	pass(1, seconds / 10, &unused, &unused);
+	pass(1, seconds, &fig[1], &unused);
+	rl_unregister();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct rl_obj *o = malloc(sizeof(*o));
+	long run = argc > 2 ? atol(argv[2]) : 1;
+	pthread_t t;
+
+	if (argc > 1)
+		seconds = atof(argv[1]);
+	if (!o || seconds <= 0 || seconds > 60 || run < 1) {
+		fprintf(stderr, "usage: %s [seconds (0-60, default 0.3) [run (1..)]]\n", argv[0]);
+		return 2;
+	}
+	o->field = RL_MAGIC;
+	rl_assign(global, o);
+	if (pthread_create(&t, NULL, reader, NULL) || pthread_join(t, NULL)) {
+		perror("readloop: pthread");
+		return 2;
+	}
+	printf("{\"kind\":\"run\",\"prog\":\"readloop\",\"flavor\":\"%s\",\"run\":%ld,"
+	       "\"params\":{\"updater\":0},\"figures\":{\"ns\":%.4f,\"nested_ns\":%.4f,"
+	       "\"wall_ns\":%.4f}}\n", RL_NAME, run, fig[0], fig[1], fig[2]);
+	if (bad)
+		fprintf(stderr, "readloop: %s: a reader saw a wrong value\n", RL_NAME);
+	return bad ? 1 : 0;
+}
