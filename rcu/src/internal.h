@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <rcu/kernel.h>
 #include <rcu/rcupdate.h>
+#include "atomic.h"
 #include "rcu_seq.h"
 #include "segcblist.h"
 #include "inject.h"
