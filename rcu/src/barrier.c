@@ -21,9 +21,10 @@
 
 static void barrier_put(struct lrcu_state *rsp)
 {
-	/* Release pairs with the waiter's acquire load of the count: the
-	 * callbacks before this one happen before rcu_barrier() returns. */
-	if (__atomic_sub_fetch(&rsp->barrier_cpu_count, 1, __ATOMIC_ACQ_REL) == 0) {
+	/* Fully ordered; its release pairs with the waiter's acquire load
+	 * of the count: the callbacks before this one happen before
+	 * rcu_barrier() returns. */
+	if (atomic_dec_return(&rsp->barrier_cpu_count) == 0) {
 		pthread_mutex_lock(&rsp->barrier_done_lock);
 		pthread_cond_broadcast(&rsp->barrier_done);
 		pthread_mutex_unlock(&rsp->barrier_done_lock);

@@ -152,8 +152,7 @@ static void report_once(const char *prefix, const char *what)
 		if (!s) {
 			const char *expected = NULL;
 
-			if (__atomic_compare_exchange_n(&seen[i], &expected, what, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			if (try_cmpxchg(&seen[i], &expected, what))	/* see the load */
 				break;
 			if (expected == what)
 				return;

@@ -123,12 +123,14 @@ unsigned long lrcu__srcu_id_get(struct srcu_struct *ssp)
 		mine = LRCU_SRCU_ID_SHARED;	/* all taken: shared counters */
 	else
 		WRITE_ONCE(id_name[mine], ssp->srcu_name);	/* see below */
-	/* Release: id_name[] before the id is visible. */
-	if (__atomic_compare_exchange_n(&ssp->srcu_id, &expect, mine, false,
-					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	/* Fully ordered: id_name[] before the id is visible (pairs with the
+	 * acquire loads of the id, above and in the scan). */
+	if (try_cmpxchg(&ssp->srcu_id, &expect, mine))
 		return mine;
 	lrcu__srcu_id_put(mine);		/* someone else assigned one first */
-	return expect;
+	/* A failed CAS orders nothing: load the winner's id again, acquire
+	 * as above (it changes only at cleanup). */
+	return smp_load_acquire(&ssp->srcu_id);
 }
 
 /* ------------------------------------------------------------------ */
@@ -155,8 +157,8 @@ static bool exit_key_ready(void)
 
 	if (st == 2)
 		return true;
-	if (st == 0 && __atomic_compare_exchange_n(&exit_key_state, &zero, 1, false,
-						   __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+	/* Acquire, as the load above; a failure reads again below. */
+	if (st == 0 && try_cmpxchg_acquire(&exit_key_state, &zero, 1)) {
 		creating_key = true;
 		st = pthread_key_create(&exit_key, record_exit) ? 0 : 2;
 		smp_store_release(&exit_key_state, st);

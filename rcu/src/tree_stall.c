@@ -110,9 +110,9 @@ bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
 	if (READ_ONCE(lrcu__params.cpu_stall_suppress))	/* run-time parameter */
 		return false;
 	/* One reporter per interval; fails if the GP ended or someone else
-	 * claimed it. */
-	return __atomic_compare_exchange_n(&st->deadline_us, &d, nd, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	 * claimed it.  Fully ordered: its acquire pairs with the release in
+	 * lrcu__stall_arm(), as the load above (what the report prints). */
+	return try_cmpxchg(&st->deadline_us, &d, nd);
 }
 
 /* ------------------------------------------------------------------ */
