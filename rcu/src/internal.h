@@ -572,7 +572,7 @@ static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
 	return i <= lrcu__nr_slots ? &rsp->rda[i] : NULL;
 }
 #define lrcu_for_each_used_rdp(rsp, rdp, hwm)					\
-	for ((hwm) = smp_load_acquire(&lrcu__slots_hwm),			\
+	for ((hwm) = smp_load_acquire(&lrcu__slots_hwm),	/* see above */	\
 	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu__nr_slots];			\
 	     (rdp); (rdp) = lrcu_rdp_next((rsp), (rdp), (hwm)))
 

@@ -106,8 +106,8 @@ void lrcu__fork_park(bool *parked)
 
 bool lrcu__fork_pending(void)
 {
-	/* Seq_cst: pairs with the preparer's store and its loads of the idle
-	 * words and GP wake words (a store-buffering pair, see idle()). */
+	/* Seq_cst: pairs with K, the preparer's store and its loads of the
+	 * idle words and GP wake words (see lrcu__kthread_idle()). */
 	return smp_load_mb(&kt.request) == LRCU_KT_PARK;
 }
 
@@ -130,12 +130,12 @@ bool lrcu__kthread_check(void)
 bool lrcu__kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
 {
 	/*
-	 * Store-buffering pair with kthreads_kick(): we publish the word,
+	 * K: store-buffering pair with kthreads_kick(): we publish the word,
 	 * then look at the request; the requester stores the request, then
 	 * reads the word and bumps it.  Either we see the request, or it
 	 * bumps our word after we sampled val, and the wait returns at once.
 	 */
-	smp_store_mb(kt_self->wake, word);
+	smp_store_mb(kt_self->wake, word);	/* K */
 	if (lrcu__kthread_requested())
 		return lrcu__kthread_check();
 	lrcu__futex_wait(word, val, timeout_us);
@@ -148,9 +148,9 @@ static void kthreads_kick(enum lrcu_kt_request req)
 	struct kthread *k;
 	uint32_t *w;
 
-	smp_store_mb(kt.request, req);	/* see idle() */
+	smp_store_mb(kt.request, req);	/* pairs with K (lrcu__kthread_idle()) */
 	for (k = kt.list; k; k = k->next)
-		if ((w = smp_load_mb(&k->wake)))	/* see idle() */
+		if ((w = smp_load_mb(&k->wake)))	/* ditto */
 			lrcu__wake(w);
 	pthread_cond_broadcast(&kt.cond);
 }
@@ -231,7 +231,7 @@ void lrcu__kthreads_join(void)
 		pthread_join(k->tid, NULL);
 		free(k);
 	}
-	smp_store_mb(kt.request, LRCU_KT_RUN);	/* see idle() */
+	smp_store_mb(kt.request, LRCU_KT_RUN);	/* as in kthreads_kick() */
 }
 
 /* ------------------------------------------------------------------ */

@@ -143,8 +143,9 @@ void lrcu__lazy_flush_all(struct lrcu_state *rsp)
 
 bool lrcu__lazy_keeper_wake(struct lrcu_lazy_keeper *k)
 {
-	/* Seq_cst: the caller's deferral (under cblock) before the exchange;
-	 * pairs with the store of 0 + smp_mb() in lrcu__lazy_pass_begin(). */
+	/* Fully ordered: the caller's deferral (under cblock) before the
+	 * exchange; pairs with L, the store of 0 + smp_mb() in
+	 * lrcu__lazy_pass_begin(). */
 	return !xchg(&k->armed, 1);
 }
 
@@ -152,9 +153,9 @@ void lrcu__lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p)
 {
 	/* From now on a slot's first deferral wakes us, until
 	 * lrcu__lazy_pass_end() says that we keep a timer. */
-	smp_store_mb(k->armed, 0);
-	smp_mb();	/* the store before the peeks at the slots; pairs with
-			 * lrcu__lazy_keeper_wake()'s exchange */
+	smp_store_mb(k->armed, 0);	/* before the fence */
+	smp_mb();	/* L: the store before the peeks at the slots; pairs
+			 * with lrcu__lazy_keeper_wake()'s exchange */
 	*p = (struct lrcu_lazy_pass){ .k = k, .now = lrcu__now_us(), .sleep_us = -1 };
 	p->flush = k->period_end_us && ULONG_CMP_GE(p->now, k->period_end_us);
 }

@@ -61,7 +61,7 @@ int lrcu_init(void)
 		if (rc)
 			start_failed = true;
 		else
-			smp_store_release(&started, 1);
+			smp_store_release(&started, 1);	/* see above */
 	}
 	pthread_mutex_unlock(&init_lock);
 	return rc;

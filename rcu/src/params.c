@@ -432,6 +432,7 @@ static int param_check_token(const char *tok, size_t len, struct pending *p,
 	}
 	p->d = d;
 	p->text = NULL;
+	/* Acquire pairs with lrcu__params_freeze()'s release. */
 	if (d->fixed && smp_load_acquire(&started)) {
 		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
 		return -1;
@@ -505,7 +506,7 @@ int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen
 		errf(err, errlen, "unknown parameter '%s'", name);
 		return -1;
 	}
-	if (d->fixed && smp_load_acquire(&started)) {
+	if (d->fixed && smp_load_acquire(&started)) {	/* as above */
 		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
 		return -1;
 	}

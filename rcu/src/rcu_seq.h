@@ -35,7 +35,7 @@ static inline unsigned long rcu_seq_state(unsigned long s)
 
 static inline unsigned long rcu_seq_current(unsigned long *sp)
 {
-	return smp_load_acquire(sp);
+	return smp_load_acquire(sp);	/* pairs with rcu_seq_start()/_end() */
 }
 
 /*
@@ -48,7 +48,7 @@ static inline unsigned long rcu_seq_current(unsigned long *sp)
  */
 static inline void rcu_seq_start(unsigned long *sp)
 {
-	smp_store_release(sp, *sp + 1);
+	smp_store_release(sp, *sp + 1);	/* see above */
 }
 
 /*
@@ -58,7 +58,7 @@ static inline void rcu_seq_start(unsigned long *sp)
  */
 static inline void rcu_seq_set_state(unsigned long *sp, unsigned long state)
 {
-	smp_store_release(sp, (*sp & ~RCU_SEQ_STATE_MASK) | state);
+	smp_store_release(sp, (*sp & ~RCU_SEQ_STATE_MASK) | state);	/* see above */
 }
 
 /*
@@ -95,7 +95,7 @@ static inline unsigned long rcu_seq_endval(unsigned long *sp)
 static inline void rcu_seq_end(unsigned long *sp)
 {
 	smp_mb();	/* pairs with the readers' unlock release + fences */
-	smp_store_release(sp, rcu_seq_endval(sp));
+	smp_store_release(sp, rcu_seq_endval(sp));	/* see above */
 }
 
 /*
@@ -117,7 +117,7 @@ static inline unsigned long rcu_seq_snap(unsigned long *sp)
 /* Has the grace period that snapshot s waits for completed? */
 static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
 {
-	return ULONG_CMP_GE(smp_load_acquire(sp), s);
+	return ULONG_CMP_GE(smp_load_acquire(sp), s);	/* pairs with rcu_seq_end() */
 }
 
 /*

@@ -69,8 +69,8 @@ static void sched_go_offline(bool may_lock)
 			 * the GP thread's acquire load in gp_scan_leaf() */
 	WRITE_ONCE(r->ctr[LRCU_SCHED], 0);	/* between fences */
 	lrcu_reader.sched_nesting &= ~LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
-	smp_mb();	/* word before the need_qs load; pairs with the GP
-			 * thread's need_qs store + smp_mb() + word load */
+	smp_mb();	/* word before the need_qs load; pairs with G in
+			 * tree.c: need_qs store, smp_mb(), word load */
 	if (!READ_ONCE(r->need_qs[LRCU_SCHED]))	/* after it */
 		return;
 	if (may_lock)
@@ -89,16 +89,18 @@ static __thread unsigned int inject_rejoin_keep;
  * nothing: our word said quiescent anyway, and skipping the slot spares
  * it a load, or a whole leaf its lock).  Async-signal-safe (an atomic
  * OR; joining twice is harmless).  Seq_cst, and the fence: the bit before
- * our gp_seq sample and our section's loads; pairs with gp_init()'s
+ * our gp_seq sample and our section's loads; pairs with I, gp_init()'s
  * smp_mb() between rcu_seq_start() and its ->joinmask loads (the Spin
- * model's SCEN_JOIN: loaded before the start, a joiner is missed).
+ * model's SCEN_JOIN: loaded before the start, a joiner is missed).  The
+ * fence is needed: a seq_cst read-modify-write orders only against
+ * seq_cst accesses, not the relaxed and acquire loads that follow.
  */
 static void join_mask(enum lrcu_flavor f)
 {
 	struct lrcu_data *rdp = &lrcu__states[f].rda[lrcu_reader.slot];
 
-	atomic_fetch_or(rdp->grpmask, &rdp->mynode->joinmask);
-	smp_mb();
+	atomic_fetch_or(rdp->grpmask, &rdp->mynode->joinmask);	/* fully ordered */
+	smp_mb();	/* pairs with I (tree.c) */
 }
 
 /*
@@ -150,8 +152,8 @@ static void sched_go_online(void)
 
 	WRITE_ONCE(r->ctr[LRCU_SCHED], (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1);	/* fence after */
 	lrcu_reader.sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
-	smp_mb();	/* word before later sections' loads; pairs with the
-			 * GP thread's smp_mb() before its word loads */
+	smp_mb();	/* word before later sections' loads; pairs with G in
+			 * tree.c, the smp_mb() before its word loads */
 }
 
 /* ------------------------------------------------------------------ */
@@ -206,7 +208,7 @@ static void slot_attach(struct lrcu_rword *r, int slot)
 		 * bump sees the leaf too (lrcu_leaf_hwm()); slots_lock makes
 		 * us the only writer. */
 		if (leaf + 1 > READ_ONCE(rsp->leaf_hwm))
-			smp_store_release(&rsp->leaf_hwm, leaf + 1);
+			smp_store_release(&rsp->leaf_hwm, leaf + 1);	/* see above */
 		lrcu__node_lock(rnp);
 		/* The word is initialised before the scanner can reach it
 		 * (both under the leaf lock). */
@@ -216,14 +218,16 @@ static void slot_attach(struct lrcu_rword *r, int slot)
 		 * arrival there owes nothing: relaxed). */
 		WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask);
 		lrcu__node_unlock(rnp);
+		/* Fully ordered; its release pairs with gp_init()'s acquire
+		 * load of the generation (->qsmaskinitnext before it). */
 		atomic_fetch_add(1, &lrcu__states[f].qsmaskinit_gen);
 	}
 	/*
 	 * The bumps before this thread's first gp_seq load (in its first
-	 * read-side section); pairs with the smp_mb() in gp_init() between
-	 * rcu_seq_start() and its load of qsmaskinit_gen.
+	 * read-side section); pairs with I, the smp_mb() in gp_init()
+	 * (tree.c) between rcu_seq_start() and its load of qsmaskinit_gen.
 	 */
-	smp_mb();
+	smp_mb();	/* pairs with I (tree.c) */
 }
 
 static int register_slot(bool internal, int want, const char *what)
@@ -278,7 +282,7 @@ static int register_slot(bool internal, int want, const char *what)
 	 * barrier.c, stats.c) acquire-load the new mark; slots_lock
 	 * serialises the writers. */
 	if (slot + 1 > READ_ONCE(lrcu__slots_hwm))
-		smp_store_release(&lrcu__slots_hwm, slot + 1);
+		smp_store_release(&lrcu__slots_hwm, slot + 1);	/* see above */
 	pthread_mutex_unlock(&lrcu__slots_lock);
 	pthread_setspecific(exit_key, r);	/* unregister if the thread exits */
 	if (!internal)

@@ -232,7 +232,7 @@ static long cleanup_drop_callbacks(struct lrcu_srcu_sup *sup)
 
 void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 {
-	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);	/* see sup_get() */
 	const char *name = ssp->srcu_name ? ssp->srcu_name : "?";
 	unsigned long open[2];
 	bool keep_sup = false;
@@ -366,9 +366,10 @@ static void srcu_gp_start(struct lrcu_srcu_sup *sup)
 	/*
 	 * S: the requesters' removals (ordered before their requests by
 	 * rcu_seq_snap()'s fence, and before us by sup->lock) before every
-	 * counter load of this grace period.  Pairs with B in each reader.
+	 * counter load of this grace period.  Pairs with B in each reader
+	 * (rcu/include/rcu/static/srcu.h).
 	 */
-	lrcu__heavy_fence();
+	lrcu__heavy_fence();	/* S */
 }
 
 static void srcu_flip(struct lrcu_srcu_sup *sup)
@@ -377,13 +378,13 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 
 	/* E: SCAN1's counter loads before the new index is visible; pairs
 	 * with the readers' index samples, through D. */
-	smp_mb();
+	smp_mb();	/* E */
 	/* Relaxed: readers sample it without ordering; D orders it. */
 	WRITE_ONCE(ssp->srcu_idx, READ_ONCE(ssp->srcu_idx) + 1);
 	/* D: the new index before every reader thread's later samples (at
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */
-	lrcu__heavy_fence();
+	lrcu__heavy_fence();	/* D */
 	rcu_seq_set_state(&sup->gp_seq, SRCU_STATE_SCAN2);
 }
 
@@ -677,7 +678,7 @@ void lrcu__srcu_shutdown_free(void)
 
 unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp)
 {
-	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);	/* see sup_get() */
 
 	return sup ? READ_ONCE(sup->gp_seq) : RCU_SEQ_INIT;
 }
@@ -689,7 +690,7 @@ unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp)
 
 int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st)
 {
-	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);	/* see sup_get() */
 
 	memset(st, 0, sizeof(*st));
 	st->id = READ_ONCE(ssp->srcu_id);

@@ -161,7 +161,7 @@ static bool exit_key_ready(void)
 	if (st == 0 && try_cmpxchg_acquire(&exit_key_state, &zero, 1)) {
 		creating_key = true;
 		st = pthread_key_create(&exit_key, record_exit) ? 0 : 2;
-		smp_store_release(&exit_key_state, st);
+		smp_store_release(&exit_key_state, st);	/* see above */
 		creating_key = false;
 		return st == 2;
 	}
@@ -169,7 +169,7 @@ static bool exit_key_ready(void)
 		return false;
 	while (smp_load_acquire(&exit_key_state) == 1)	/* as above */
 		sched_yield();
-	return smp_load_acquire(&exit_key_state) == 2;
+	return smp_load_acquire(&exit_key_state) == 2;	/* as above */
 }
 
 /* Take a free record, or make one. */
@@ -390,7 +390,7 @@ bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_ho
 	 * this index was open when we looked.  Pairs with the program order
 	 * of each reader's two increments (the unlock is a release).
 	 */
-	smp_mb();
+	smp_mb();	/* A */
 	if (id >= ID_FIRST && id < LRCU_SRCU_MAX_IDS) {
 		unsigned long p = id >> LRCU_SRCU_PAGE_SHIFT, i = id & (LRCU_SRCU_PER_PAGE - 1);
 

@@ -141,7 +141,7 @@ void lrcu__wake(uint32_t *word)
 {
 	uint32_t old = READ_ONCE(*word);	/* a guess: the CAS checks */
 
-	while (!try_cmpxchg(word, &old, (old + WAKE_STEP) & ~WAKE_SLEEPER))
+	while (!try_cmpxchg(word, &old, (old + WAKE_STEP) & ~WAKE_SLEEPER))	/* see above */
 		;
 	if (old & WAKE_SLEEPER)
 		futex_wake(word);

@@ -195,11 +195,12 @@ static void gp_delay(long jiffies)
 /* ------------------------------------------------------------------ */
 /* Requests */
 
-/* Seq_cst (acquire would do for most callers): see caller_drive_release(). */
+/* Seq_cst (acquire would do for most callers): pairs with H in
+ * caller_drive_release() and with lrcu__gp_request()'s CAS. */
 static bool gp_needed(struct lrcu_state *rsp)
 {
 	return ULONG_CMP_LT(rcu_seq_current(rsp->gp_seq),
-			    smp_load_mb(&rsp->gp_seq_needed));
+			    smp_load_mb(&rsp->gp_seq_needed));	/* see above */
 }
 
 /*
@@ -212,7 +213,7 @@ static bool gp_needed(struct lrcu_state *rsp)
  */
 static bool gp_kthread_needed(struct lrcu_state *rsp)
 {
-	/* Seq_cst: see caller_drive_release(). */
+	/* Seq_cst: pairs with H (caller_drive_release()). */
 	return !smp_load_mb(&rsp->gp_by_caller) && gp_needed(rsp);
 }
 
@@ -277,12 +278,12 @@ void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 		pthread_mutex_lock(&rsp->gp_wq_lock);
 		/*
 		 * Count ourselves before looking (store-buffering pair with
-		 * lrcu__gp_release(): it changes what stop() looks at, fences,
+		 * gp_mutex_release(): it changes what stop() looks at, fences,
 		 * then reads the count; either it sees us and broadcasts under
 		 * the lock we hold, or we see its change).
 		 */
 		atomic_inc(&rsp->gp_wq_waiters);	/* before the fence */
-		smp_mb();
+		smp_mb();	/* W */
 		done = stop(arg);
 		if (!done && us < 0) {
 			pthread_cond_wait(&rsp->gp_wq, &rsp->gp_wq_lock);
@@ -583,9 +584,11 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	 * fence, load gen; registry.c bumps gen, fence, then the newcomer
 	 * loads gp_seq.  Either we see the bump (and fold the slot in) or
 	 * the newcomer's sections all begin after this fence.  Departures we
-	 * miss are reported in phase 2.
+	 * miss are reported in phase 2.  The same with ->joinmask, read in
+	 * phase 2 (leaf_owing()): join_mask() in registry.c sets its bit,
+	 * fences, then samples gp_seq.
 	 */
-	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
+	smp_mb();	/* I: pairs with I in registry.c (slot_attach(), join_mask()) */
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
 	/*
@@ -651,10 +654,16 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 /* Waiting for quiescent states */
 
 /*
- * The fence that separates "GP started / need_qs set" from "read reader
+ * G: the fence that separates "GP started / need_qs set" from "read reader
  * words".  rcu flavor: membarrier(), pairing with the readers' compiler-
  * barrier fences.  rcu_sched: the threads fence in rcu_quiescent_state()
- * themselves, so an ordinary smp_mb() pairs with those.
+ * themselves, so an ordinary smp_mb() pairs with those.  Store-buffering
+ * pairs: the readers store their word, fence, then load the section's
+ * pointers or their need_qs (rcu_read_lock(), rcu_read_unlock(),
+ * rcu_quiescent_state() in rcu/include/rcu/static/rcupdate.h;
+ * sched_go_online() and sched_go_offline() in registry.c); the grace
+ * period's removals or need_qs stores come before G, its word loads
+ * after.
  */
 static void gp_scan_prepare(struct lrcu_state *rsp)
 {
@@ -664,9 +673,9 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
 		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
-		lrcu__heavy_fence();
+		lrcu__heavy_fence();	/* G */
 	else
-		smp_mb();	/* pairs with smp_mb() in rcu_quiescent_state() */
+		smp_mb();	/* G */
 }
 
 /*
@@ -818,6 +827,7 @@ static void fault_words_save(struct lrcu_state *rsp)
 		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
 			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
 
+			/* Acquire, as the scans' word loads (leaf_qs()). */
 			rdp->fault_word = rdp->word ? smp_load_acquire(rdp->word) : 0;
 		}
 		lrcu__node_unlock(rnp);
@@ -1102,7 +1112,7 @@ void lrcu__gp_run(struct lrcu_state *rsp, bool expedited)
  */
 static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
 {
-	/* Seq_cst: see caller_drive_release(); also read by diagnostics. */
+	/* Seq_cst: as H (caller_drive_release()); also read by diagnostics. */
 	smp_store_mb(rsp->gp_by_caller, true);
 	lrcu__gp_note_request(rsp, snap);
 }
@@ -1112,7 +1122,7 @@ static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
  * cleared before, so that it never clears the next caller's): a request
  * the GP kthread left alone meanwhile (for a later grace period, or the
  * one lrcu__gp_try_drive() left in flight) is the kthread's again: wake
- * it.  Store-buffering with the kthread (all seq_cst): it samples
+ * it.  H: store-buffering with the kthread (all seq_cst): it samples
  * ->gp_req_wake, then reads ->gp_by_caller and ->gp_seq_needed
  * (gp_wait_request()); a requester raises ->gp_seq_needed, then bumps
  * ->gp_req_wake.  If the kthread saw us still driving and went to sleep
@@ -1121,7 +1131,7 @@ static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
  */
 static void caller_drive_release(struct lrcu_state *rsp)
 {
-	smp_store_mb(rsp->gp_by_caller, false);
+	smp_store_mb(rsp->gp_by_caller, false);	/* H */
 	lrcu__gp_release(rsp);
 	/*
 	 * Not if another caller took gp_mutex over meanwhile: the kthread
@@ -1131,7 +1141,7 @@ static void caller_drive_release(struct lrcu_state *rsp)
 	 * its own clear (seq_cst: if we saw its set, which follows our
 	 * clear, it sees every request we saw here).
 	 */
-	if (gp_needed(rsp) && !smp_load_mb(&rsp->gp_by_caller))
+	if (gp_needed(rsp) && !smp_load_mb(&rsp->gp_by_caller))	/* after H */
 		lrcu__wake(&rsp->gp_req_wake);
 }
 
@@ -1276,11 +1286,11 @@ static void gp_mutex_release(struct lrcu_state *rsp)
 	atomic_fetch_add(1, &rsp->gp_releases);
 	/*
 	 * The new count (and the grace period's end, stored before) before
-	 * the waiter count: pairs with the fence in lrcu__gp_wq_wait().  With
-	 * no waiter (a caller that drives its own grace periods) there is
+	 * the waiter count: pairs with W in lrcu__gp_wq_wait().  With no
+	 * waiter (a caller that drives its own grace periods) there is
 	 * nobody to wake.
 	 */
-	smp_mb();
+	smp_mb();	/* pairs with W */
 	if (READ_ONCE(rsp->gp_wq_waiters)) {	/* after the fence */
 		pthread_mutex_lock(&rsp->gp_wq_lock);
 		if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && READ_ONCE(rsp->n_gps) > 30))
@@ -1366,8 +1376,8 @@ static bool gp_wait_request(struct lrcu_state *rsp)
 	if (lrcu__spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
 		return false;
 	for (;;) {
-		/* Sample before checking: see lrcu__wake() and
-		 * caller_drive_release(). */
+		/* Sample before checking: see lrcu__wake(); seq_cst, pairs
+		 * with H (caller_drive_release()). */
 		w = smp_load_mb(&rsp->gp_req_wake);
 		if (gp_kthread_needed(rsp))
 			return false;

@@ -221,9 +221,9 @@ static bool gp_end_completes(unsigned long *wait_gp, unsigned long gend)
  * End of a grace period (GP hook, called by its driver): wake each rcuog
  * thread that sleeps for a grace period this one completes, and each
  * rcuo thread whose lazy callbacks do (only in groups that have such a
- * waiter).  The fence orders rcu_seq_end() before the loads of the
- * ->wait_gp and ->lazy_waiters; pairs with the smp_mb() between a
- * sleeper's stores of those and its rcu_seq_done() (wait_gp(),
+ * waiter).  N: the fence orders rcu_seq_end() before the loads of the
+ * ->wait_gp and ->lazy_waiters; store-buffering pair with the smp_mb()
+ * between a sleeper's stores of those and its rcu_seq_done() (wait_gp(),
  * cb_wait()).
  */
 static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
@@ -232,7 +232,7 @@ static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lon
 	int g, cpu;
 
 	(void)now;
-	smp_mb();
+	smp_mb();	/* N */
 	for (g = 0; g < n->nr_groups; g++) {
 		struct nocb_group *grp = &n->grp[g];
 
@@ -265,12 +265,12 @@ void lrcu__nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_
 		return;
 	}
 	/*
-	 * Our enqueue (under cblock) before the ->idle load: pairs with
+	 * Our enqueue (under cblock) before the ->idle load: pairs with P,
 	 * rcuog's store of ->idle, smp_mb(), then its scan.  Either it
-	 * scans our callback or we see it idle; the exchange makes one
-	 * waker per sleep.
+	 * scans our callback or we see it idle; the exchange (fully
+	 * ordered) makes one waker per sleep.
 	 */
-	smp_mb();
+	smp_mb();	/* pairs with P */
 	if (READ_ONCE(grp->idle) &&	/* after the fence */
 	    xchg(&grp->idle, 0)) {
 		stat_inc(&grp->n_enq_wakes);
@@ -291,7 +291,8 @@ void lrcu__nocb_kick_all(struct lrcu_state *rsp)
 	if (!n)
 		return;
 	/* started: set under toggle_lock before the spawn; a thread not yet
-	 * counted there looks at its lists when it starts anyway. */
+	 * counted there looks at its lists when it starts anyway.  Acquire:
+	 * pairs with the release stores in threads_start(). */
 	for (i = 0; i < n->nr_groups; i++)
 		if (smp_load_acquire(&n->grp[i].started))
 			lrcu__wake(&n->grp[i].wake);
@@ -328,7 +329,7 @@ static bool cb_wait(struct nocb_cb *c, uint32_t w, unsigned long gp, long sleep_
 		return lrcu__cb_sleep(&c->wake, w, sleep_us);
 	atomic_fetch_add(1, &c->grp->lazy_waiters);	/* before the fence */
 	smp_store_mb(c->wait_gp, gp);	/* ditto */
-	smp_mb();	/* both before gp_seq: pairs with nocb_gp_end()'s fence */
+	smp_mb();	/* both before gp_seq: pairs with N (nocb_gp_end()) */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
 		stop = lrcu__cb_sleep(&c->wake, w, sleep_us);
 	WRITE_ONCE(c->wait_gp, WAIT_NONE);	/* the hook's hint */
@@ -451,8 +452,8 @@ static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp)
 	struct lrcu_state *rsp = grp->rsp;
 	bool stop = false;
 
-	smp_store_mb(grp->wait_gp, gp);
-	smp_mb();	/* ->wait_gp before gp_seq: pairs with nocb_gp_end() */
+	smp_store_mb(grp->wait_gp, gp);	/* before the fence */
+	smp_mb();	/* ->wait_gp before gp_seq: pairs with N (nocb_gp_end()) */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
 		stop = lrcu__kthread_idle(&grp->wake, w, -1);
 	WRITE_ONCE(grp->wait_gp, WAIT_NONE);
@@ -473,8 +474,8 @@ static void *nocb_gp_kthread(void *arg)
 		w = smp_load_acquire(&grp->wake);
 		poll = READ_ONCE(lrcu__params.nocb_poll);	/* run-time parameter */
 		/* From here on call_rcu() wakes us: see lrcu__nocb_queued(). */
-		smp_store_mb(grp->idle, !poll);
-		smp_mb();	/* ->idle before the list peeks */
+		smp_store_mb(grp->idle, !poll);	/* before the fence */
+		smp_mb();	/* P: ->idle before the list peeks */
 		scan_group(grp, poll, &sc);
 		if (sc.waits) {
 			/* We look again when it ends: no wakeups meanwhile. */

@@ -317,7 +317,7 @@ static unsigned long gp_seq_left(enum lrcu_flavor f, unsigned long s)
 		return 0;
 	/* Idle at s: it moved when GP ctr started; in progress: at its end. */
 	t = READ_ONCE(*(rcu_seq_state(s) ? &e->end_us : &e->start_us));
-	return smp_load_acquire(&e->ctr) == ctr ? t : 0;
+	return smp_load_acquire(&e->ctr) == ctr ? t : 0;	/* as above */
 }
 
 /* A holdout as copied under its leaf lock. */
@@ -591,7 +591,7 @@ static void stall_gp_start(struct lrcu_state *rsp, unsigned long gstart, unsigne
 	smp_store_release(&e->ctr, ~0UL);
 	WRITE_ONCE(e->start_us, now);
 	WRITE_ONCE(e->end_us, 0);
-	smp_store_release(&e->ctr, gstart >> RCU_SEQ_CTR_SHIFT);
+	smp_store_release(&e->ctr, gstart >> RCU_SEQ_CTR_SHIFT);	/* see above */
 	WRITE_ONCE(fqs_at_start[rsp->flavor], READ_ONCE(rsp->n_fqs_scans));	/* statistic snapshot */
 	lrcu__stall_arm(&rsp->stall, gstart, now, READ_ONCE(rsp->gp_expedited));
 }

@@ -432,7 +432,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 /* The typed temporary makes the compiler check v against p's type. */
 #define LRCU_STORE_POINTER(p, v, release) do {				\
 	__typeof__(p) __rsp_v = RCU_INITIALIZER(v);			\
-	if (release)							\
+	if (release)	/* pairs with LRCU_DEREFERENCE_LOAD() */	\
 		LRCU_STORE_RELEASE(&(p), __rsp_v);			\
 	else								\
 		LRCU_WRITE_ONCE(p, __rsp_v);				\
@@ -441,7 +441,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 /* sparse: typeof() drops the __rcu address space; cast instead. */
 #define LRCU_STORE_POINTER(p, v, release) do {				\
 	__typeof__(p) __rsp_v = (__typeof__(p))(v);			\
-	if (release)							\
+	if (release)	/* pairs with LRCU_DEREFERENCE_LOAD() */	\
 		LRCU_STORE_RELEASE(&(p), __rsp_v);			\
 	else								\
 		LRCU_WRITE_ONCE(p, __rsp_v);				\
@@ -509,7 +509,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define rcu_dereference_index_check(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
 			 "suspicious rcu_dereference_index_check() usage"); \
-	LRCU_LOAD_CONSUME(&(p));					\
+	LRCU_LOAD_CONSUME(&(p));	/* as LRCU_DEREFERENCE_LOAD() */	\
 })
 
 /* ------------------------------------------------------------------ */

@@ -141,7 +141,7 @@ static inline void lrcu_reader_fence(void)
 		LRCU_BARRIER();	/* INJECTED: the fence is missing */
 #endif
 	else
-		LRCU_SMP_MB();
+		LRCU_SMP_MB();	/* the caller names its pair */
 }
 
 /* This thread's reader words (binding an unregistered thread's on first use). */
@@ -194,11 +194,11 @@ static inline void lrcu_read_lock_inline(void)
 		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT],
 				   (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1);
 		/*
-		 * Word store before the section's loads; pairs with the
-		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it reads
-		 * reader words (gp_scan_prepare() in tree.c).
+		 * Word store before the section's loads; pairs with G, the
+		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it
+		 * reads reader words (gp_scan_prepare() in rcu/src/tree.c).
 		 */
-		lrcu_reader_fence();
+		lrcu_reader_fence();	/* pairs with G (tree.c) */
 	} else {
 #ifdef CONFIG_PROVE_RCU
 		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
@@ -227,12 +227,12 @@ static inline void lrcu_read_unlock_inline(void)
 		 */
 		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT], w - 1);
 		/*
-		 * Word store before the need_qs load; pairs with the GP
-		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word load
-		 * (gp_scan_leaf()), so either it sees us quiescent or we see
-		 * its request and wake it.
+		 * Word store before the need_qs load; pairs with G, the GP
+		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word
+		 * load (gp_force_qs() in rcu/src/tree.c), so either it sees
+		 * us quiescent or we see its request and wake it.
 		 */
-		lrcu_reader_fence();
+		lrcu_reader_fence();	/* pairs with G (tree.c) */
 		/* Relaxed: after the fence above. */
 		if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT])))
 			lrcu_read_unlock_special(LRCU_PREEMPT);
@@ -339,10 +339,10 @@ static inline void lrcu_quiescent_state_inline(void)
 	LRCU_WRITE_ONCE(r->ctr[LRCU_SCHED], nw);	/* between fences */
 	/*
 	 * Word store before later sections' loads and before the need_qs
-	 * load; pairs with the GP thread's LRCU_SMP_MB() between its need_qs
-	 * store and word load (gp_scan_leaf()).
+	 * load; pairs with G, the GP thread's LRCU_SMP_MB() between its
+	 * need_qs store and word load (gp_scan_prepare() in rcu/src/tree.c).
 	 */
-	LRCU_SMP_MB();
+	LRCU_SMP_MB();	/* pairs with G (tree.c) */
 	if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_SCHED])))	/* after it */
 		lrcu_qs_special();
 }

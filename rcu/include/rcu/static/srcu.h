@@ -130,7 +130,7 @@ static inline int lrcu_srcu_lock_ctr(struct srcu_struct *ssp, unsigned long *c)
 	 * period's heavy fences S and D (membarrier(), or LRCU_SMP_MB() where
 	 * readers fence themselves), rcu/src/srcu.c.
 	 */
-	lrcu_reader_fence();
+	lrcu_reader_fence();	/* B */
 	return idx;
 }
 
@@ -182,7 +182,7 @@ static inline int lrcu_srcu_lock_shared(struct srcu_struct *ssp)
 	/* Relaxed: B below orders the section after it, as for the
 	 * per-thread counters. */
 	LRCU_FETCH_ADD_RELAXED(&ssp->srcu_shared[idx].lock, 1);
-	lrcu_reader_fence();	/* B (see lrcu_srcu_lock_ctr()) */
+	lrcu_reader_fence();	/* B (see lrcu_srcu_lock_ctr()): pairs with S, D */
 	return idx | LRCU_SRCU_SHARED;
 }
 
