@@ -315,8 +315,13 @@ static unsigned long gp_seq_left(enum lrcu_flavor f, unsigned long s)
 	/* Acquire pairs with the release stores in the hooks below. */
 	if (smp_load_acquire(&e->ctr) != ctr)
 		return 0;
-	/* Idle at s: it moved when GP ctr started; in progress: at its end. */
-	t = READ_ONCE(*(rcu_seq_state(s) ? &e->end_us : &e->start_us));
+	/*
+	 * Idle at s: it moved when GP ctr started; in progress: at its end.
+	 * Acquire, so that the check below comes after it: a time that a
+	 * later grace period stored in the entry (release, after its
+	 * invalidation) makes the check fail.
+	 */
+	t = smp_load_acquire(rcu_seq_state(s) ? &e->end_us : &e->start_us);
 	return smp_load_acquire(&e->ctr) == ctr ? t : 0;	/* as above */
 }
 
@@ -587,10 +592,14 @@ static void stall_gp_start(struct lrcu_state *rsp, unsigned long gstart, unsigne
 {
 	struct gp_time *e = &gp_ring[rsp->flavor][(gstart >> RCU_SEQ_CTR_SHIFT) % GP_RING];
 
-	/* Invalidate, fill, then publish (release: pairs with gp_seq_left()). */
+	/*
+	 * Invalidate, fill, then publish (release: pairs with gp_seq_left()'s
+	 * acquire loads).  The fills are releases too, so that the
+	 * invalidation is seen before them (a seqlock's write barrier).
+	 */
 	smp_store_release(&e->ctr, ~0UL);
-	WRITE_ONCE(e->start_us, now);
-	WRITE_ONCE(e->end_us, 0);
+	smp_store_release(&e->start_us, now);	/* see above */
+	smp_store_release(&e->end_us, 0);	/* see above */
 	smp_store_release(&e->ctr, gstart >> RCU_SEQ_CTR_SHIFT);	/* see above */
 	WRITE_ONCE(fqs_at_start[rsp->flavor], READ_ONCE(rsp->n_fqs_scans));	/* statistic snapshot */
 	lrcu__stall_arm(&rsp->stall, gstart, now, READ_ONCE(rsp->gp_expedited));
