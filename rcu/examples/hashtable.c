@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/kernel.h>
 #include <rcu/rculist.h>
 #include <rcu/rcupdate.h>
 
@@ -181,7 +182,7 @@ static void *demo_reader_fn(void *arg)
 	if (rcu_register_thread())
 		return NULL;
 	/* Acquire pairs with the release store that stops the demo. */
-	while (!__atomic_load_n(&demo_stop, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&demo_stop)) {
 		int keyno = (int)(rand_r(&r->seed) % DEMO_KEYS);
 
 		demo_key(key, sizeof(key), keyno);
@@ -214,7 +215,7 @@ static int hashtable_demo(int nreaders, long nupdates, FILE *out)
 	if (!readers)
 		return 1;
 	ht_init(&demo_table);
-	__atomic_store_n(&demo_stop, 0, __ATOMIC_RELAXED);	/* before the threads start */
+	WRITE_ONCE(demo_stop, 0);	/* before the threads start */
 	for (n = 0; n < nreaders; n++) {
 		readers[n].seed = (unsigned int)n + 1;
 		if (pthread_create(&readers[n].tid, NULL, demo_reader_fn, &readers[n])) {
@@ -244,7 +245,7 @@ static int hashtable_demo(int nreaders, long nupdates, FILE *out)
 	}
 
 	/* Release pairs with the readers' acquire loads. */
-	__atomic_store_n(&demo_stop, 1, __ATOMIC_RELEASE);
+	smp_store_release(&demo_stop, 1);
 	for (n = 0; n < nreaders; n++) {
 		pthread_join(readers[n].tid, NULL);
 		lookups += readers[n].lookups;

@@ -21,9 +21,10 @@
 
 static void barrier_put(struct lrcu_state *rsp)
 {
-	/* Release pairs with the waiter's acquire load of the count: the
-	 * callbacks before this one happen before rcu_barrier() returns. */
-	if (__atomic_sub_fetch(&rsp->barrier_cpu_count, 1, __ATOMIC_ACQ_REL) == 0) {
+	/* Fully ordered; its release pairs with the waiter's acquire load
+	 * of the count: the callbacks before this one happen before
+	 * rcu_barrier() returns. */
+	if (atomic_dec_return(&rsp->barrier_cpu_count) == 0) {
 		pthread_mutex_lock(&rsp->barrier_done_lock);
 		pthread_cond_broadcast(&rsp->barrier_done);
 		pthread_mutex_unlock(&rsp->barrier_done_lock);
@@ -70,7 +71,7 @@ static bool barrier_entrain_all(struct lrcu_state *rsp)
 	pthread_mutex_lock(&rsp->barrier_lock);
 	rcu_seq_start(&rsp->barrier_seq);
 	/* The guard; barrier_mutex orders it against the last pass. */
-	__atomic_store_n(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(rsp->barrier_cpu_count, 1);
 #ifdef LRCU_INJECT
 	if (LRCU_INJECTED(LRCU_BUG_BARRIER_EARLY))
 		skip = inject_last_busy(rsp);	/* INJECTED: not waited for */
@@ -82,7 +83,7 @@ static bool barrier_entrain_all(struct lrcu_state *rsp)
 		rdp->barrier_head.func = barrier_callback;
 		if (lrcu__cblist_entrain(&rdp->cbl, &rdp->barrier_head)) {
 			/* The guard keeps it above 0; cblock orders the rest. */
-			__atomic_fetch_add(&rsp->barrier_cpu_count, 1, __ATOMIC_RELAXED);
+			atomic_inc(&rsp->barrier_cpu_count);
 			any = true;
 		}
 		pthread_mutex_unlock(&rdp->cblock);
@@ -90,7 +91,7 @@ static bool barrier_entrain_all(struct lrcu_state *rsp)
 	if (any)
 		barrier_put(rsp);	/* drop the guard */
 	else	/* nobody waits on barrier_done: no broadcast */
-		__atomic_store_n(&rsp->barrier_cpu_count, 0, __ATOMIC_RELAXED);	/* barrier_mutex orders it */
+		WRITE_ONCE(rsp->barrier_cpu_count, 0);	/* barrier_mutex orders it */
 	pthread_mutex_unlock(&rsp->barrier_lock);
 	return any;
 }
@@ -99,7 +100,7 @@ static bool barrier_entrain_all(struct lrcu_state *rsp)
 static void barrier_wait(struct lrcu_state *rsp)
 {
 	pthread_mutex_lock(&rsp->barrier_done_lock);
-	while (__atomic_load_n(&rsp->barrier_cpu_count, __ATOMIC_ACQUIRE))	/* see barrier_put() */
+	while (smp_load_acquire(&rsp->barrier_cpu_count))	/* see barrier_put() */
 		pthread_cond_wait(&rsp->barrier_done, &rsp->barrier_done_lock);
 	pthread_mutex_unlock(&rsp->barrier_done_lock);
 }
@@ -139,7 +140,7 @@ void lrcu_barrier(enum lrcu_flavor f, const char *caller)
 		barrier_wait(rsp);
 	}
 	rcu_seq_end(&rsp->barrier_seq);
-	__atomic_fetch_add(&rsp->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
+	atomic_inc(&rsp->n_barriers);	/* statistic */
 	pthread_mutex_unlock(&rsp->barrier_mutex);
 	lrcu__update_end(was);
 }

@@ -59,8 +59,8 @@ void lrcu__cb_slot_busy(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	/* Only this slot's bit, only under its cblock: a relaxed peek is
 	 * exact, and the read-modify-write happens once per busy spell.
 	 * Relaxed: ordered by the caller's fence (above). */
-	if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
-		__atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+	if (!(READ_ONCE(*w) & bit))
+		atomic_or(bit, w);
 }
 
 /* rdp has no callbacks left (cblock held).  Relaxed: a later arrival
@@ -69,8 +69,8 @@ static void cb_slot_idle(struct lrcu_state *rsp, struct lrcu_data *rdp)
 {
 	unsigned long bit, *w = cb_slot_word(rsp, rdp, &bit);
 
-	if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
-		__atomic_fetch_and(w, ~bit, __ATOMIC_RELAXED);
+	if (READ_ONCE(*w) & bit)
+		atomic_and(~bit, w);
 }
 
 /*
@@ -85,7 +85,7 @@ static void cb_slot_idle(struct lrcu_state *rsp, struct lrcu_data *rdp)
 static size_t cb_words_below(void)
 {
 	/* Acquire pairs with the release in register_slot(). */
-	size_t hwm = (size_t)__atomic_load_n(&lrcu__slots_hwm, __ATOMIC_ACQUIRE);
+	size_t hwm = (size_t)smp_load_acquire(&lrcu__slots_hwm);
 	size_t below = (hwm + LRCU_LONG_BITS - 1) / LRCU_LONG_BITS;
 
 	return below < lrcu_cb_slots_words() - 1 ? below : lrcu_cb_slots_words() - 1;
@@ -104,7 +104,7 @@ static size_t cb_word_next(size_t wi, size_t below)
 #define for_each_cb_slot(rsp, rdp, wi, m, below)					\
 	for ((below) = cb_words_below(), (wi) = (below) ? 0 : lrcu_cb_slots_words() - 1; \
 	     (wi) < lrcu_cb_slots_words(); (wi) = cb_word_next((wi), (below)))	\
-		for ((m) = __atomic_load_n(&(rsp)->cb_slots[wi], __ATOMIC_RELAXED);	\
+		for ((m) = READ_ONCE((rsp)->cb_slots[wi]);				\
 		     (m) && ((rdp) = &(rsp)->rda[(wi) * LRCU_LONG_BITS +			\
 					       __builtin_ctzl(m)], 1);			\
 		     (m) &= (m) - 1)
@@ -234,8 +234,8 @@ static void invoke_one(struct rcu_head *h)
 /* Statistics: relaxed; the max is approximate with several invokers. */
 static void stat_max(unsigned long *p, unsigned long v)
 {
-	if (v > __atomic_load_n(p, __ATOMIC_RELAXED))
-		__atomic_store_n(p, v, __ATOMIC_RELAXED);
+	if (v > READ_ONCE(*p))
+		WRITE_ONCE(*p, v);
 }
 
 /*
@@ -300,7 +300,7 @@ bool lrcu__cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned lon
 		return false;
 	/* Before invoking: a barrier callback in this batch may let
 	 * rcu_barrier() return, and its caller read these statistics. */
-	__atomic_fetch_add(&rsp->n_cb_batches, 1, __ATOMIC_RELAXED);	/* statistic */
+	atomic_inc(&rsp->n_cb_batches);	/* statistic */
 	stat_max(&rsp->cb_max_batch, (unsigned long)cbs.len);
 
 	lrcu_reader.flags |= LRCU_R_IN_CALLBACK;
@@ -373,7 +373,7 @@ static void *cb_kthread(void *arg)
 		lrcu__fatal("%s: cannot register", rsp->cb_thread_name);
 	while (!lrcu__kthread_check()) {
 		/* Sample before looking for work: see lrcu__wake(). */
-		w = __atomic_load_n(&rsp->cb_wake, __ATOMIC_ACQUIRE);
+		w = smp_load_acquire(&rsp->cb_wake);
 		lrcu__lazy_pass_begin(&rsp->lazy, &lp);
 		more = invoke_pass(rsp, &lp);
 		/* Lazy callbacks due: their grace period driven here if it

@@ -20,12 +20,12 @@ static unsigned long misuse_count;
 
 void lrcu__misuse(void)
 {
-	__atomic_fetch_add(&misuse_count, 1, __ATOMIC_RELAXED);	/* a counter: no ordering */
+	atomic_inc(&misuse_count);	/* a counter: no ordering */
 }
 
 unsigned long lrcu_misuse_count(void)
 {
-	return __atomic_load_n(&misuse_count, __ATOMIC_RELAXED);	/* see lrcu__misuse() */
+	return READ_ONCE(misuse_count);	/* see lrcu__misuse() */
 }
 
 void lrcu__fatal(const char *fmt, ...)
@@ -104,7 +104,7 @@ static void thread_desc(struct lrcu_msg *m)
 	lrcu__msg_str(m, " (slot ");
 	lrcu__msg_num(m, lrcu_reader.slot);
 	lrcu__msg_str(m, ", rcu nesting ");
-	lrcu__msg_num(m, (long)(__atomic_load_n(&lrcu_rw()->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
+	lrcu__msg_num(m, (long)(READ_ONCE(lrcu_rw()->ctr[LRCU_PREEMPT]) &
 			       LRCU_W_NEST_MASK));	/* our own word */
 	lrcu__msg_str(m, ", sched nesting ");
 	lrcu__msg_num(m, (long)(lrcu_reader.sched_nesting & LRCU_SN_DEPTH));
@@ -118,7 +118,7 @@ void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 
 	lrcu__misuse();
 	/* Only decides who prints; orders nothing. */
-	if (once && __atomic_exchange_n(once, true, __ATOMIC_RELAXED))
+	if (once && xchg_relaxed(once, true))
 		return;
 	thread_desc(&who);
 	flockfile(stderr);
@@ -145,15 +145,14 @@ static void report_once(const char *prefix, const char *what)
 	lrcu__misuse();
 	for (i = 0; i < ARRAY_SIZE(seen); i++) {
 		/* Pairs with the CAS below (messages are string literals). */
-		const char *s = __atomic_load_n(&seen[i], __ATOMIC_ACQUIRE);
+		const char *s = smp_load_acquire(&seen[i]);
 
 		if (s == what)
 			return;
 		if (!s) {
 			const char *expected = NULL;
 
-			if (__atomic_compare_exchange_n(&seen[i], &expected, what, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			if (try_cmpxchg(&seen[i], &expected, what))	/* see the load */
 				break;
 			if (expected == what)
 				return;
@@ -242,7 +241,7 @@ static void dobj_init(void)
 	gate_init();
 	for (i = 0; i < DOBJ_BUCKETS; i++)
 		pthread_mutex_init(&dobj_table[i].lock, NULL);
-	__atomic_store_n(&dobj_ready, true, __ATOMIC_RELEASE);	/* pairs with lrcu__debug_shutdown() */
+	smp_store_release(&dobj_ready, true);	/* pairs with lrcu__debug_shutdown() */
 }
 
 static void bucket_lock(unsigned int b)
@@ -283,7 +282,7 @@ void lrcu__debug_shutdown(void)
 	struct dobj *o;
 	int i;
 
-	if (!__atomic_load_n(&dobj_ready, __ATOMIC_ACQUIRE))	/* see dobj_init() */
+	if (!smp_load_acquire(&dobj_ready))	/* see dobj_init() */
 		return;
 	for (i = 0; i < DOBJ_BUCKETS; i++) {
 		bucket_lock((unsigned int)i);

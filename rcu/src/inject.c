@@ -89,9 +89,9 @@ void lrcu_inject_nested_unlock(void)
 	unsigned long g;
 
 	/* Relaxed: the GP thread's request, as in rcu_read_unlock(). */
-	if (r->slot < 0 || !__atomic_load_n(&r->rw->need_qs[LRCU_PREEMPT], __ATOMIC_RELAXED))
+	if (r->slot < 0 || !READ_ONCE(r->rw->need_qs[LRCU_PREEMPT]))
 		return;
-	__atomic_store_n(&r->rw->need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(r->rw->need_qs[LRCU_PREEMPT], 0);
 	rdp = &rsp->rda[r->slot];
 	rnp = rdp->mynode;
 	lrcu__node_lock(rnp);

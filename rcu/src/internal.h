@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <rcu/kernel.h>
 #include <rcu/rcupdate.h>
+#include "atomic.h"
 #include "rcu_seq.h"
 #include "segcblist.h"
 #include "inject.h"
@@ -459,7 +460,7 @@ static inline bool lrcu_node_is_leaf(const struct lrcu_state *rsp, const struct 
 static inline int lrcu_leaf_hwm(struct lrcu_state *rsp)
 {
 	/* Acquire pairs with the release in registry.c's slot_attach(). */
-	return __atomic_load_n(&rsp->leaf_hwm, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&rsp->leaf_hwm);
 }
 
 static inline struct lrcu_node *lrcu_node_next_used(struct lrcu_state *rsp,
@@ -506,7 +507,7 @@ static inline void lrcu__node_unlock(struct lrcu_node *rnp)
  * store: no locked instruction; readers load it relaxed). */
 static inline void lrcu__stat_add(unsigned long *c, unsigned long n)
 {
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+	WRITE_ONCE(*c, READ_ONCE(*c) + n);
 }
 
 /*
@@ -571,7 +572,7 @@ static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
 	return i <= lrcu__nr_slots ? &rsp->rda[i] : NULL;
 }
 #define lrcu_for_each_used_rdp(rsp, rdp, hwm)					\
-	for ((hwm) = __atomic_load_n(&lrcu__slots_hwm, __ATOMIC_ACQUIRE),	\
+	for ((hwm) = smp_load_acquire(&lrcu__slots_hwm),	/* see above */	\
 	     (rdp) = &(rsp)->rda[(hwm) ? 0 : lrcu__nr_slots];			\
 	     (rdp); (rdp) = lrcu_rdp_next((rsp), (rdp), (hwm)))
 

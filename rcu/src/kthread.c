@@ -95,7 +95,7 @@ void lrcu__fork_park(bool *parked)
 
 	pthread_mutex_lock(&kt.lock);
 	/* Relaxed: kt.lock orders it (it is written under the lock). */
-	while (__atomic_load_n(&kt.request, __ATOMIC_RELAXED) == LRCU_KT_PARK) {
+	while (READ_ONCE(kt.request) == LRCU_KT_PARK) {
 		*parked = *self = true;
 		pthread_cond_broadcast(&kt.cond);
 		pthread_cond_wait(&kt.cond, &kt.lock);
@@ -106,36 +106,36 @@ void lrcu__fork_park(bool *parked)
 
 bool lrcu__fork_pending(void)
 {
-	/* Seq_cst: pairs with the preparer's store and its loads of the idle
-	 * words and GP wake words (a store-buffering pair, see idle()). */
-	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == LRCU_KT_PARK;
+	/* Seq_cst: pairs with K, the preparer's store and its loads of the
+	 * idle words and GP wake words (see lrcu__kthread_idle()). */
+	return smp_load_mb(&kt.request) == LRCU_KT_PARK;
 }
 
 bool lrcu__kthread_requested(void)
 {
-	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) != LRCU_KT_RUN;	/* as above */
+	return smp_load_mb(&kt.request) != LRCU_KT_RUN;	/* as above */
 }
 
 bool lrcu__kthread_check(void)
 {
-	int req = __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST);	/* as above */
+	int req = smp_load_mb(&kt.request);	/* as above */
 
 	if (likely(req == LRCU_KT_RUN))
 		return false;
 	if (req == LRCU_KT_PARK)
 		lrcu__fork_park(&kt_self->parked);
-	return __atomic_load_n(&kt.request, __ATOMIC_SEQ_CST) == LRCU_KT_STOP;	/* as above */
+	return smp_load_mb(&kt.request) == LRCU_KT_STOP;	/* as above */
 }
 
 bool lrcu__kthread_idle(uint32_t *word, uint32_t val, long timeout_us)
 {
 	/*
-	 * Store-buffering pair with kthreads_kick(): we publish the word,
+	 * K: store-buffering pair with kthreads_kick(): we publish the word,
 	 * then look at the request; the requester stores the request, then
 	 * reads the word and bumps it.  Either we see the request, or it
 	 * bumps our word after we sampled val, and the wait returns at once.
 	 */
-	__atomic_store_n(&kt_self->wake, word, __ATOMIC_SEQ_CST);
+	smp_store_mb(kt_self->wake, word);	/* K */
 	if (lrcu__kthread_requested())
 		return lrcu__kthread_check();
 	lrcu__futex_wait(word, val, timeout_us);
@@ -148,9 +148,9 @@ static void kthreads_kick(enum lrcu_kt_request req)
 	struct kthread *k;
 	uint32_t *w;
 
-	__atomic_store_n(&kt.request, req, __ATOMIC_SEQ_CST);	/* see idle() */
+	smp_store_mb(kt.request, req);	/* pairs with K (lrcu__kthread_idle()) */
 	for (k = kt.list; k; k = k->next)
-		if ((w = __atomic_load_n(&k->wake, __ATOMIC_SEQ_CST)))	/* see idle() */
+		if ((w = smp_load_mb(&k->wake)))	/* ditto */
 			lrcu__wake(w);
 	pthread_cond_broadcast(&kt.cond);
 }
@@ -203,7 +203,7 @@ void lrcu__kthreads_fork(enum lrcu_fork_phase ph)
 void lrcu__kthreads_fork_child(void)
 {
 	pthread_cond_init(&kt.cond, NULL);	/* its waiters are gone */
-	__atomic_store_n(&kt.request, LRCU_KT_RUN, __ATOMIC_SEQ_CST);	/* nobody parked here */
+	smp_store_mb(kt.request, LRCU_KT_RUN);	/* nobody parked here */
 }
 
 void lrcu__kthreads_restart(void)
@@ -212,7 +212,7 @@ void lrcu__kthreads_restart(void)
 
 	for (k = kt.list; k; k = k->next) {
 		k->parked = false;
-		__atomic_store_n(&k->wake, NULL, __ATOMIC_RELAXED);	/* no thread yet */
+		WRITE_ONCE(k->wake, NULL);	/* no thread yet */
 		if (kthread_start(k))
 			lrcu__fatal("fork() child: cannot restart a library thread");
 	}
@@ -231,7 +231,7 @@ void lrcu__kthreads_join(void)
 		pthread_join(k->tid, NULL);
 		free(k);
 	}
-	__atomic_store_n(&kt.request, LRCU_KT_RUN, __ATOMIC_SEQ_CST);	/* see idle() */
+	smp_store_mb(kt.request, LRCU_KT_RUN);	/* as in kthreads_kick() */
 }
 
 /* ------------------------------------------------------------------ */

@@ -72,7 +72,7 @@ enum lrcu_lazy lrcu__lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 			       unsigned long snap, unsigned long now)
 {
 	/* Relaxed: seeing the request late only defers a no-op request. */
-	unsigned long needed = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
+	unsigned long needed = READ_ONCE(rsp->gp_seq_needed);
 
 	if (READ_ONCE(lrcu__params.lazy_gp_delay) <= 0 || ULONG_CMP_GE(needed, snap))
 		return LRCU_LAZY_NOW;
@@ -143,18 +143,19 @@ void lrcu__lazy_flush_all(struct lrcu_state *rsp)
 
 bool lrcu__lazy_keeper_wake(struct lrcu_lazy_keeper *k)
 {
-	/* Seq_cst: the caller's deferral (under cblock) before the exchange;
-	 * pairs with the store of 0 + smp_mb() in lrcu__lazy_pass_begin(). */
-	return !__atomic_exchange_n(&k->armed, 1, __ATOMIC_SEQ_CST);
+	/* Fully ordered: the caller's deferral (under cblock) before the
+	 * exchange; pairs with L, the store of 0 + smp_mb() in
+	 * lrcu__lazy_pass_begin(). */
+	return !xchg(&k->armed, 1);
 }
 
 void lrcu__lazy_pass_begin(struct lrcu_lazy_keeper *k, struct lrcu_lazy_pass *p)
 {
 	/* From now on a slot's first deferral wakes us, until
 	 * lrcu__lazy_pass_end() says that we keep a timer. */
-	__atomic_store_n(&k->armed, 0, __ATOMIC_SEQ_CST);
-	smp_mb();	/* the store before the peeks at the slots; pairs with
-			 * lrcu__lazy_keeper_wake()'s exchange */
+	smp_store_mb(k->armed, 0);	/* before the fence */
+	smp_mb();	/* L: the store before the peeks at the slots; pairs
+			 * with lrcu__lazy_keeper_wake()'s exchange */
 	*p = (struct lrcu_lazy_pass){ .k = k, .now = lrcu__now_us(), .sleep_us = -1 };
 	p->flush = k->period_end_us && ULONG_CMP_GE(p->now, k->period_end_us);
 }
@@ -218,6 +219,6 @@ bool lrcu__lazy_pass_end(struct lrcu_state *rsp, struct lrcu_lazy_pass *p, long 
 		min_sleep(sleep_us, ULONG_CMP_GE(p->now, k->period_end_us) ? 0 :
 			  (long)(k->period_end_us - p->now));
 	if (*sleep_us >= 0)
-		__atomic_store_n(&k->armed, 1, __ATOMIC_RELAXED);	/* a hint, see above */
+		WRITE_ONCE(k->armed, 1);	/* a hint, see above */
 	return ended;
 }

@@ -51,17 +51,17 @@ int lrcu_init(void)
 {
 	int rc = 0;
 
-	if (__atomic_load_n(&started, __ATOMIC_ACQUIRE))	/* see above */
+	if (smp_load_acquire(&started))	/* see above */
 		return 0;
 	pthread_mutex_lock(&init_lock);
 	if (start_failed) {
 		rc = -1;
-	} else if (!__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* under the lock */
+	} else if (!READ_ONCE(started)) {	/* under the lock */
 		rc = lrcu__start();
 		if (rc)
 			start_failed = true;
 		else
-			__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+			smp_store_release(&started, 1);	/* see above */
 	}
 	pthread_mutex_unlock(&init_lock);
 	return rc;
@@ -69,7 +69,7 @@ int lrcu_init(void)
 
 void lrcu__init_once(void)
 {
-	if (likely(__atomic_load_n(&started, __ATOMIC_ACQUIRE)))	/* see above */
+	if (likely(smp_load_acquire(&started)))	/* see above */
 		return;
 	if (lrcu_init())
 		exit(2);	/* the reason was printed */
@@ -151,7 +151,7 @@ static void fork_prepare(void)
 		lrcu__fatal("fork() from a library thread (an RCU or SRCU callback): "
 			   "it cannot be restarted in the child");
 	pthread_mutex_lock(&init_lock);
-	fork_tree = __atomic_load_n(&started, __ATOMIC_RELAXED);	/* init_lock */
+	fork_tree = READ_ONCE(started);	/* init_lock */
 	lrcu__kthreads_request(LRCU_KT_PARK);
 	lrcu__tree_kick();
 	lrcu__kthreads_wait_parked(fork_held);
@@ -226,7 +226,7 @@ int lrcu_shutdown(void)
 	if (lrcu__in_kthread())
 		lrcu__fatal("rcu_shutdown() from a library thread (an RCU or SRCU callback)");
 	pthread_mutex_lock(&init_lock);
-	if (__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* init_lock */
+	if (READ_ONCE(started)) {	/* init_lock */
 		lrcu__check_blocking(LRCU_PREEMPT, "rcu_shutdown");
 		others = lrcu__registry_others();
 		if (others) {
@@ -239,14 +239,14 @@ int lrcu_shutdown(void)
 		}
 	}
 	shutdown_callbacks();
-	if (__atomic_load_n(&started, __ATOMIC_RELAXED) && lrcu_thread_slot() >= 0)	/* init_lock */
+	if (READ_ONCE(started) && lrcu_thread_slot() >= 0)	/* init_lock */
 		lrcu_unregister_thread();
 	kthreads_stop();
 	lrcu__srcu_shutdown_free();
 	lrcu__debug_shutdown();
-	if (__atomic_load_n(&started, __ATOMIC_RELAXED)) {	/* init_lock */
+	if (READ_ONCE(started)) {	/* init_lock */
 		lrcu__stop();
-		__atomic_store_n(&started, 0, __ATOMIC_RELEASE);	/* see lrcu_init() */
+		smp_store_release(&started, 0);	/* see lrcu_init() */
 	}
 	pthread_mutex_unlock(&init_lock);
 	return 0;

@@ -14,7 +14,7 @@ void lrcu__lock_slow(struct lrcu_lock *l)
 	 * Acquire: pairs with lrcu__unlock()'s release exchange.  Taking the
 	 * lock with 2 (not 1) keeps the wakeup of whoever else sleeps.
 	 */
-	while (__atomic_exchange_n(&l->word, 2, __ATOMIC_ACQUIRE) != 0)
+	while (xchg_acquire(&l->word, 2) != 0)
 		syscall(SYS_futex, &l->word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
 }
 

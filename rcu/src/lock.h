@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <rcu/kernel.h>
 
 struct lrcu_lock {
 	uint32_t word;
@@ -35,15 +36,14 @@ static inline void lrcu__lock(struct lrcu_lock *l)
 	uint32_t free = 0;
 
 	/* Acquire: pairs with the release exchange in lrcu__unlock(). */
-	if (__builtin_expect(!__atomic_compare_exchange_n(&l->word, &free, 1, false,
-							  __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 0))
+	if (__builtin_expect(!try_cmpxchg_acquire(&l->word, &free, 1), 0))
 		lrcu__lock_slow(l);
 }
 
 static inline void lrcu__unlock(struct lrcu_lock *l)
 {
 	/* Release: pairs with the acquire in lrcu__lock()/lrcu__lock_slow(). */
-	if (__builtin_expect(__atomic_exchange_n(&l->word, 0, __ATOMIC_RELEASE) == 2, 0))
+	if (__builtin_expect(xchg_release(&l->word, 0) == 2, 0))
 		lrcu__unlock_wake(l);
 }
 

@@ -43,7 +43,7 @@ void lrcu__membarrier_init(void)
 	 * (lrcu__init_once()), so it sees the final value and uses
 	 * membarrier() whenever a reader may have relied on it.
 	 */
-	__atomic_store_n(&lrcu_has_membarrier, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(lrcu_has_membarrier, 1);
 }
 
 /*
@@ -54,17 +54,17 @@ void lrcu__membarrier_init(void)
  */
 void lrcu__membarrier_fork_child(void)
 {
-	if (!__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED))	/* see init */
+	if (!READ_ONCE(lrcu_has_membarrier))	/* see init */
 		return;
 	if (!sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
 	    !sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		return;
-	__atomic_store_n(&lrcu_has_membarrier, 0, __ATOMIC_RELAXED);	/* see init */
+	WRITE_ONCE(lrcu_has_membarrier, 0);	/* see init */
 }
 
 void lrcu__heavy_fence(void)
 {
-	if (__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)) {	/* see above */
+	if (READ_ONCE(lrcu_has_membarrier)) {	/* see above */
 		/* Pairs with the readers' compiler-barrier lrcu_reader_fence(). */
 		if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
 			lrcu__fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");

@@ -222,12 +222,12 @@ static bool started;	/* set by lrcu__params_freeze() at init */
 void lrcu__params_freeze(void)
 {
 	/* Pairs with the acquire loads in the setters below. */
-	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
+	smp_store_release(&started, true);
 }
 
 void lrcu__params_thaw(void)
 {
-	__atomic_store_n(&started, false, __ATOMIC_RELEASE);	/* as above */
+	smp_store_release(&started, false);	/* as above */
 }
 
 static const struct param_desc *param_find(const char *name, size_t len)
@@ -432,7 +432,8 @@ static int param_check_token(const char *tok, size_t len, struct pending *p,
 	}
 	p->d = d;
 	p->text = NULL;
-	if (d->fixed && __atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+	/* Acquire pairs with lrcu__params_freeze()'s release. */
+	if (d->fixed && smp_load_acquire(&started)) {
 		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
 		return -1;
 	}
@@ -505,7 +506,7 @@ int lrcu_param_set(const char *name, const char *value, char *err, size_t errlen
 		errf(err, errlen, "unknown parameter '%s'", name);
 		return -1;
 	}
-	if (d->fixed && __atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+	if (d->fixed && smp_load_acquire(&started)) {	/* as above */
 		errf(err, errlen, "%s: cannot be changed after RCU has started", d->name);
 		return -1;
 	}

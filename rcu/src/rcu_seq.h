@@ -35,7 +35,7 @@ static inline unsigned long rcu_seq_state(unsigned long s)
 
 static inline unsigned long rcu_seq_current(unsigned long *sp)
 {
-	return __atomic_load_n(sp, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(sp);	/* pairs with rcu_seq_start()/_end() */
 }
 
 /*
@@ -48,7 +48,7 @@ static inline unsigned long rcu_seq_current(unsigned long *sp)
  */
 static inline void rcu_seq_start(unsigned long *sp)
 {
-	__atomic_store_n(sp, *sp + 1, __ATOMIC_RELEASE);
+	smp_store_release(sp, *sp + 1);	/* see above */
 }
 
 /*
@@ -58,7 +58,7 @@ static inline void rcu_seq_start(unsigned long *sp)
  */
 static inline void rcu_seq_set_state(unsigned long *sp, unsigned long state)
 {
-	__atomic_store_n(sp, (*sp & ~RCU_SEQ_STATE_MASK) | state, __ATOMIC_RELEASE);
+	smp_store_release(sp, (*sp & ~RCU_SEQ_STATE_MASK) | state);	/* see above */
 }
 
 /*
@@ -95,7 +95,7 @@ static inline unsigned long rcu_seq_endval(unsigned long *sp)
 static inline void rcu_seq_end(unsigned long *sp)
 {
 	smp_mb();	/* pairs with the readers' unlock release + fences */
-	__atomic_store_n(sp, rcu_seq_endval(sp), __ATOMIC_RELEASE);
+	smp_store_release(sp, rcu_seq_endval(sp));	/* see above */
 }
 
 /*
@@ -110,14 +110,14 @@ static inline unsigned long rcu_seq_snap(unsigned long *sp)
 	unsigned long s;
 
 	smp_mb();	/* caller's prior writes before the sample */
-	s = __atomic_load_n(sp, __ATOMIC_RELAXED);	/* after the fence */
+	s = READ_ONCE(*sp);	/* after the fence */
 	return (s + 2 * RCU_SEQ_STATE_MASK + 1) & ~RCU_SEQ_STATE_MASK;
 }
 
 /* Has the grace period that snapshot s waits for completed? */
 static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
 {
-	return ULONG_CMP_GE(__atomic_load_n(sp, __ATOMIC_ACQUIRE), s);
+	return ULONG_CMP_GE(smp_load_acquire(sp), s);	/* pairs with rcu_seq_end() */
 }
 
 /*

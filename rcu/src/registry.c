@@ -49,7 +49,7 @@ void lrcu__registry_init(void)
 void lrcu__registry_stop(void)
 {
 	pthread_key_delete(exit_key);
-	__atomic_store_n(&lrcu__slots_hwm, 0, __ATOMIC_RELAXED);	/* nothing walks now */
+	WRITE_ONCE(lrcu__slots_hwm, 0);	/* nothing walks now */
 }
 
 /* ------------------------------------------------------------------ */
@@ -67,11 +67,11 @@ static void sched_go_offline(bool may_lock)
 
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
-	__atomic_store_n(&r->ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);	/* between fences */
+	WRITE_ONCE(r->ctr[LRCU_SCHED], 0);	/* between fences */
 	lrcu_reader.sched_nesting &= ~LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
-	smp_mb();	/* word before the need_qs load; pairs with the GP
-			 * thread's need_qs store + smp_mb() + word load */
-	if (!__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))	/* after it */
+	smp_mb();	/* word before the need_qs load; pairs with G in
+			 * tree.c: need_qs store, smp_mb(), word load */
+	if (!READ_ONCE(r->need_qs[LRCU_SCHED]))	/* after it */
 		return;
 	if (may_lock)
 		lrcu_qs_special();
@@ -89,16 +89,18 @@ static __thread unsigned int inject_rejoin_keep;
  * nothing: our word said quiescent anyway, and skipping the slot spares
  * it a load, or a whole leaf its lock).  Async-signal-safe (an atomic
  * OR; joining twice is harmless).  Seq_cst, and the fence: the bit before
- * our gp_seq sample and our section's loads; pairs with gp_init()'s
+ * our gp_seq sample and our section's loads; pairs with I, gp_init()'s
  * smp_mb() between rcu_seq_start() and its ->joinmask loads (the Spin
- * model's SCEN_JOIN: loaded before the start, a joiner is missed).
+ * model's SCEN_JOIN: loaded before the start, a joiner is missed).  The
+ * fence is needed: a seq_cst read-modify-write orders only against
+ * seq_cst accesses, not the relaxed and acquire loads that follow.
  */
 static void join_mask(enum lrcu_flavor f)
 {
 	struct lrcu_data *rdp = &lrcu__states[f].rda[lrcu_reader.slot];
 
-	__atomic_fetch_or(&rdp->mynode->joinmask, rdp->grpmask, __ATOMIC_SEQ_CST);
-	smp_mb();
+	atomic_fetch_or(rdp->grpmask, &rdp->mynode->joinmask);	/* fully ordered */
+	smp_mb();	/* pairs with I (tree.c) */
 }
 
 /*
@@ -146,13 +148,12 @@ static void sched_go_online(void)
 	sched_join_mask();
 	/* Acquire pairs with rcu_seq_start()'s release, as in
 	 * rcu_quiescent_state(). */
-	s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
+	s = smp_load_acquire(&lrcu_gp_pub[LRCU_SCHED].seq);
 
-	__atomic_store_n(&r->ctr[LRCU_SCHED],
-			 (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, __ATOMIC_RELAXED);	/* fence after */
+	WRITE_ONCE(r->ctr[LRCU_SCHED], (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1);	/* fence after */
 	lrcu_reader.sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
-	smp_mb();	/* word before later sections' loads; pairs with the
-			 * GP thread's smp_mb() before its word loads */
+	smp_mb();	/* word before later sections' loads; pairs with G in
+			 * tree.c, the smp_mb() before its word loads */
 }
 
 /* ------------------------------------------------------------------ */
@@ -206,8 +207,8 @@ static void slot_attach(struct lrcu_rword *r, int slot)
 		 * Release, before the gen bump below: a GP init that sees the
 		 * bump sees the leaf too (lrcu_leaf_hwm()); slots_lock makes
 		 * us the only writer. */
-		if (leaf + 1 > __atomic_load_n(&rsp->leaf_hwm, __ATOMIC_RELAXED))
-			__atomic_store_n(&rsp->leaf_hwm, leaf + 1, __ATOMIC_RELEASE);
+		if (leaf + 1 > READ_ONCE(rsp->leaf_hwm))
+			smp_store_release(&rsp->leaf_hwm, leaf + 1);	/* see above */
 		lrcu__node_lock(rnp);
 		/* The word is initialised before the scanner can reach it
 		 * (both under the leaf lock). */
@@ -215,17 +216,18 @@ static void slot_attach(struct lrcu_rword *r, int slot)
 		rdp->need_qs = &r->need_qs[f];
 		/* Atomic: gp_init() peeks at it without the lock (an
 		 * arrival there owes nothing: relaxed). */
-		__atomic_store_n(&rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask,
-				 __ATOMIC_RELAXED);
+		WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask);
 		lrcu__node_unlock(rnp);
-		__atomic_fetch_add(&lrcu__states[f].qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
+		/* Fully ordered; its release pairs with gp_init()'s acquire
+		 * load of the generation (->qsmaskinitnext before it). */
+		atomic_fetch_add(1, &lrcu__states[f].qsmaskinit_gen);
 	}
 	/*
 	 * The bumps before this thread's first gp_seq load (in its first
-	 * read-side section); pairs with the smp_mb() in gp_init() between
-	 * rcu_seq_start() and its load of qsmaskinit_gen.
+	 * read-side section); pairs with I, the smp_mb() in gp_init()
+	 * (tree.c) between rcu_seq_start() and its load of qsmaskinit_gen.
 	 */
-	smp_mb();
+	smp_mb();	/* pairs with I (tree.c) */
 }
 
 static int register_slot(bool internal, int want, const char *what)
@@ -269,19 +271,18 @@ static int register_slot(bool internal, int want, const char *what)
 	 */
 	/* Not joined to either flavor yet (REG clear: the first
 	 * rcu_read_lock() joins, lrcu_read_lock_join()). */
-	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_PREEMPT],
-			 LRCU_INJECTED(LRCU_BUG_RCU_JOIN_SKIPPED) ? LRCU_W_REG : 0,	/* INJECTED: "joined" */
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&lrcu__rwords[slot].ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&lrcu__rwords[slot].need_qs[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&lrcu__rwords[slot].need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(lrcu__rwords[slot].ctr[LRCU_PREEMPT],
+		   LRCU_INJECTED(LRCU_BUG_RCU_JOIN_SKIPPED) ? LRCU_W_REG : 0);	/* INJECTED: "joined" */
+	WRITE_ONCE(lrcu__rwords[slot].ctr[LRCU_SCHED], 0);
+	WRITE_ONCE(lrcu__rwords[slot].need_qs[LRCU_PREEMPT], 0);
+	WRITE_ONCE(lrcu__rwords[slot].need_qs[LRCU_SCHED], 0);
 	r->rw = &lrcu__rwords[slot];	/* our markers write there from now on */
 	slot_attach(r->rw, slot);
 	/* Release: the slot's rdp set-up before walkers (callbacks.c,
 	 * barrier.c, stats.c) acquire-load the new mark; slots_lock
 	 * serialises the writers. */
-	if (slot + 1 > __atomic_load_n(&lrcu__slots_hwm, __ATOMIC_RELAXED))
-		__atomic_store_n(&lrcu__slots_hwm, slot + 1, __ATOMIC_RELEASE);
+	if (slot + 1 > READ_ONCE(lrcu__slots_hwm))
+		smp_store_release(&lrcu__slots_hwm, slot + 1);	/* see above */
 	pthread_mutex_unlock(&lrcu__slots_lock);
 	pthread_setspecific(exit_key, r);	/* unregister if the thread exits */
 	if (!internal)
@@ -336,14 +337,13 @@ static void slot_detach(int slot)
 		lrcu__node_lock(rnp);
 		/* Release: our last section before gp_init()'s lock-free
 		 * peek (acquire) that lets a grace period skip the leaf. */
-		__atomic_store_n(&rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask,
-				 __ATOMIC_RELEASE);
+		smp_store_release(&rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask);
 		/* The next owner joins afresh (ordered by the lock and the
 		 * generation bump below, as ->qsmaskinitnext). */
-		__atomic_fetch_and(&rnp->joinmask, ~rdp->grpmask, __ATOMIC_RELAXED);
+		atomic_and(~rdp->grpmask, &rnp->joinmask);
 		/* A GP init that misses this bump still reports the departed
 		 * slot (phase 2 of gp_init()). */
-		__atomic_fetch_add(&rsp->qsmaskinit_gen, 1, __ATOMIC_SEQ_CST);
+		atomic_fetch_add(1, &rsp->qsmaskinit_gen);
 		rdp->word = NULL;
 		rdp->need_qs = NULL;
 		/* We are outside any section: quiescent for the current GP. */
@@ -378,8 +378,8 @@ static int unregister_slot(const char *what)
 	lrcu__slots[slot].reader = NULL;
 	pthread_mutex_unlock(&lrcu__slots_lock);
 	/* Back to our own words (nobody scans them): not registered. */
-	__atomic_store_n(&r->own.ctr[LRCU_PREEMPT], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->own.ctr[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(r->own.ctr[LRCU_PREEMPT], 0);
+	WRITE_ONCE(r->own.ctr[LRCU_SCHED], 0);
 	r->rw = &r->own;
 	r->sched_nesting = 0;	/* depth 0 (checked above), not online */
 	if (LRCU_INJECTED(LRCU_BUG_SCHED_REJOIN))
@@ -446,7 +446,7 @@ static void registry_thread_exit(void *arg)
 	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
 		lrcu_read_misuse("thread exited inside an RCU read-side critical section");
 		/* Release pairs with the scanner's acquire, as an unlock. */
-		__atomic_store_n(&r->rw->ctr[LRCU_PREEMPT], LRCU_W_REG, __ATOMIC_RELEASE);
+		smp_store_release(&r->rw->ctr[LRCU_PREEMPT], LRCU_W_REG);
 		r->sched_nesting &= ~(LRCU_SN_DEPTH | LRCU_SN_MOMENTARY);
 	}
 	unregister_slot("thread exit");
@@ -571,7 +571,7 @@ void lrcu_qs_special(void)
 	struct lrcu_state *rsp = &lrcu__states[LRCU_SCHED];
 
 	/* Clear before reporting: the GP thread re-marks if still needed. */
-	__atomic_store_n(&lrcu_rw()->need_qs[LRCU_SCHED], 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(lrcu_rw()->need_qs[LRCU_SCHED], 0);
 	if (r->slot >= 0)
 		lrcu__report_qs_slot(rsp, &rsp->rda[r->slot]);
 }
@@ -584,7 +584,7 @@ void lrcu_qs_special(void)
 void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
 	/* Clear before waking: the GP thread re-marks if still needed. */
-	__atomic_store_n(&lrcu_rw()->need_qs[f], 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(lrcu_rw()->need_qs[f], 0);
 	lrcu__wake(&lrcu__states[f].gp_wake);
 }
 

@@ -162,19 +162,19 @@ static void sup_free(struct lrcu_srcu_sup *sup)
 struct lrcu_srcu_sup *lrcu__srcu_sup_get(struct srcu_struct *ssp)
 {
 	/* Acquire pairs with the release stores below and in init. */
-	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);
 
 	if (likely(sup))
 		return sup;
 	lrcu__init_once();	/* lrcu__heavy_fence() needs the final membarrier setting */
 	pthread_mutex_lock(&sups_lock);
-	sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_RELAXED);	/* under the lock */
+	sup = READ_ONCE(ssp->srcu_sup);	/* under the lock */
 	if (!sup) {
 		sup = sup_alloc(ssp);
 		if (!sup)
 			lrcu__fatal("SRCU domain %s: out of memory", ssp->srcu_name ? ssp->srcu_name : "?");
 		/* Release: the initialised state before other updaters see it. */
-		__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);
+		smp_store_release(&ssp->srcu_sup, sup);
 	}
 	pthread_mutex_unlock(&sups_lock);
 	return sup;
@@ -193,7 +193,7 @@ int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name)
 	if (!sup)
 		return -ENOMEM;
 	lrcu__srcu_id_get(ssp);		/* per-thread counters from the start */
-	__atomic_store_n(&ssp->srcu_sup, sup, __ATOMIC_RELEASE);	/* see sup_get() */
+	smp_store_release(&ssp->srcu_sup, sup);	/* see sup_get() */
 	return 0;
 }
 
@@ -232,7 +232,7 @@ static long cleanup_drop_callbacks(struct lrcu_srcu_sup *sup)
 
 void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 {
-	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);	/* see sup_get() */
 	const char *name = ssp->srcu_name ? ssp->srcu_name : "?";
 	unsigned long open[2];
 	bool keep_sup = false;
@@ -266,10 +266,10 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 			sup_free(sup);
 	}
 	if (!(open[0] + open[1]))
-		lrcu__srcu_id_put(__atomic_load_n(&ssp->srcu_id, __ATOMIC_RELAXED));
+		lrcu__srcu_id_put(READ_ONCE(ssp->srcu_id));
 	/* The memory is the caller's again; a stale reader finds no id. */
-	__atomic_store_n(&ssp->srcu_sup, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&ssp->srcu_id, LRCU_SRCU_ID_NONE, __ATOMIC_RELAXED);
+	WRITE_ONCE(ssp->srcu_sup, NULL);
+	WRITE_ONCE(ssp->srcu_id, LRCU_SRCU_ID_NONE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -320,7 +320,7 @@ static int srcu_print_holdouts(void *arg, struct lrcu_stall_out *o, unsigned lon
 
 static unsigned long srcu_stall_gp_seq(void *arg)
 {
-	return __atomic_load_n(&((struct lrcu_srcu_sup *)arg)->gp_seq, __ATOMIC_RELAXED);
+	return READ_ONCE(((struct lrcu_srcu_sup *)arg)->gp_seq);
 }
 
 static unsigned long srcu_stall_cbs(void *arg)
@@ -348,9 +348,9 @@ static void srcu_stall_check(struct lrcu_srcu_sup *sup)
 static bool srcu_scan(struct lrcu_srcu_sup *sup)
 {
 	struct srcu_struct *ssp = sup->ssp;
-	int idx = !(__atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) & 1);	/* we write it */
+	int idx = !(READ_ONCE(ssp->srcu_idx) & 1);	/* we write it */
 
-	__atomic_fetch_add(&sup->n_scans, 1, __ATOMIC_RELAXED);	/* statistic */
+	atomic_inc(&sup->n_scans);	/* statistic */
 	if (lrcu__srcu_readers_drained(ssp, idx, &sup->holdouts))
 		return true;
 	srcu_stall_check(sup);
@@ -366,9 +366,10 @@ static void srcu_gp_start(struct lrcu_srcu_sup *sup)
 	/*
 	 * S: the requesters' removals (ordered before their requests by
 	 * rcu_seq_snap()'s fence, and before us by sup->lock) before every
-	 * counter load of this grace period.  Pairs with B in each reader.
+	 * counter load of this grace period.  Pairs with B in each reader
+	 * (rcu/include/rcu/static/srcu.h).
 	 */
-	lrcu__heavy_fence();
+	lrcu__heavy_fence();	/* S */
 }
 
 static void srcu_flip(struct lrcu_srcu_sup *sup)
@@ -377,14 +378,13 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 
 	/* E: SCAN1's counter loads before the new index is visible; pairs
 	 * with the readers' index samples, through D. */
-	smp_mb();
+	smp_mb();	/* E */
 	/* Relaxed: readers sample it without ordering; D orders it. */
-	__atomic_store_n(&ssp->srcu_idx, __atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELAXED);
+	WRITE_ONCE(ssp->srcu_idx, READ_ONCE(ssp->srcu_idx) + 1);
 	/* D: the new index before every reader thread's later samples (at
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */
-	lrcu__heavy_fence();
+	lrcu__heavy_fence();	/* D */
 	rcu_seq_set_state(&sup->gp_seq, SRCU_STATE_SCAN2);
 }
 
@@ -397,11 +397,11 @@ static void srcu_gp_end(struct lrcu_srcu_sup *sup)
 	rcu_seq_end(&sup->gp_seq);
 	lrcu__stall_disarm(&sup->stall);
 	/* Statistics: relaxed, written under the lock. */
-	__atomic_fetch_add(&sup->n_gps, 1, __ATOMIC_RELAXED);
+	atomic_inc(&sup->n_gps);
 	if (ULONG_CMP_GE(sup->gp_seq_needed_exp, end))
-		__atomic_fetch_add(&sup->n_exp_gps, 1, __ATOMIC_RELAXED);
-	if (dur > __atomic_load_n(&sup->gp_max_us, __ATOMIC_RELAXED))
-		__atomic_store_n(&sup->gp_max_us, dur, __ATOMIC_RELAXED);
+		atomic_inc(&sup->n_exp_gps);
+	if (dur > READ_ONCE(sup->gp_max_us))
+		WRITE_ONCE(sup->gp_max_us, dur);
 	lrcu__srcu_cbs_gp_ended(sup);
 	pthread_cond_broadcast(&sup->gp_wq);
 }
@@ -652,7 +652,7 @@ unsigned long lrcu__srcu_shutdown_barrier(void)
 	free(all);
 	pthread_mutex_lock(&sups_lock);
 	list_for_each_entry(sup, &sups, all)
-		queued += __atomic_load_n(&sup->n_cbs_queued, __ATOMIC_RELAXED);	/* a count */
+		queued += READ_ONCE(sup->n_cbs_queued);	/* a count */
 	pthread_mutex_unlock(&sups_lock);
 	return queued;
 }
@@ -666,7 +666,7 @@ void lrcu__srcu_shutdown_free(void)
 	lrcu__srcu_worker_stopped();
 	pthread_mutex_lock(&sups_lock);
 	list_for_each_entry_safe(sup, tmp, &sups, all) {
-		__atomic_store_n(&sup->ssp->srcu_sup, NULL, __ATOMIC_RELAXED);	/* nobody looks now */
+		WRITE_ONCE(sup->ssp->srcu_sup, NULL);	/* nobody looks now */
 		list_del(&sup->all);
 		sup_destroy(sup);
 	}
@@ -674,15 +674,13 @@ void lrcu__srcu_shutdown_free(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Statistics and diagnostics: snapshots, no ordering needed */
-
-#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* Statistics and diagnostics: snapshots (READ_ONCE()), no ordering needed */
 
 unsigned long lrcu_srcu_get_gp_seq(struct srcu_struct *ssp)
 {
-	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);	/* see sup_get() */
 
-	return sup ? LD(sup->gp_seq) : RCU_SEQ_INIT;
+	return sup ? READ_ONCE(sup->gp_seq) : RCU_SEQ_INIT;
 }
 
 unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp)
@@ -692,23 +690,23 @@ unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp)
 
 int lrcu_srcu_get_stats(struct srcu_struct *ssp, struct lrcu_srcu_stats *st)
 {
-	struct lrcu_srcu_sup *sup = __atomic_load_n(&ssp->srcu_sup, __ATOMIC_ACQUIRE);
+	struct lrcu_srcu_sup *sup = smp_load_acquire(&ssp->srcu_sup);	/* see sup_get() */
 
 	memset(st, 0, sizeof(*st));
-	st->id = LD(ssp->srcu_id);
-	st->idx = LD(ssp->srcu_idx) & 1;
+	st->id = READ_ONCE(ssp->srcu_id);
+	st->idx = READ_ONCE(ssp->srcu_idx) & 1;
 	lrcu__srcu_readers_count(ssp, st->readers);
 	if (!sup)
 		return -1;
-	st->gp_seq = LD(sup->gp_seq);
-	st->gps_completed = LD(sup->n_gps);
-	st->exp_gps = LD(sup->n_exp_gps);
-	st->gp_max_us = LD(sup->gp_max_us);
-	st->scans = LD(sup->n_scans);
-	st->cbs_queued = LD(sup->n_cbs_queued);
-	st->cbs_invoked = LD(sup->n_cbs_invoked);
+	st->gp_seq = READ_ONCE(sup->gp_seq);
+	st->gps_completed = READ_ONCE(sup->n_gps);
+	st->exp_gps = READ_ONCE(sup->n_exp_gps);
+	st->gp_max_us = READ_ONCE(sup->gp_max_us);
+	st->scans = READ_ONCE(sup->n_scans);
+	st->cbs_queued = READ_ONCE(sup->n_cbs_queued);
+	st->cbs_invoked = READ_ONCE(sup->n_cbs_invoked);
 	st->cbs_pending = st->cbs_queued - st->cbs_invoked;
-	st->barriers = LD(sup->n_barriers);
+	st->barriers = READ_ONCE(sup->n_barriers);
 	return 0;
 }
 

@@ -140,7 +140,7 @@ void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback
 	s = rcu_seq_snap(&sup->gp_seq);
 	lrcu__cblist_advance_accelerate(&sup->cbl, sup->gp_seq, s);
 	lrcu__srcu_request(sup, s, false);
-	__atomic_fetch_add(&sup->n_cbs_queued, 1, __ATOMIC_RELAXED);	/* statistic */
+	atomic_inc(&sup->n_cbs_queued);	/* statistic */
 	pthread_mutex_unlock(&sup->lock);
 	lrcu__srcu_worker_queue(sup);
 }
@@ -164,7 +164,7 @@ static void srcu_invoke(struct lrcu_srcu_sup *sup, struct lrcu_cbs *cbs)
 	pthread_mutex_lock(&sup->lock);
 	/* ->len counted them until now (srcu_barrier() relies on that). */
 	WRITE_ONCE(sup->cbl.len, sup->cbl.len - cbs->len);	/* read unlocked by cleanup */
-	__atomic_fetch_add(&sup->n_cbs_invoked, (unsigned long)user, __ATOMIC_RELAXED);
+	atomic_add((unsigned long)user, &sup->n_cbs_invoked);
 	pthread_mutex_unlock(&sup->lock);
 }
 
@@ -247,7 +247,7 @@ static void *srcu_worker(void *arg)
 	pthread_setname_np(pthread_self(), "srcu_worker");
 	while (!lrcu__kthread_check()) {
 		/* Sample before looking for work: see lrcu__wake(). */
-		uint32_t w = __atomic_load_n(&W.wake, __ATOMIC_ACQUIRE);
+		uint32_t w = smp_load_acquire(&W.wake);
 		unsigned long now = lrcu__now_us(), next = ULONG_MAX;
 		int i, n;
 
@@ -312,7 +312,7 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 			lrcu__srcu_worker_queue(sup);
 		while (!sup->barrier_done)
 			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
-		__atomic_fetch_add(&sup->n_barriers, 1, __ATOMIC_RELAXED);	/* statistic */
+		atomic_inc(&sup->n_barriers);	/* statistic */
 		rcu_seq_end(&sup->barrier_seq);
 	}
 	pthread_mutex_unlock(&sup->lock);

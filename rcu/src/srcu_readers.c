@@ -54,7 +54,7 @@ static void srcu_misuse(int kind, const char *domain, const char *what)
 
 	lrcu__misuse();
 	/* Only decides who prints. */
-	if (__atomic_exchange_n(&reported[kind], 1, __ATOMIC_RELAXED))
+	if (xchg_relaxed(&reported[kind], 1))
 		return;
 	prctl(PR_GET_NAME, name);
 	fprintf(stderr, "rcu: WARNING: %s (domain %s, thread %s/%d)\n", what,
@@ -76,21 +76,20 @@ static unsigned long id_hint;			/* word to start looking at */
 /* A free id, or 0 if none is left. */
 static unsigned long id_alloc(void)
 {
-	unsigned long start = __atomic_load_n(&id_hint, __ATOMIC_RELAXED) % ID_WORDS, n, w;
+	unsigned long start = READ_ONCE(id_hint) % ID_WORDS, n, w;
 
 	for (n = 0; n < ID_WORDS; n++) {
 		unsigned long *word = &id_map[(start + n) % ID_WORDS];
-		unsigned long v = __atomic_load_n(word, __ATOMIC_RELAXED);
+		unsigned long v = READ_ONCE(*word);
 
 		while (~v) {
 			unsigned long bit = 1UL << __builtin_ctzl(~v);
 
 			/* The bitmap orders nothing: the id's user publishes it
 			 * with the CAS in lrcu__srcu_id_get(). */
-			if (__atomic_compare_exchange_n(word, &v, v | bit, false,
-							__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			if (try_cmpxchg_relaxed(word, &v, v | bit)) {
 				w = (start + n) % ID_WORDS;
-				__atomic_store_n(&id_hint, w, __ATOMIC_RELAXED);	/* a hint */
+				WRITE_ONCE(id_hint, w);	/* a hint */
 				return w * 64 + (unsigned long)__builtin_ctzl(bit);
 			}
 		}
@@ -104,7 +103,7 @@ void lrcu__srcu_id_put(unsigned long id)
 		return;
 	/* Release: the domain's last uses of the id (the drained counters
 	 * checked by cleanup) before another domain can take it. */
-	__atomic_fetch_and(&id_map[id / 64], ~(1UL << (id % 64)), __ATOMIC_RELEASE);
+	atomic_fetch_and_release(~(1UL << (id % 64)), &id_map[id / 64]);
 }
 
 /*
@@ -114,7 +113,7 @@ void lrcu__srcu_id_put(unsigned long id)
 unsigned long lrcu__srcu_id_get(struct srcu_struct *ssp)
 {
 	/* Acquire pairs with the CAS below (the id's name is set). */
-	unsigned long id = __atomic_load_n(&ssp->srcu_id, __ATOMIC_ACQUIRE), mine;
+	unsigned long id = smp_load_acquire(&ssp->srcu_id), mine;
 	unsigned long expect = LRCU_SRCU_ID_NONE;
 
 	if (id != LRCU_SRCU_ID_NONE)
@@ -123,13 +122,15 @@ unsigned long lrcu__srcu_id_get(struct srcu_struct *ssp)
 	if (!mine)
 		mine = LRCU_SRCU_ID_SHARED;	/* all taken: shared counters */
 	else
-		__atomic_store_n(&id_name[mine], ssp->srcu_name, __ATOMIC_RELAXED);	/* see below */
-	/* Release: id_name[] before the id is visible. */
-	if (__atomic_compare_exchange_n(&ssp->srcu_id, &expect, mine, false,
-					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		WRITE_ONCE(id_name[mine], ssp->srcu_name);	/* see below */
+	/* Fully ordered: id_name[] before the id is visible (pairs with the
+	 * acquire loads of the id, above and in the scan). */
+	if (try_cmpxchg(&ssp->srcu_id, &expect, mine))
 		return mine;
 	lrcu__srcu_id_put(mine);		/* someone else assigned one first */
-	return expect;
+	/* A failed CAS orders nothing: load the winner's id again, acquire
+	 * as above (it changes only at cleanup). */
+	return smp_load_acquire(&ssp->srcu_id);
 }
 
 /* ------------------------------------------------------------------ */
@@ -152,23 +153,23 @@ static __thread bool creating_key;	/* this thread is creating it */
 static bool exit_key_ready(void)
 {
 	/* Acquire pairs with the release of 2 below (exit_key is set). */
-	int st = __atomic_load_n(&exit_key_state, __ATOMIC_ACQUIRE), zero = 0;
+	int st = smp_load_acquire(&exit_key_state), zero = 0;
 
 	if (st == 2)
 		return true;
-	if (st == 0 && __atomic_compare_exchange_n(&exit_key_state, &zero, 1, false,
-						   __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+	/* Acquire, as the load above; a failure reads again below. */
+	if (st == 0 && try_cmpxchg_acquire(&exit_key_state, &zero, 1)) {
 		creating_key = true;
 		st = pthread_key_create(&exit_key, record_exit) ? 0 : 2;
-		__atomic_store_n(&exit_key_state, st, __ATOMIC_RELEASE);
+		smp_store_release(&exit_key_state, st);	/* see above */
 		creating_key = false;
 		return st == 2;
 	}
 	if (creating_key)	/* a signal handler nested in the creation */
 		return false;
-	while (__atomic_load_n(&exit_key_state, __ATOMIC_ACQUIRE) == 1)	/* as above */
+	while (smp_load_acquire(&exit_key_state) == 1)	/* as above */
 		sched_yield();
-	return __atomic_load_n(&exit_key_state, __ATOMIC_ACQUIRE) == 2;
+	return smp_load_acquire(&exit_key_state) == 2;	/* as above */
 }
 
 /* Take a free record, or make one. */
@@ -178,27 +179,24 @@ static struct srcu_record *record_claim(void)
 	int zero;
 
 	/* Acquire: records are pushed with a release CAS. */
-	for (r = __atomic_load_n(&records, __ATOMIC_ACQUIRE); r; r = r->next) {
+	for (r = smp_load_acquire(&records); r; r = r->next) {
 		zero = 0;
 		/* Acquire pairs with record_exit()'s release: the last owner's
 		 * zeroed counters before ours. */
-		if (!__atomic_load_n(&r->owner, __ATOMIC_RELAXED) &&
-		    __atomic_compare_exchange_n(&r->owner, &zero, 1, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		if (!READ_ONCE(r->owner) && try_cmpxchg_acquire(&r->owner, &zero, 1))
 			goto claimed;
 	}
 	r = map_zeroed(sizeof(*r));
 	if (!r)
 		return NULL;
 	r->owner = 1;
-	r->next = __atomic_load_n(&records, __ATOMIC_RELAXED);
+	r->next = READ_ONCE(records);
 	/* Release: the record's fields before the scanner can reach it. */
-	while (!__atomic_compare_exchange_n(&records, &r->next, r, false,
-					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	while (!try_cmpxchg_release(&records, &r->next, r))
 		;
 claimed:
 	/* Diagnostics only (holdout reports). */
-	__atomic_store_n(&r->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
+	WRITE_ONCE(r->tid, (int)syscall(SYS_gettid));
 	prctl(PR_GET_NAME, r->name);
 	return r;
 }
@@ -207,7 +205,7 @@ claimed:
 static struct srcu_record *self_record(void)
 {
 	/* Owner-only pointer (relaxed, as in the fast path). */
-	struct lrcu_srcu_rec *cur = __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED);
+	struct lrcu_srcu_rec *cur = READ_ONCE(lrcu_srcu_self);
 	struct lrcu_srcu_rec *expect = &empty_record.pub;
 	struct srcu_record *r;
 
@@ -220,9 +218,8 @@ static struct srcu_record *self_record(void)
 		return NULL;
 	/* Relaxed: this thread only; the CAS catches a signal handler that
 	 * claimed a record meanwhile (we then use its record). */
-	if (!__atomic_compare_exchange_n(&lrcu_srcu_self, &expect, &r->pub, false,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&r->owner, 0, __ATOMIC_RELEASE);	/* see record_exit() */
+	if (!try_cmpxchg_relaxed(&lrcu_srcu_self, &expect, &r->pub)) {
+		smp_store_release(&r->owner, 0);	/* see record_exit() */
 		r = (struct srcu_record *)expect;
 	}
 arm:
@@ -236,7 +233,7 @@ arm:
 /* The record's page for ids p*256.., mapped on first use. */
 static struct lrcu_srcu_page *page_get(struct srcu_record *r, unsigned long p)
 {
-	struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_RELAXED), *expect = NULL;
+	struct lrcu_srcu_page *pg = READ_ONCE(r->pub.dir[p]), *expect = NULL;
 
 	if (pg)
 		return pg;
@@ -244,8 +241,7 @@ static struct lrcu_srcu_page *page_get(struct srcu_record *r, unsigned long p)
 	if (!pg)
 		return NULL;
 	/* Release pairs with the scanner's acquire load of the entry. */
-	if (!__atomic_compare_exchange_n(&r->pub.dir[p], &expect, pg, false,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+	if (!try_cmpxchg_release(&r->pub.dir[p], &expect, pg)) {
 		munmap(pg, sizeof(*pg));	/* a signal handler installed one */
 		return expect;
 	}
@@ -262,29 +258,28 @@ static void record_exit(void *arg)
 	unsigned long p, i;
 	int idx;
 
-	if (&r->pub != __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED))	/* owner only */
+	if (&r->pub != READ_ONCE(lrcu_srcu_self))	/* owner only */
 		return;
 	for (p = 0; p < LRCU_SRCU_DIR; p++) {
-		struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_RELAXED);
+		struct lrcu_srcu_page *pg = READ_ONCE(r->pub.dir[p]);
 
 		for (i = 0; pg && i < LRCU_SRCU_PER_PAGE; i++) {
 			for (idx = 0; idx < 2; idx++) {
 				/* Our own counters. */
-				if (!__atomic_load_n(&pg->ctr[i][idx], __ATOMIC_RELAXED))
+				if (!READ_ONCE(pg->ctr[i][idx]))
 					continue;
-				srcu_misuse(MU_EXIT, __atomic_load_n(&id_name[p * LRCU_SRCU_PER_PAGE + i],
-								     __ATOMIC_RELAXED),
+				srcu_misuse(MU_EXIT, READ_ONCE(id_name[p * LRCU_SRCU_PER_PAGE + i]),
 					    "thread exited inside an SRCU read-side critical section: "
 					    "the section ends with it");
 				/* Release, as an unlock (pairs with the scan). */
-				__atomic_store_n(&pg->ctr[i][idx], 0, __ATOMIC_RELEASE);
+				smp_store_release(&pg->ctr[i][idx], 0);
 			}
 		}
 	}
 	r->key_set = false;
-	__atomic_store_n(&lrcu_srcu_self, &empty_record.pub, __ATOMIC_RELAXED);	/* owner only */
+	WRITE_ONCE(lrcu_srcu_self, &empty_record.pub);	/* owner only */
 	/* Release pairs with record_claim()'s acquire: zeroed counters first. */
-	__atomic_store_n(&r->owner, 0, __ATOMIC_RELEASE);
+	smp_store_release(&r->owner, 0);
 }
 
 /*
@@ -296,28 +291,28 @@ static void record_exit(void *arg)
  */
 void lrcu__srcu_readers_fork_child(void)
 {
-	struct lrcu_srcu_rec *self = __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED);
+	struct lrcu_srcu_rec *self = READ_ONCE(lrcu_srcu_self);
 	struct srcu_record *r;
 	unsigned long p, i;
 
 	/* One thread here: relaxed, the library threads start afterwards
 	 * (pthread_create() orders these stores before them). */
-	for (r = __atomic_load_n(&records, __ATOMIC_RELAXED); r; r = r->next) {
-		if (&r->pub == self || !__atomic_load_n(&r->owner, __ATOMIC_RELAXED))
+	for (r = READ_ONCE(records); r; r = r->next) {
+		if (&r->pub == self || !READ_ONCE(r->owner))
 			continue;
 		for (p = 0; p < LRCU_SRCU_DIR; p++) {
-			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_RELAXED);
+			struct lrcu_srcu_page *pg = READ_ONCE(r->pub.dir[p]);
 
 			for (i = 0; pg && i < LRCU_SRCU_PER_PAGE; i++) {
-				__atomic_store_n(&pg->ctr[i][0], 0, __ATOMIC_RELAXED);
-				__atomic_store_n(&pg->ctr[i][1], 0, __ATOMIC_RELAXED);
+				WRITE_ONCE(pg->ctr[i][0], 0);
+				WRITE_ONCE(pg->ctr[i][1], 0);
 			}
 		}
 		r->key_set = false;
-		__atomic_store_n(&r->owner, 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(r->owner, 0);
 	}
-	if (__atomic_load_n(&exit_key_state, __ATOMIC_RELAXED) == 1)
-		__atomic_store_n(&exit_key_state, 0, __ATOMIC_RELAXED);	/* its creator is gone */
+	if (READ_ONCE(exit_key_state) == 1)
+		WRITE_ONCE(exit_key_state, 0);	/* its creator is gone */
 }
 
 /* ------------------------------------------------------------------ */
@@ -366,7 +361,7 @@ static void holdout_note(struct srcu_holdouts *h, struct srcu_record *r, unsigne
 	h->total += v;
 	if (n >= SRCU_HOLDOUTS_MAX)
 		return;
-	h->tid[n] = __atomic_load_n(&r->tid, __ATOMIC_RELAXED);	/* diagnostics */
+	h->tid[n] = READ_ONCE(r->tid);	/* diagnostics */
 	memcpy(h->name[n], r->name, sizeof(h->name[n]));
 	h->name[n][sizeof(h->name[n]) - 1] = '\0';
 	h->count[n] = v;
@@ -379,7 +374,7 @@ static void holdout_note(struct srcu_holdouts *h, struct srcu_record *r, unsigne
  */
 bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_holdouts *h)
 {
-	unsigned long id = __atomic_load_n(&ssp->srcu_id, __ATOMIC_ACQUIRE);	/* as in id_get */
+	unsigned long id = smp_load_acquire(&ssp->srcu_id);	/* as in id_get */
 	unsigned long unlocks, locks, v;
 	struct srcu_record *r;
 	bool busy = false;
@@ -387,7 +382,7 @@ bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_ho
 	if (h)
 		memset(h, 0, sizeof(*h));
 	/* Acquire pairs with the release (C) of srcu_read_unlock(). */
-	unlocks = __atomic_load_n(&ssp->srcu_shared[idx].unlock, __ATOMIC_ACQUIRE);
+	unlocks = smp_load_acquire(&ssp->srcu_shared[idx].unlock);
 	/*
 	 * A: unlock counts before lock counts.  A section's lock increment
 	 * precedes its unlock increment, so every unlock counted here has its
@@ -395,19 +390,19 @@ bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_ho
 	 * this index was open when we looked.  Pairs with the program order
 	 * of each reader's two increments (the unlock is a release).
 	 */
-	smp_mb();
+	smp_mb();	/* A */
 	if (id >= ID_FIRST && id < LRCU_SRCU_MAX_IDS) {
 		unsigned long p = id >> LRCU_SRCU_PAGE_SHIFT, i = id & (LRCU_SRCU_PER_PAGE - 1);
 
 		/* Acquire: pairs with the release CAS that pushed each record. */
-		for (r = __atomic_load_n(&records, __ATOMIC_ACQUIRE); r; r = r->next) {
+		for (r = smp_load_acquire(&records); r; r = r->next) {
 			/* Acquire pairs with page_get()'s release CAS. */
-			struct lrcu_srcu_page *pg = __atomic_load_n(&r->pub.dir[p], __ATOMIC_ACQUIRE);
+			struct lrcu_srcu_page *pg = smp_load_acquire(&r->pub.dir[p]);
 
 			if (!pg)
 				continue;
 			/* Acquire pairs with srcu_read_unlock()'s release (C). */
-			v = __atomic_load_n(&pg->ctr[i][idx], __ATOMIC_ACQUIRE);
+			v = smp_load_acquire(&pg->ctr[i][idx]);
 			if (!v)
 				continue;
 			busy = true;
@@ -416,7 +411,7 @@ bool lrcu__srcu_readers_drained(struct srcu_struct *ssp, int idx, struct srcu_ho
 			holdout_note(h, r, v);
 		}
 	}
-	locks = __atomic_load_n(&ssp->srcu_shared[idx].lock, __ATOMIC_ACQUIRE);	/* after A */
+	locks = smp_load_acquire(&ssp->srcu_shared[idx].lock);	/* after A */
 	if (locks != unlocks) {
 		busy = true;
 		if (h)

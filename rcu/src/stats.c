@@ -9,9 +9,7 @@ const char *lrcu_flavor_name(enum lrcu_flavor f)
 	return f < LRCU_NR_FLAVORS ? lrcu__states[f].name : "?";
 }
 
-/* Statistics and diagnostics: snapshots, no ordering needed. */
-#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-
+/* Statistics and diagnostics: snapshots (READ_ONCE()), no ordering needed. */
 int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 {
 	struct lrcu_state *rsp;
@@ -24,20 +22,20 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 	rsp = &lrcu__states[f];
 	*st = (struct lrcu_stats){ 0 };
 	st->gp_seq = rcu_seq_current(rsp->gp_seq);
-	st->gp_seq_needed = LD(rsp->gp_seq_needed);
-	st->gps_completed = LD(rsp->n_gps);
-	st->gp_max_us = LD(rsp->gp_max_us);
-	st->fqs_scans = LD(rsp->n_fqs_scans);
+	st->gp_seq_needed = READ_ONCE(rsp->gp_seq_needed);
+	st->gps_completed = READ_ONCE(rsp->n_gps);
+	st->gp_max_us = READ_ONCE(rsp->gp_max_us);
+	st->fqs_scans = READ_ONCE(rsp->n_fqs_scans);
 	for (i = 0; i < rsp->nr_nodes; i++)
-		st->qs_reports += LD(rsp->node[i].n_qs_reports);
-	st->cb_batches = LD(rsp->n_cb_batches);
-	st->cb_max_batch = LD(rsp->cb_max_batch);
-	st->barriers = LD(rsp->n_barriers);
-	st->gp_state = LD(rsp->gp_state);
-	st->exp_gps = LD(rsp->n_exp_gps);
-	st->gps_fenced = LD(rsp->n_gps_fenced);
-	st->stalls = LD(rsp->stall.n_reports);
-	st->exp_stalls = LD(rsp->stall.n_exp_reports);
+		st->qs_reports += READ_ONCE(rsp->node[i].n_qs_reports);
+	st->cb_batches = READ_ONCE(rsp->n_cb_batches);
+	st->cb_max_batch = READ_ONCE(rsp->cb_max_batch);
+	st->barriers = READ_ONCE(rsp->n_barriers);
+	st->gp_state = READ_ONCE(rsp->gp_state);
+	st->exp_gps = READ_ONCE(rsp->n_exp_gps);
+	st->gps_fenced = READ_ONCE(rsp->n_gps_fenced);
+	st->stalls = READ_ONCE(rsp->stall.n_reports);
+	st->exp_stalls = READ_ONCE(rsp->stall.n_exp_reports);
 	lrcu_for_each_used_rdp(rsp, rdp, hwm) {
 		pthread_mutex_lock(&rdp->cblock);
 		st->cbs_queued += rdp->n_cbs_queued;
@@ -67,11 +65,11 @@ void lrcu_dump_gp_state(enum lrcu_flavor f, FILE *out)
 	lrcu__init_once();
 	rsp = &lrcu__states[f];
 	now = lrcu__now_us();
-	state = LD(rsp->gp_state);
+	state = READ_ONCE(rsp->gp_state);
 	fprintf(out, "%s: g%ld f0x0 %s(%d)%s gp_seq_needed=%ld last activity %lu us ago, "
 		"root ->qsmask 0x%lx, %lu GPs completed (%lu expedited)\n",
 		rsp->name, (long)rcu_seq_current(rsp->gp_seq),
-		lrcu_gp_state_name(state), state, LD(rsp->gp_expedited) ? " expedited" : "",
-		(long)LD(rsp->gp_seq_needed), now - LD(rsp->gp_activity_us),
-		READ_ONCE(rsp->node[0].qsmask), LD(rsp->n_gps), LD(rsp->n_exp_gps));
+		lrcu_gp_state_name(state), state, READ_ONCE(rsp->gp_expedited) ? " expedited" : "",
+		(long)READ_ONCE(rsp->gp_seq_needed), now - READ_ONCE(rsp->gp_activity_us),
+		READ_ONCE(rsp->node[0].qsmask), READ_ONCE(rsp->n_gps), READ_ONCE(rsp->n_exp_gps));
 }

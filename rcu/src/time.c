@@ -74,8 +74,7 @@ void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us)
 
 	/* Seq_cst: pairs with lrcu__wake()'s exchange (one word: see above). */
 	if (val != want &&
-	    !__atomic_compare_exchange_n(word, &val, want, false, __ATOMIC_SEQ_CST,
-					 __ATOMIC_RELAXED))
+	    !try_cmpxchg(word, &val, want))
 		return;	/* bumped since the sample */
 	if (timeout_us >= 0) {
 		ts.tv_sec = timeout_us / 1000000;
@@ -140,10 +139,9 @@ bool lrcu__poll_briefly(bool (*cond)(void *), void *arg, int polls)
  */
 void lrcu__wake(uint32_t *word)
 {
-	uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);	/* a guess: the CAS checks */
+	uint32_t old = READ_ONCE(*word);	/* a guess: the CAS checks */
 
-	while (!__atomic_compare_exchange_n(word, &old, (old + WAKE_STEP) & ~WAKE_SLEEPER,
-					    false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+	while (!try_cmpxchg(word, &old, (old + WAKE_STEP) & ~WAKE_SLEEPER))	/* see above */
 		;
 	if (old & WAKE_SLEEPER)
 		futex_wake(word);

@@ -174,7 +174,7 @@ static unsigned long inject_climbs, inject_requests;
 /* True once every n calls (relaxed: a counter). */
 static bool inject_every(unsigned long *ctr, unsigned long n)
 {
-	return __atomic_add_fetch(ctr, 1, __ATOMIC_RELAXED) % n == 0;
+	return atomic_inc_return_relaxed(ctr) % n == 0;
 }
 
 /* The driver's state, and when it was last active (now; 0: unchanged,
@@ -195,11 +195,12 @@ static void gp_delay(long jiffies)
 /* ------------------------------------------------------------------ */
 /* Requests */
 
-/* Seq_cst (acquire would do for most callers): see caller_drive_release(). */
+/* Seq_cst (acquire would do for most callers): pairs with H in
+ * caller_drive_release() and with lrcu__gp_request()'s CAS. */
 static bool gp_needed(struct lrcu_state *rsp)
 {
 	return ULONG_CMP_LT(rcu_seq_current(rsp->gp_seq),
-			    __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_SEQ_CST));
+			    smp_load_mb(&rsp->gp_seq_needed));	/* see above */
 }
 
 /*
@@ -212,8 +213,8 @@ static bool gp_needed(struct lrcu_state *rsp)
  */
 static bool gp_kthread_needed(struct lrcu_state *rsp)
 {
-	/* Seq_cst: see caller_drive_release(). */
-	return !__atomic_load_n(&rsp->gp_by_caller, __ATOMIC_SEQ_CST) && gp_needed(rsp);
+	/* Seq_cst: pairs with H (caller_drive_release()). */
+	return !smp_load_mb(&rsp->gp_by_caller) && gp_needed(rsp);
 }
 
 /*
@@ -224,10 +225,10 @@ static bool gp_kthread_needed(struct lrcu_state *rsp)
 void lrcu__gp_request(struct lrcu_state *rsp, unsigned long snap)
 {
 	/* Relaxed: the CAS below is what orders. */
-	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
+	unsigned long old = READ_ONCE(rsp->gp_seq_needed);
 
 	if (LRCU_INJECTED(LRCU_BUG_NEVER_REQUESTED) &&
-	    __atomic_add_fetch(&inject_requests, 1, __ATOMIC_RELAXED) > 50)
+	    atomic_inc_return_relaxed(&inject_requests) > 50)
 		return;	/* INJECTED: the request is lost */
 	do {
 		/*
@@ -243,8 +244,7 @@ void lrcu__gp_request(struct lrcu_state *rsp, unsigned long snap)
 		 * happen before the GP thread's acquire load in gp_needed(),
 		 * hence before rcu_seq_start().
 		 */
-	} while (!__atomic_compare_exchange_n(&rsp->gp_seq_needed, &old, snap, false,
-					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	} while (!try_cmpxchg(&rsp->gp_seq_needed, &old, snap));
 	lrcu__wake(&rsp->gp_req_wake);
 }
 
@@ -278,12 +278,12 @@ void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 		pthread_mutex_lock(&rsp->gp_wq_lock);
 		/*
 		 * Count ourselves before looking (store-buffering pair with
-		 * lrcu__gp_release(): it changes what stop() looks at, fences,
+		 * gp_mutex_release(): it changes what stop() looks at, fences,
 		 * then reads the count; either it sees us and broadcasts under
 		 * the lock we hold, or we see its change).
 		 */
-		__atomic_fetch_add(&rsp->gp_wq_waiters, 1, __ATOMIC_RELAXED);	/* before the fence */
-		smp_mb();
+		atomic_inc(&rsp->gp_wq_waiters);	/* before the fence */
+		smp_mb();	/* W */
 		done = stop(arg);
 		if (!done && us < 0) {
 			pthread_cond_wait(&rsp->gp_wq, &rsp->gp_wq_lock);
@@ -295,7 +295,7 @@ void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg)
 			pthread_cond_clockwait(&rsp->gp_wq, &rsp->gp_wq_lock, CLOCK_MONOTONIC, &ts);
 		}
 		done = done || stop(arg);
-		__atomic_fetch_sub(&rsp->gp_wq_waiters, 1, __ATOMIC_RELAXED);	/* a count */
+		atomic_dec(&rsp->gp_wq_waiters);	/* a count */
 		pthread_mutex_unlock(&rsp->gp_wq_lock);
 		if (done)
 			return;
@@ -443,7 +443,7 @@ void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	lrcu__node_lock(rnp);
 	/* Our own word (the caller is its owner): program order suffices;
 	 * acquire for symmetry with gp_scan_leaf(). */
-	w = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
+	w = rdp->word ? smp_load_acquire(rdp->word) : 0;
 	g = lrcu__node_waits_for(rnp, rdp);
 	if (g) {
 		if (lrcu_word_qs(w, g)) {
@@ -452,7 +452,7 @@ void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp)
 		}
 		/* Relaxed: read by the owner (the caller) in program order. */
 		if (rdp->need_qs)
-			__atomic_store_n(rdp->need_qs, 1, __ATOMIC_RELAXED);
+			WRITE_ONCE(*rdp->need_qs, 1);
 	}
 	lrcu__node_unlock(rnp);
 }
@@ -524,8 +524,8 @@ static void gp_init_fold(struct lrcu_state *rsp)
 static unsigned long leaf_owing(struct lrcu_node *rnp)
 {
 	return rnp->qsmaskinit &
-	       __atomic_load_n(&rnp->qsmaskinitnext, __ATOMIC_ACQUIRE) &
-	       __atomic_load_n(&rnp->joinmask, __ATOMIC_RELAXED);	/* after the fence */
+	       smp_load_acquire(&rnp->qsmaskinitnext) &
+	       READ_ONCE(rnp->joinmask);	/* after the fence */
 }
 
 /*
@@ -584,9 +584,11 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	 * fence, load gen; registry.c bumps gen, fence, then the newcomer
 	 * loads gp_seq.  Either we see the bump (and fold the slot in) or
 	 * the newcomer's sections all begin after this fence.  Departures we
-	 * miss are reported in phase 2.
+	 * miss are reported in phase 2.  The same with ->joinmask, read in
+	 * phase 2 (leaf_owing()): join_mask() in registry.c sets its bit,
+	 * fences, then samples gp_seq.
 	 */
-	smp_mb();	/* pairs with smp_mb() after the bump in registry.c */
+	smp_mb();	/* I: pairs with I in registry.c (slot_attach(), join_mask()) */
 	rcu_seq_confirm(rsp->gp_seq);
 	gstart = *rsp->gp_seq;
 	/*
@@ -598,7 +600,7 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	 * the registrant took after raising the mark.  (Also after the
 	 * fence above, for the bump's pairing with registry.c.)
 	 */
-	gen = __atomic_load_n(&rsp->qsmaskinit_gen, __ATOMIC_ACQUIRE);
+	gen = smp_load_acquire(&rsp->qsmaskinit_gen);
 	rsp->gp_leaves = lrcu_leaf_hwm(rsp);
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
@@ -652,10 +654,16 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 /* Waiting for quiescent states */
 
 /*
- * The fence that separates "GP started / need_qs set" from "read reader
+ * G: the fence that separates "GP started / need_qs set" from "read reader
  * words".  rcu flavor: membarrier(), pairing with the readers' compiler-
  * barrier fences.  rcu_sched: the threads fence in rcu_quiescent_state()
- * themselves, so an ordinary smp_mb() pairs with those.
+ * themselves, so an ordinary smp_mb() pairs with those.  Store-buffering
+ * pairs: the readers store their word, fence, then load the section's
+ * pointers or their need_qs (rcu_read_lock(), rcu_read_unlock(),
+ * rcu_quiescent_state() in rcu/include/rcu/static/rcupdate.h;
+ * sched_go_online() and sched_go_offline() in registry.c); the grace
+ * period's removals or need_qs stores come before G, its word loads
+ * after.
  */
 static void gp_scan_prepare(struct lrcu_state *rsp)
 {
@@ -665,9 +673,9 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
 		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
-		lrcu__heavy_fence();
+		lrcu__heavy_fence();	/* G */
 	else
-		smp_mb();	/* pairs with smp_mb() in rcu_quiescent_state() */
+		smp_mb();	/* G */
 }
 
 /*
@@ -682,7 +690,7 @@ static bool gp_fence_deferred(struct lrcu_state *rsp)
 	if (rsp->flavor != LRCU_PREEMPT || !d)
 		return false;
 	/* Relaxed: a flag set once, before any thread registers. */
-	return d == 2 || __atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED);
+	return d == 2 || READ_ONCE(lrcu_has_membarrier);
 }
 
 /*
@@ -714,16 +722,16 @@ static unsigned long leaf_qs(struct lrcu_state *rsp, struct lrcu_node *rnp,
 		 * rcu_read_unlock() (and the sched word stores): the section
 		 * is over before we end the grace period.
 		 */
-		w = __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE);
+		w = smp_load_acquire(rdp->word);
 		if ((rsp->gp_fenced || LRCU_INJECTED(LRCU_BUG_UNFENCED_IDLE) ?
 		     lrcu_word_qs(w, gstart) : lrcu_word_new(w, gstart)) ||	/* (INJECTED: trusted unfenced) */
 		    (LRCU_INJECTED(LRCU_BUG_NOTICED_QS) &&
-		     __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED))) {
+		     READ_ONCE(*rdp->need_qs))) {
 			qs |= bit;	/* (INJECTED: asked counts as quiescent) */
-		} else if (mark && !__atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED)) {
+		} else if (mark && !READ_ONCE(*rdp->need_qs)) {
 			/* (Relaxed peek: marking twice is harmless.) */
 			/* Read by the owner after its word store + fence. */
-			__atomic_store_n(rdp->need_qs, 1, __ATOMIC_RELAXED);
+			WRITE_ONCE(*rdp->need_qs, 1);
 			*marked = true;
 		}
 	}
@@ -819,7 +827,8 @@ static void fault_words_save(struct lrcu_state *rsp)
 		for (m = rnp->qsmaskinitnext; m; m &= m - 1) {
 			struct lrcu_data *rdp = &rsp->rda[rnp->grplo + __builtin_ctzl(m)];
 
-			rdp->fault_word = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_ACQUIRE) : 0;
+			/* Acquire, as the scans' word loads (leaf_qs()). */
+			rdp->fault_word = rdp->word ? smp_load_acquire(rdp->word) : 0;
 		}
 		lrcu__node_unlock(rnp);
 	}
@@ -899,7 +908,7 @@ static bool gp_woken_cond(void *p)
 	struct gp_woken_arg *a = p;
 
 	/* Acquire pairs with lrcu__wake()'s increment. */
-	return __atomic_load_n(&a->rsp->gp_wake, __ATOMIC_ACQUIRE) != a->w || !root_qsmask(a->rsp);
+	return smp_load_acquire(&a->rsp->gp_wake) != a->w || !root_qsmask(a->rsp);
 }
 
 /*
@@ -916,7 +925,7 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		       bool may_leave, bool scanned)
 {
 	/* Relaxed: our own store (caller_drive_begin()), under gp_mutex. */
-	bool by_caller = __atomic_load_n(&rsp->gp_by_caller, __ATOMIC_RELAXED);
+	bool by_caller = READ_ONCE(rsp->gp_by_caller);
 	long fqs_us = READ_ONCE(lrcu__params.jiffies_till_first_fqs) * LRCU_JIFFY_US, us;
 	struct gp_woken_arg a = { .rsp = rsp, .gstart = gstart };
 
@@ -951,7 +960,7 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		 * below returns at once (see lrcu__wake()).  The acquire
 		 * pairs with that bump: it follows the holdout's unlock.
 		 */
-		a.w = __atomic_load_n(&rsp->gp_wake, __ATOMIC_ACQUIRE);
+		a.w = smp_load_acquire(&rsp->gp_wake);
 		/*
 		 * A fork() is being prepared: park here, where the tree is
 		 * consistent and we hold gp_mutex only (the child's next
@@ -1014,9 +1023,9 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	now = lrcu__now_coarse_us();	/* as at the start */
 	dur = now - rsp->gp_start_us;
 	/* Statistics: relaxed, the driver is the only writer (gp_mutex). */
-	max = __atomic_load_n(&rsp->gp_max_us, __ATOMIC_RELAXED);
+	max = READ_ONCE(rsp->gp_max_us);
 	if (dur > max)
-		__atomic_store_n(&rsp->gp_max_us, dur, __ATOMIC_RELAXED);
+		WRITE_ONCE(rsp->gp_max_us, dur);
 	lrcu__stat_add(&rsp->n_gps, 1);
 	if (expedited)
 		lrcu__stat_add(&rsp->n_exp_gps, 1);
@@ -1035,7 +1044,7 @@ static bool gp_exp_wanted(struct lrcu_state *rsp)
 	/* (Also called without gp_mutex, by gp_start_delay().) */
 	unsigned long cur = rcu_seq_current(rsp->gp_seq);
 
-	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED),
+	return ULONG_CMP_GE(READ_ONCE(rsp->gp_exp_needed),
 			    (cur | RCU_SEQ_STATE_MASK) + 1);
 }
 
@@ -1103,8 +1112,8 @@ void lrcu__gp_run(struct lrcu_state *rsp, bool expedited)
  */
 static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
 {
-	/* Seq_cst: see caller_drive_release(); also read by diagnostics. */
-	__atomic_store_n(&rsp->gp_by_caller, true, __ATOMIC_SEQ_CST);
+	/* Seq_cst: as H (caller_drive_release()); also read by diagnostics. */
+	smp_store_mb(rsp->gp_by_caller, true);
 	lrcu__gp_note_request(rsp, snap);
 }
 
@@ -1113,7 +1122,7 @@ static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
  * cleared before, so that it never clears the next caller's): a request
  * the GP kthread left alone meanwhile (for a later grace period, or the
  * one lrcu__gp_try_drive() left in flight) is the kthread's again: wake
- * it.  Store-buffering with the kthread (all seq_cst): it samples
+ * it.  H: store-buffering with the kthread (all seq_cst): it samples
  * ->gp_req_wake, then reads ->gp_by_caller and ->gp_seq_needed
  * (gp_wait_request()); a requester raises ->gp_seq_needed, then bumps
  * ->gp_req_wake.  If the kthread saw us still driving and went to sleep
@@ -1122,7 +1131,7 @@ static void caller_drive_begin(struct lrcu_state *rsp, unsigned long snap)
  */
 static void caller_drive_release(struct lrcu_state *rsp)
 {
-	__atomic_store_n(&rsp->gp_by_caller, false, __ATOMIC_SEQ_CST);
+	smp_store_mb(rsp->gp_by_caller, false);	/* H */
 	lrcu__gp_release(rsp);
 	/*
 	 * Not if another caller took gp_mutex over meanwhile: the kthread
@@ -1132,7 +1141,7 @@ static void caller_drive_release(struct lrcu_state *rsp)
 	 * its own clear (seq_cst: if we saw its set, which follows our
 	 * clear, it sees every request we saw here).
 	 */
-	if (gp_needed(rsp) && !__atomic_load_n(&rsp->gp_by_caller, __ATOMIC_SEQ_CST))
+	if (gp_needed(rsp) && !smp_load_mb(&rsp->gp_by_caller))	/* after H */
 		lrcu__wake(&rsp->gp_req_wake);
 }
 
@@ -1149,7 +1158,7 @@ static bool drive_may_retry(void *p)
 	/* rcu_seq_done()'s acquire pairs with rcu_seq_end(); the acquire
 	 * load of the count with the release in lrcu__gp_release(). */
 	return rcu_seq_done(a->rsp->gp_seq, a->snap) ||
-	       __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases;
+	       smp_load_acquire(&a->rsp->gp_releases) != a->releases;
 }
 
 /* Our grace period ended, or another caller took the driving over. */
@@ -1160,7 +1169,7 @@ static bool drive_taken_cond(void *p)
 	/* rcu_seq_done()'s acquire pairs with rcu_seq_end(); ->gp_by_caller
 	 * is only a hint here (relaxed): after the wait we try anyway. */
 	return rcu_seq_done(a->rsp->gp_seq, a->snap) ||
-	       __atomic_load_n(&a->rsp->gp_by_caller, __ATOMIC_RELAXED);
+	       READ_ONCE(a->rsp->gp_by_caller);
 }
 
 /*
@@ -1182,7 +1191,7 @@ static bool drive_taken_cond(void *p)
 static void drive_yield(struct drive_arg *a)
 {
 	drove_asleep[a->rsp->flavor] = false;
-	if (__atomic_load_n(&a->rsp->gp_wq_waiters, __ATOMIC_RELAXED))	/* a count */
+	if (READ_ONCE(a->rsp->gp_wq_waiters))	/* a count */
 		lrcu__spin_until(drive_taken_cond, a, LRCU_SPIN_US);
 }
 
@@ -1210,7 +1219,7 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 			continue;
 		}
 		/* Sample before the trylock: a release after it changes it. */
-		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
+		a.releases = smp_load_acquire(&rsp->gp_releases);
 		if (!pthread_mutex_trylock(&rsp->gp_mutex)) {
 			if (!rcu_seq_done(rsp->gp_seq, snap)) {
 				caller_drive_begin(rsp, snap);
@@ -1274,17 +1283,17 @@ static void gp_mutex_release(struct lrcu_state *rsp)
 {
 	pthread_mutex_unlock(&rsp->gp_mutex);
 	/* Release: pairs with the acquire samples in lrcu__gp_drive(). */
-	__atomic_fetch_add(&rsp->gp_releases, 1, __ATOMIC_SEQ_CST);
+	atomic_fetch_add(1, &rsp->gp_releases);
 	/*
 	 * The new count (and the grace period's end, stored before) before
-	 * the waiter count: pairs with the fence in lrcu__gp_wq_wait().  With
-	 * no waiter (a caller that drives its own grace periods) there is
+	 * the waiter count: pairs with W in lrcu__gp_wq_wait().  With no
+	 * waiter (a caller that drives its own grace periods) there is
 	 * nobody to wake.
 	 */
-	smp_mb();
-	if (__atomic_load_n(&rsp->gp_wq_waiters, __ATOMIC_RELAXED)) {	/* after the fence */
+	smp_mb();	/* pairs with W */
+	if (READ_ONCE(rsp->gp_wq_waiters)) {	/* after the fence */
 		pthread_mutex_lock(&rsp->gp_wq_lock);
-		if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && __atomic_load_n(&rsp->n_gps, __ATOMIC_RELAXED) > 30))
+		if (!(LRCU_INJECTED(LRCU_BUG_LOST_WAKEUP) && READ_ONCE(rsp->n_gps) > 30))
 			pthread_cond_broadcast(&rsp->gp_wq);	/* (INJECTED: lost) */
 		pthread_mutex_unlock(&rsp->gp_wq_lock);
 	}
@@ -1302,25 +1311,23 @@ void lrcu__gp_release(struct lrcu_state *rsp)
  * (the caller is about to drive that grace period itself). */
 void lrcu__gp_note_request(struct lrcu_state *rsp, unsigned long snap)
 {
-	unsigned long old = __atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED);
+	unsigned long old = READ_ONCE(rsp->gp_seq_needed);
 
 	/* A statistic for diagnostics: ordering comes from gp_mutex. */
 	while (ULONG_CMP_LT(old, snap) &&
-	       !__atomic_compare_exchange_n(&rsp->gp_seq_needed, &old, snap, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	       !try_cmpxchg_relaxed(&rsp->gp_seq_needed, &old, snap))
 		;
 }
 
 /* Whoever drives the grace periods up to snap: run them expedited. */
 void lrcu__gp_want_exp(struct lrcu_state *rsp, unsigned long snap)
 {
-	unsigned long old = __atomic_load_n(&rsp->gp_exp_needed, __ATOMIC_RELAXED);
+	unsigned long old = READ_ONCE(rsp->gp_exp_needed);
 
 	/* Relaxed: a GP kthread that misses it runs the GP the normal way,
 	 * which is just as correct, only slower. */
 	while (ULONG_CMP_LT(old, snap) &&
-	       !__atomic_compare_exchange_n(&rsp->gp_exp_needed, &old, snap, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	       !try_cmpxchg_relaxed(&rsp->gp_exp_needed, &old, snap))
 		;
 }
 
@@ -1369,9 +1376,9 @@ static bool gp_wait_request(struct lrcu_state *rsp)
 	if (lrcu__spin_until(gp_needed_cond, rsp, LRCU_SPIN_US))
 		return false;
 	for (;;) {
-		/* Sample before checking: see lrcu__wake() and
-		 * caller_drive_release(). */
-		w = __atomic_load_n(&rsp->gp_req_wake, __ATOMIC_SEQ_CST);
+		/* Sample before checking: see lrcu__wake(); seq_cst, pairs
+		 * with H (caller_drive_release()). */
+		w = smp_load_mb(&rsp->gp_req_wake);
 		if (gp_kthread_needed(rsp))
 			return false;
 		if (lrcu__kthread_idle(&rsp->gp_req_wake, w, -1))
@@ -1389,7 +1396,7 @@ static bool gp_lock_cond(void *p)
 	struct gp_lock_arg *a = p;
 
 	/* Acquire pairs with the release in gp_mutex_release(). */
-	return __atomic_load_n(&a->rsp->gp_releases, __ATOMIC_ACQUIRE) != a->releases ||
+	return smp_load_acquire(&a->rsp->gp_releases) != a->releases ||
 	       lrcu__kthread_requested();
 }
 
@@ -1404,7 +1411,7 @@ static bool gp_kthread_lock(struct lrcu_state *rsp)
 
 	for (;;) {
 		/* Sample before the trylock: a release after it changes it. */
-		a.releases = __atomic_load_n(&rsp->gp_releases, __ATOMIC_ACQUIRE);
+		a.releases = smp_load_acquire(&rsp->gp_releases);
 		if (!pthread_mutex_trylock(&rsp->gp_mutex))
 			return true;
 		lrcu__gp_wq_wait(rsp, gp_lock_cond, &a);
@@ -1506,7 +1513,7 @@ void lrcu__tree_fork_release(bool own[LRCU_NR_FLAVORS], bool child)
 			rsp->gp_driver_parked = false;
 			/* A parked driver (gone here) may have been a caller:
 			 * its grace period is the kthread's to finish now. */
-			__atomic_store_n(&rsp->gp_by_caller, false, __ATOMIC_RELAXED);	/* single-threaded child */
+			WRITE_ONCE(rsp->gp_by_caller, false);	/* single-threaded child */
 		}
 		own[f] = false;
 	}

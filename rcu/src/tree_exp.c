@@ -59,18 +59,18 @@ bool lrcu_gp_is_expedited(void)
 {
 	/* Relaxed: a routing hint, not an ordering. */
 	return READ_ONCE(lrcu__params.rcu_expedited) ||
-	       __atomic_load_n(&expedite_nesting, __ATOMIC_RELAXED) > 0;
+	       READ_ONCE(expedite_nesting) > 0;
 }
 
 void lrcu_expedite_gp(void)
 {
-	__atomic_fetch_add(&expedite_nesting, 1, __ATOMIC_RELAXED);	/* see above */
+	atomic_inc(&expedite_nesting);	/* see above */
 }
 
 void lrcu_unexpedite_gp(void)
 {
-	if (__atomic_sub_fetch(&expedite_nesting, 1, __ATOMIC_RELAXED) < 0) {
-		__atomic_fetch_add(&expedite_nesting, 1, __ATOMIC_RELAXED);
+	if (atomic_dec_return_relaxed(&expedite_nesting) < 0) {
+		atomic_inc(&expedite_nesting);
 		lrcu_read_misuse("rcu_unexpedite_gp() without rcu_expedite_gp()");
 	}
 }

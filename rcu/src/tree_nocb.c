@@ -201,7 +201,7 @@ oom:
 
 static void stat_inc(unsigned long *p)
 {
-	__atomic_fetch_add(p, 1, __ATOMIC_RELAXED);	/* statistic */
+	atomic_inc(p);	/* statistic */
 }
 
 static struct nocb_cb *rdp_cb(struct lrcu_state *rsp, struct lrcu_data *rdp)
@@ -212,7 +212,7 @@ static struct nocb_cb *rdp_cb(struct lrcu_state *rsp, struct lrcu_data *rdp)
 /* Does a grace period ending at gend complete what *wait_gp waits for? */
 static bool gp_end_completes(unsigned long *wait_gp, unsigned long gend)
 {
-	unsigned long t = __atomic_load_n(wait_gp, __ATOMIC_RELAXED);	/* after the hook's fence */
+	unsigned long t = READ_ONCE(*wait_gp);	/* after the hook's fence */
 
 	return t != WAIT_NONE && ULONG_CMP_GE(gend, t);
 }
@@ -221,9 +221,9 @@ static bool gp_end_completes(unsigned long *wait_gp, unsigned long gend)
  * End of a grace period (GP hook, called by its driver): wake each rcuog
  * thread that sleeps for a grace period this one completes, and each
  * rcuo thread whose lazy callbacks do (only in groups that have such a
- * waiter).  The fence orders rcu_seq_end() before the loads of the
- * ->wait_gp and ->lazy_waiters; pairs with the smp_mb() between a
- * sleeper's stores of those and its rcu_seq_done() (wait_gp(),
+ * waiter).  N: the fence orders rcu_seq_end() before the loads of the
+ * ->wait_gp and ->lazy_waiters; store-buffering pair with the smp_mb()
+ * between a sleeper's stores of those and its rcu_seq_done() (wait_gp(),
  * cb_wait()).
  */
 static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
@@ -232,7 +232,7 @@ static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lon
 	int g, cpu;
 
 	(void)now;
-	smp_mb();
+	smp_mb();	/* N */
 	for (g = 0; g < n->nr_groups; g++) {
 		struct nocb_group *grp = &n->grp[g];
 
@@ -240,7 +240,7 @@ static void nocb_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lon
 			stat_inc(&grp->n_gp_wakes);
 			lrcu__wake(&grp->wake);
 		}
-		if (!__atomic_load_n(&grp->lazy_waiters, __ATOMIC_RELAXED))	/* after the fence */
+		if (!READ_ONCE(grp->lazy_waiters))	/* after the fence */
 			continue;
 		for (cpu = grp->first; cpu <= grp->last; cpu++)
 			if (gp_end_completes(&n->cb[cpu].wait_gp, gend))
@@ -265,14 +265,14 @@ void lrcu__nocb_queued(struct lrcu_state *rsp, struct lrcu_data *rdp, enum lrcu_
 		return;
 	}
 	/*
-	 * Our enqueue (under cblock) before the ->idle load: pairs with
+	 * Our enqueue (under cblock) before the ->idle load: pairs with P,
 	 * rcuog's store of ->idle, smp_mb(), then its scan.  Either it
-	 * scans our callback or we see it idle; the exchange makes one
-	 * waker per sleep.
+	 * scans our callback or we see it idle; the exchange (fully
+	 * ordered) makes one waker per sleep.
 	 */
-	smp_mb();
-	if (__atomic_load_n(&grp->idle, __ATOMIC_RELAXED) &&	/* after the fence */
-	    __atomic_exchange_n(&grp->idle, 0, __ATOMIC_SEQ_CST)) {
+	smp_mb();	/* pairs with P */
+	if (READ_ONCE(grp->idle) &&	/* after the fence */
+	    xchg(&grp->idle, 0)) {
 		stat_inc(&grp->n_enq_wakes);
 		lrcu__wake(&grp->wake);
 	}
@@ -291,12 +291,13 @@ void lrcu__nocb_kick_all(struct lrcu_state *rsp)
 	if (!n)
 		return;
 	/* started: set under toggle_lock before the spawn; a thread not yet
-	 * counted there looks at its lists when it starts anyway. */
+	 * counted there looks at its lists when it starts anyway.  Acquire:
+	 * pairs with the release stores in threads_start(). */
 	for (i = 0; i < n->nr_groups; i++)
-		if (__atomic_load_n(&n->grp[i].started, __ATOMIC_ACQUIRE))
+		if (smp_load_acquire(&n->grp[i].started))
 			lrcu__wake(&n->grp[i].wake);
 	for (i = 0; i < (int)lrcu__params.nr_cpus; i++)
-		if (__atomic_load_n(&n->cb[i].started, __ATOMIC_ACQUIRE) &&
+		if (smp_load_acquire(&n->cb[i].started) &&
 		    READ_ONCE(n->cb[i].rdp->cbl.len))	/* WRITE_ONCE() under cblock */
 			lrcu__wake(&n->cb[i].wake);
 }
@@ -326,13 +327,13 @@ static bool cb_wait(struct nocb_cb *c, uint32_t w, unsigned long gp, long sleep_
 
 	if (gp == WAIT_NONE)
 		return lrcu__cb_sleep(&c->wake, w, sleep_us);
-	__atomic_fetch_add(&c->grp->lazy_waiters, 1, __ATOMIC_SEQ_CST);	/* before the fence */
-	__atomic_store_n(&c->wait_gp, gp, __ATOMIC_SEQ_CST);	/* ditto */
-	smp_mb();	/* both before gp_seq: pairs with nocb_gp_end()'s fence */
+	atomic_fetch_add(1, &c->grp->lazy_waiters);	/* before the fence */
+	smp_store_mb(c->wait_gp, gp);	/* ditto */
+	smp_mb();	/* both before gp_seq: pairs with N (nocb_gp_end()) */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
 		stop = lrcu__cb_sleep(&c->wake, w, sleep_us);
-	__atomic_store_n(&c->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);	/* the hook's hint */
-	__atomic_fetch_sub(&c->grp->lazy_waiters, 1, __ATOMIC_RELAXED);	/* ditto */
+	WRITE_ONCE(c->wait_gp, WAIT_NONE);	/* the hook's hint */
+	atomic_dec(&c->grp->lazy_waiters);	/* ditto */
 	return stop;
 }
 
@@ -356,10 +357,10 @@ static void *nocb_cb_kthread(void *arg)
 
 	if (lrcu__register_internal(c->name))
 		lrcu__fatal("%s: cannot register", c->name);
-	__atomic_store_n(&c->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
+	WRITE_ONCE(c->tid, (int)syscall(SYS_gettid));	/* stats */
 	while (!lrcu__kthread_check()) {
 		/* Sample before looking for work: see lrcu__wake(). */
-		w = __atomic_load_n(&c->wake, __ATOMIC_ACQUIRE);
+		w = smp_load_acquire(&c->wake);
 		lrcu__lazy_pass_begin(&c->lazy, &lp);
 		more = lrcu__cb_invoke(rsp, c->rdp, nocb_cur(rsp), LRCU_CBO_NOCB);
 		if (READ_ONCE(c->rdp->lazy_since_us))	/* WRITE_ONCE() under cblock */
@@ -388,7 +389,7 @@ static bool gp_requested(struct lrcu_state *rsp, unsigned long gp)
 	/* Relaxed: a request we miss was made by a call_rcu() that tells us
 	 * after (lrcu__nocb_queued()), or covers lazy callbacks whose rcuo
 	 * thread waits for it. */
-	return ULONG_CMP_GE(__atomic_load_n(&rsp->gp_seq_needed, __ATOMIC_RELAXED), gp);
+	return ULONG_CMP_GE(READ_ONCE(rsp->gp_seq_needed), gp);
 }
 
 /*
@@ -451,11 +452,11 @@ static bool wait_gp(struct nocb_group *grp, uint32_t w, unsigned long gp)
 	struct lrcu_state *rsp = grp->rsp;
 	bool stop = false;
 
-	__atomic_store_n(&grp->wait_gp, gp, __ATOMIC_SEQ_CST);
-	smp_mb();	/* ->wait_gp before gp_seq: pairs with nocb_gp_end() */
+	smp_store_mb(grp->wait_gp, gp);	/* before the fence */
+	smp_mb();	/* ->wait_gp before gp_seq: pairs with N (nocb_gp_end()) */
 	if (!rcu_seq_done(rsp->gp_seq, gp))
 		stop = lrcu__kthread_idle(&grp->wake, w, -1);
-	__atomic_store_n(&grp->wait_gp, WAIT_NONE, __ATOMIC_RELAXED);
+	WRITE_ONCE(grp->wait_gp, WAIT_NONE);
 	return stop;
 }
 
@@ -467,18 +468,18 @@ static void *nocb_gp_kthread(void *arg)
 	bool poll;
 
 	pthread_setname_np(pthread_self(), grp->name);
-	__atomic_store_n(&grp->tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);	/* stats */
+	WRITE_ONCE(grp->tid, (int)syscall(SYS_gettid));	/* stats */
 	while (!lrcu__kthread_check()) {
 		/* Sample before looking for work: see lrcu__wake(). */
-		w = __atomic_load_n(&grp->wake, __ATOMIC_ACQUIRE);
+		w = smp_load_acquire(&grp->wake);
 		poll = READ_ONCE(lrcu__params.nocb_poll);	/* run-time parameter */
 		/* From here on call_rcu() wakes us: see lrcu__nocb_queued(). */
-		__atomic_store_n(&grp->idle, !poll, __ATOMIC_SEQ_CST);
-		smp_mb();	/* ->idle before the list peeks */
+		smp_store_mb(grp->idle, !poll);	/* before the fence */
+		smp_mb();	/* P: ->idle before the list peeks */
 		scan_group(grp, poll, &sc);
 		if (sc.waits) {
 			/* We look again when it ends: no wakeups meanwhile. */
-			__atomic_store_n(&grp->idle, 0, __ATOMIC_RELAXED);
+			WRITE_ONCE(grp->idle, 0);
 			lrcu__gp_request(grp->rsp, sc.gp);	/* requested already: one load */
 			if (wait_gp(grp, w, sc.gp))
 				break;
@@ -500,12 +501,12 @@ static int threads_start(struct lrcu_nocb *n, int cpu)
 		if (lrcu__spawn(nocb_gp_kthread, grp))
 			return -1;
 		/* Release: the thread exists for lrcu__nocb_kick_all(). */
-		__atomic_store_n(&grp->started, 1, __ATOMIC_RELEASE);
+		smp_store_release(&grp->started, 1);
 	}
 	if (!c->started) {
 		if (lrcu__spawn(nocb_cb_kthread, c))
 			return -1;
-		__atomic_store_n(&c->started, 1, __ATOMIC_RELEASE);	/* ditto */
+		smp_store_release(&c->started, 1);	/* ditto */
 	}
 	return 0;
 }
@@ -630,12 +631,12 @@ int lrcu_nocb_info(enum lrcu_flavor f, int cpu, struct lrcu_nocb_info *info)
 	*info = (struct lrcu_nocb_info){
 		.offloaded = READ_ONCE(c->rdp->cb_owner) == LRCU_CBO_NOCB,
 		.leader_cpu = grp->first,
-		.cb_tid = __atomic_load_n(&c->tid, __ATOMIC_RELAXED),
-		.gp_tid = __atomic_load_n(&grp->tid, __ATOMIC_RELAXED),
-		.cb_wakeups = __atomic_load_n(&c->n_wakeups, __ATOMIC_RELAXED),
-		.gp_wakeups = __atomic_load_n(&grp->n_wakeups, __ATOMIC_RELAXED),
-		.gp_end_wakes = __atomic_load_n(&grp->n_gp_wakes, __ATOMIC_RELAXED),
-		.enqueue_wakes = __atomic_load_n(&grp->n_enq_wakes, __ATOMIC_RELAXED),
+		.cb_tid = READ_ONCE(c->tid),
+		.gp_tid = READ_ONCE(grp->tid),
+		.cb_wakeups = READ_ONCE(c->n_wakeups),
+		.gp_wakeups = READ_ONCE(grp->n_wakeups),
+		.gp_end_wakes = READ_ONCE(grp->n_gp_wakes),
+		.enqueue_wakes = READ_ONCE(grp->n_enq_wakes),
 	};
 	return 0;
 }

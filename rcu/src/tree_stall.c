@@ -75,25 +75,25 @@ void lrcu__stall_arm(struct lrcu_stall *st, unsigned long gp_seq, unsigned long 
 		    bool expedited)
 {
 	/* Relaxed: the release store of the deadline publishes them. */
-	__atomic_store_n(&st->gp_seq, gp_seq, __ATOMIC_RELAXED);
-	__atomic_store_n(&st->start_us, now, __ATOMIC_RELAXED);
-	__atomic_store_n(&st->expedited, expedited, __ATOMIC_RELAXED);
+	WRITE_ONCE(st->gp_seq, gp_seq);
+	WRITE_ONCE(st->start_us, now);
+	WRITE_ONCE(st->expedited, expedited);
 	/* Pairs with the acquire load in lrcu__stall_due(). */
-	__atomic_store_n(&st->deadline_us, now + stall_timeout_us(expedited), __ATOMIC_RELEASE);
+	smp_store_release(&st->deadline_us, now + stall_timeout_us(expedited));
 }
 
 void lrcu__stall_disarm(struct lrcu_stall *st)
 {
 	/* Relaxed: a reporter that still claims reports a finished grace
 	 * period as "Stall ended before state dump start". */
-	__atomic_store_n(&st->deadline_us, 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(st->deadline_us, 0);
 }
 
 bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
 {
 	/* Acquire pairs with the release in lrcu__stall_arm(). */
-	unsigned long d = __atomic_load_n(&st->deadline_us, __ATOMIC_ACQUIRE), nd;
-	bool exp = __atomic_load_n(&st->expedited, __ATOMIC_RELAXED);	/* see arm */
+	unsigned long d = smp_load_acquire(&st->deadline_us), nd;
+	bool exp = READ_ONCE(st->expedited);	/* see arm */
 
 	if (!d) {
 		/* No grace period yet: look again in a timeout, in case one
@@ -110,9 +110,9 @@ bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
 	if (READ_ONCE(lrcu__params.cpu_stall_suppress))	/* run-time parameter */
 		return false;
 	/* One reporter per interval; fails if the GP ended or someone else
-	 * claimed it. */
-	return __atomic_compare_exchange_n(&st->deadline_us, &d, nd, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	 * claimed it.  Fully ordered: its acquire pairs with the release in
+	 * lrcu__stall_arm(), as the load above (what the report prints). */
+	return try_cmpxchg(&st->deadline_us, &d, nd);
 }
 
 /* ------------------------------------------------------------------ */
@@ -204,9 +204,9 @@ void lrcu__stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *s
 		       unsigned long now)
 {
 	/* Relaxed: published by the deadline the caller claimed (acquire). */
-	unsigned long g = __atomic_load_n(&st->gp_seq, __ATOMIC_RELAXED);
-	unsigned long start = __atomic_load_n(&st->start_us, __ATOMIC_RELAXED);
-	bool exp = __atomic_load_n(&st->expedited, __ATOMIC_RELAXED);
+	unsigned long g = READ_ONCE(st->gp_seq);
+	unsigned long start = READ_ONCE(st->start_us);
+	bool exp = READ_ONCE(st->expedited);
 	unsigned long age_ms = (now - start) / 1000;
 	struct rcu_stall_info info;
 	struct rcu_stall_notifier *nb;
@@ -254,7 +254,7 @@ void lrcu__stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *s
 	for (nb = chain; nb; nb = nb->next)
 		nb->notifier_call(nb, exp ? RCU_STALL_NOTIFY_EXP : RCU_STALL_NOTIFY_NORM, &info);
 	/* Statistics: relaxed. */
-	__atomic_fetch_add(exp ? &st->n_exp_reports : &st->n_reports, 1, __ATOMIC_RELAXED);
+	atomic_inc(exp ? &st->n_exp_reports : &st->n_reports);
 	pthread_mutex_unlock(&report_lock);
 }
 
@@ -313,11 +313,16 @@ static unsigned long gp_seq_left(enum lrcu_flavor f, unsigned long s)
 	struct gp_time *e = &gp_ring[f][ctr % GP_RING];
 
 	/* Acquire pairs with the release stores in the hooks below. */
-	if (__atomic_load_n(&e->ctr, __ATOMIC_ACQUIRE) != ctr)
+	if (smp_load_acquire(&e->ctr) != ctr)
 		return 0;
-	/* Idle at s: it moved when GP ctr started; in progress: at its end. */
-	t = __atomic_load_n(rcu_seq_state(s) ? &e->end_us : &e->start_us, __ATOMIC_RELAXED);
-	return __atomic_load_n(&e->ctr, __ATOMIC_ACQUIRE) == ctr ? t : 0;
+	/*
+	 * Idle at s: it moved when GP ctr started; in progress: at its end.
+	 * Acquire, so that the check below comes after it: a time that a
+	 * later grace period stored in the entry (release, after its
+	 * invalidation) makes the check fail.
+	 */
+	t = smp_load_acquire(rcu_seq_state(s) ? &e->end_us : &e->start_us);
+	return smp_load_acquire(&e->ctr) == ctr ? t : 0;	/* as above */
 }
 
 /* A holdout as copied under its leaf lock. */
@@ -352,8 +357,8 @@ static int copy_holdouts(struct lrcu_state *rsp, unsigned long g)
 			c->slot = rdp->slot;
 			/* The slot's owner cannot change while we hold the
 			 * leaf lock and ->word is set (slot_detach()). */
-			c->word = rdp->word ? __atomic_load_n(rdp->word, __ATOMIC_RELAXED) : 0;
-			c->need_qs = rdp->need_qs ? __atomic_load_n(rdp->need_qs, __ATOMIC_RELAXED) : 0;
+			c->word = rdp->word ? READ_ONCE(*rdp->word) : 0;
+			c->need_qs = rdp->need_qs ? READ_ONCE(*rdp->need_qs) : 0;
 			c->tid = rdp->word ? lrcu__slots[rdp->slot].tid : 0;
 			snprintf(c->name, sizeof(c->name), "%s",
 				 rdp->word ? lrcu__slots[rdp->slot].name : "(left)");
@@ -423,10 +428,10 @@ static bool task_stat(int tid, char *state, int *cpu, unsigned long *ticks)
 static int tree_print_holdouts(void *arg, struct lrcu_stall_out *o, unsigned long now)
 {
 	struct lrcu_state *rsp = arg;
-	unsigned long g = __atomic_load_n(&rsp->stall.gp_seq, __ATOMIC_RELAXED);
-	unsigned long start = __atomic_load_n(&rsp->stall.start_us, __ATOMIC_RELAXED);
-	unsigned long fqs = __atomic_load_n(&rsp->n_fqs_scans, __ATOMIC_RELAXED) -
-			    __atomic_load_n(&fqs_at_start[rsp->flavor], __ATOMIC_RELAXED);
+	unsigned long g = READ_ONCE(rsp->stall.gp_seq);
+	unsigned long start = READ_ONCE(rsp->stall.start_us);
+	unsigned long fqs = READ_ONCE(rsp->n_fqs_scans) -
+			    READ_ONCE(fqs_at_start[rsp->flavor]);
 	bool sched = rsp->flavor == LRCU_SCHED;
 	struct lrcu_node *rnp;
 	int n, i;
@@ -554,8 +559,8 @@ void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *o)
 		return;
 	lrcu__init_once();
 	rsp = &lrcu__states[f];
-	g = __atomic_load_n(&rsp->stall.gp_seq, __ATOMIC_RELAXED);	/* while armed */
-	if (!__atomic_load_n(&rsp->stall.deadline_us, __ATOMIC_ACQUIRE) ||	/* see arm */
+	g = READ_ONCE(rsp->stall.gp_seq);	/* while armed */
+	if (!smp_load_acquire(&rsp->stall.deadline_us) ||	/* see arm */
 	    !rcu_seq_state(rcu_seq_current(rsp->gp_seq))) {
 		fprintf(o, "%s: no grace period in progress\n", rsp->name);
 		return;
@@ -567,7 +572,7 @@ void lrcu_dump_holdouts(enum lrcu_flavor f, FILE *o)
 	out.nr_holdouts = 0;
 	n = tree_print_holdouts(rsp, &out, now);
 	fprintf(o, "%s: grace period g%ld, %lu ms old: %d holdout(s)\n%s", rsp->name, (long)g,
-		(now - __atomic_load_n(&rsp->stall.start_us, __ATOMIC_RELAXED)) / 1000, n, out.body);
+		(now - READ_ONCE(rsp->stall.start_us)) / 1000, n, out.body);
 	pthread_mutex_unlock(&report_lock);
 	lrcu_for_each_node(rsp, rnp) {
 		/* Diagnostics: unlocked peeks (WRITE_ONCE() in tree.c). */
@@ -587,13 +592,16 @@ static void stall_gp_start(struct lrcu_state *rsp, unsigned long gstart, unsigne
 {
 	struct gp_time *e = &gp_ring[rsp->flavor][(gstart >> RCU_SEQ_CTR_SHIFT) % GP_RING];
 
-	/* Invalidate, fill, then publish (release: pairs with gp_seq_left()). */
-	__atomic_store_n(&e->ctr, ~0UL, __ATOMIC_RELEASE);
-	__atomic_store_n(&e->start_us, now, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->end_us, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->ctr, gstart >> RCU_SEQ_CTR_SHIFT, __ATOMIC_RELEASE);
-	__atomic_store_n(&fqs_at_start[rsp->flavor],	/* statistic snapshot */
-			 __atomic_load_n(&rsp->n_fqs_scans, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	/*
+	 * Invalidate, fill, then publish (release: pairs with gp_seq_left()'s
+	 * acquire loads).  The fills are releases too, so that the
+	 * invalidation is seen before them (a seqlock's write barrier).
+	 */
+	smp_store_release(&e->ctr, ~0UL);
+	smp_store_release(&e->start_us, now);	/* see above */
+	smp_store_release(&e->end_us, 0);	/* see above */
+	smp_store_release(&e->ctr, gstart >> RCU_SEQ_CTR_SHIFT);	/* see above */
+	WRITE_ONCE(fqs_at_start[rsp->flavor], READ_ONCE(rsp->n_fqs_scans));	/* statistic snapshot */
 	lrcu__stall_arm(&rsp->stall, gstart, now, READ_ONCE(rsp->gp_expedited));
 }
 
@@ -618,7 +626,7 @@ static void stall_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned lo
 	struct gp_time *e = &gp_ring[rsp->flavor][((gend >> RCU_SEQ_CTR_SHIFT) - 1) % GP_RING];
 
 	lrcu__stall_disarm(&rsp->stall);
-	__atomic_store_n(&e->end_us, now, __ATOMIC_RELAXED);	/* ctr unchanged */
+	WRITE_ONCE(e->end_us, now);	/* ctr unchanged */
 }
 
 static const struct lrcu_gp_hooks stall_hooks = {

@@ -29,12 +29,96 @@
 /* Compiler-only barrier: no CPU ordering. */
 #define LRCU_BARRIER()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
 
+/*
+ * Every ordered access of the library goes through the helpers below:
+ * this header is the only place that names a __atomic builtin or a
+ * C11 memory order (docs/design/memory-ordering.md: the rule, and what
+ * each helper compiles to).  x is an lvalue, p a pointer to the object.
+ */
+
 /* Single, untorn, relaxed accesses to a shared scalar: they order nothing
  * by themselves. */
 #define LRCU_READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define LRCU_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* Acquire load, release store (one-way barriers). */
 #define LRCU_LOAD_ACQUIRE(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define LRCU_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+/* The load of rcu_dereference(): consume (compilers implement it as
+ * acquire). */
+#define LRCU_LOAD_CONSUME(p)	__atomic_load_n((p), __ATOMIC_CONSUME)
+
+/*
+ * Sequentially consistent store and load: the two halves of a
+ * store-buffering pair written without a stand-alone fence.  The store
+ * is an xchg on x86 (as the kernel's smp_store_mb()), stlr on arm64; the
+ * load a plain mov on x86, ldar on arm64.  They are ordered against each
+ * other, smp_mb() and the fully ordered read-modify-writes below, not
+ * against relaxed or release accesses on arm64: pair them only with
+ * those.
+ */
+#define LRCU_STORE_MB(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+#define LRCU_LOAD_MB(p)		__atomic_load_n((p), __ATOMIC_SEQ_CST)
+
+/*
+ * Read-modify-writes on plain integers and pointers, in the kernel's
+ * conventions: without a suffix fully ordered (sequentially consistent:
+ * a full barrier before and after), else _RELAXED, _ACQUIRE or
+ * _RELEASE.  A failed compare-and-exchange is relaxed.
+ *
+ *   LRCU_XCHG(p, v)              store v, return the old value
+ *   LRCU_CMPXCHG(p, o, v)        store v if *p == o; return the old value
+ *   LRCU_TRY_CMPXCHG(p, op, v)   store v if *p == *op: true, else false
+ *                                with *op = the value found
+ *   LRCU_FETCH_ADD(p, v) ...     *p op= v, return the old value
+ *   LRCU_ADD_RETURN(p, v) ...    *p op= v, return the new value
+ */
+#define LRCU_XCHG(p, v)			__atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_XCHG_RELAXED(p, v)		__atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
+#define LRCU_XCHG_ACQUIRE(p, v)		__atomic_exchange_n((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_XCHG_RELEASE(p, v)		__atomic_exchange_n((p), (v), __ATOMIC_RELEASE)
+
+#define LRCU__TRY_CMPXCHG(p, op, v, mo)	\
+	__atomic_compare_exchange_n((p), (op), (v), 0, (mo), __ATOMIC_RELAXED)
+#define LRCU_TRY_CMPXCHG(p, op, v)	LRCU__TRY_CMPXCHG(p, op, v, __ATOMIC_SEQ_CST)
+#define LRCU_TRY_CMPXCHG_RELAXED(p, op, v) LRCU__TRY_CMPXCHG(p, op, v, __ATOMIC_RELAXED)
+#define LRCU_TRY_CMPXCHG_ACQUIRE(p, op, v) LRCU__TRY_CMPXCHG(p, op, v, __ATOMIC_ACQUIRE)
+#define LRCU_TRY_CMPXCHG_RELEASE(p, op, v) LRCU__TRY_CMPXCHG(p, op, v, __ATOMIC_RELEASE)
+
+#define LRCU__CMPXCHG(p, o, v, mo) __extension__ ({			\
+	__typeof__(*(p)) lrcu__old = (o);				\
+	(void)LRCU__TRY_CMPXCHG(p, &lrcu__old, v, mo);			\
+	lrcu__old;							\
+})
+#define LRCU_CMPXCHG(p, o, v)		LRCU__CMPXCHG(p, o, v, __ATOMIC_SEQ_CST)
+#define LRCU_CMPXCHG_RELAXED(p, o, v)	LRCU__CMPXCHG(p, o, v, __ATOMIC_RELAXED)
+#define LRCU_CMPXCHG_ACQUIRE(p, o, v)	LRCU__CMPXCHG(p, o, v, __ATOMIC_ACQUIRE)
+#define LRCU_CMPXCHG_RELEASE(p, o, v)	LRCU__CMPXCHG(p, o, v, __ATOMIC_RELEASE)
+
+#define LRCU_FETCH_ADD(p, v)		__atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_FETCH_ADD_RELAXED(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define LRCU_FETCH_ADD_ACQUIRE(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_FETCH_ADD_RELEASE(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELEASE)
+#define LRCU_FETCH_SUB(p, v)		__atomic_fetch_sub((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_FETCH_SUB_RELAXED(p, v)	__atomic_fetch_sub((p), (v), __ATOMIC_RELAXED)
+#define LRCU_FETCH_SUB_ACQUIRE(p, v)	__atomic_fetch_sub((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_FETCH_SUB_RELEASE(p, v)	__atomic_fetch_sub((p), (v), __ATOMIC_RELEASE)
+#define LRCU_FETCH_OR(p, v)		__atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_FETCH_OR_RELAXED(p, v)	__atomic_fetch_or((p), (v), __ATOMIC_RELAXED)
+#define LRCU_FETCH_OR_ACQUIRE(p, v)	__atomic_fetch_or((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_FETCH_OR_RELEASE(p, v)	__atomic_fetch_or((p), (v), __ATOMIC_RELEASE)
+#define LRCU_FETCH_AND(p, v)		__atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_FETCH_AND_RELAXED(p, v)	__atomic_fetch_and((p), (v), __ATOMIC_RELAXED)
+#define LRCU_FETCH_AND_ACQUIRE(p, v)	__atomic_fetch_and((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_FETCH_AND_RELEASE(p, v)	__atomic_fetch_and((p), (v), __ATOMIC_RELEASE)
+#define LRCU_ADD_RETURN(p, v)		__atomic_add_fetch((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_ADD_RETURN_RELAXED(p, v)	__atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
+#define LRCU_ADD_RETURN_ACQUIRE(p, v)	__atomic_add_fetch((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_ADD_RETURN_RELEASE(p, v)	__atomic_add_fetch((p), (v), __ATOMIC_RELEASE)
+#define LRCU_SUB_RETURN(p, v)		__atomic_sub_fetch((p), (v), __ATOMIC_SEQ_CST)
+#define LRCU_SUB_RETURN_RELAXED(p, v)	__atomic_sub_fetch((p), (v), __ATOMIC_RELAXED)
+#define LRCU_SUB_RETURN_ACQUIRE(p, v)	__atomic_sub_fetch((p), (v), __ATOMIC_ACQUIRE)
+#define LRCU_SUB_RETURN_RELEASE(p, v)	__atomic_sub_fetch((p), (v), __ATOMIC_RELEASE)
 
 #define LRCU_CONTAINER_OF(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))

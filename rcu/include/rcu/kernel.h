@@ -7,6 +7,13 @@
  *   READ_ONCE(x), WRITE_ONCE(x, v)      single relaxed accesses (expressions)
  *   smp_load_acquire(p), smp_store_release(p, v)
  *   smp_mb()                            full fence
+ *   smp_store_mb(x, v), smp_load_mb(p)  sequentially consistent store and
+ *                                       load (<rcu/compiler.h>: the halves
+ *                                       of a store-buffering pair)
+ *   xchg(p, v), cmpxchg(p, o, v), try_cmpxchg(p, &o, v)
+ *                                       fully ordered; _relaxed, _acquire
+ *                                       and _release variants (a failed
+ *                                       cmpxchg is relaxed)
  *   barrier()                           compiler-only barrier
  *   likely(x), unlikely(x)              branch hints
  *   container_of(ptr, type, member), ARRAY_SIZE(a)
@@ -37,6 +44,48 @@
 #endif
 #ifndef smp_mb
 #define smp_mb()		LRCU_SMP_MB()
+#endif
+#ifndef smp_store_mb
+#define smp_store_mb(x, v)	LRCU_STORE_MB(x, v)
+#endif
+#ifndef smp_load_mb
+#define smp_load_mb(p)		LRCU_LOAD_MB(p)
+#endif
+#ifndef xchg
+#define xchg(p, v)		LRCU_XCHG(p, v)
+#endif
+#ifndef xchg_relaxed
+#define xchg_relaxed(p, v)	LRCU_XCHG_RELAXED(p, v)
+#endif
+#ifndef xchg_acquire
+#define xchg_acquire(p, v)	LRCU_XCHG_ACQUIRE(p, v)
+#endif
+#ifndef xchg_release
+#define xchg_release(p, v)	LRCU_XCHG_RELEASE(p, v)
+#endif
+#ifndef cmpxchg
+#define cmpxchg(p, o, v)	LRCU_CMPXCHG(p, o, v)
+#endif
+#ifndef cmpxchg_relaxed
+#define cmpxchg_relaxed(p, o, v)	LRCU_CMPXCHG_RELAXED(p, o, v)
+#endif
+#ifndef cmpxchg_acquire
+#define cmpxchg_acquire(p, o, v)	LRCU_CMPXCHG_ACQUIRE(p, o, v)
+#endif
+#ifndef cmpxchg_release
+#define cmpxchg_release(p, o, v)	LRCU_CMPXCHG_RELEASE(p, o, v)
+#endif
+#ifndef try_cmpxchg
+#define try_cmpxchg(p, op, v)	LRCU_TRY_CMPXCHG(p, op, v)
+#endif
+#ifndef try_cmpxchg_relaxed
+#define try_cmpxchg_relaxed(p, op, v)	LRCU_TRY_CMPXCHG_RELAXED(p, op, v)
+#endif
+#ifndef try_cmpxchg_acquire
+#define try_cmpxchg_acquire(p, op, v)	LRCU_TRY_CMPXCHG_ACQUIRE(p, op, v)
+#endif
+#ifndef try_cmpxchg_release
+#define try_cmpxchg_release(p, op, v)	LRCU_TRY_CMPXCHG_RELEASE(p, op, v)
 #endif
 #ifndef barrier
 #define barrier()		LRCU_BARRIER()

@@ -628,37 +628,40 @@ static inline void hlist_del_init(struct hlist_node *n)
  * Put n into the link *pprev (a head's ->first or a node's ->next), in
  * front of next (NULL at the end) - the one step behind every hlist
  * insertion (internal).  n's own links are set first; the store into
- * *pprev, which makes n reachable, uses `memorder': __ATOMIC_RELAXED for
- * the plain lists, __ATOMIC_RELEASE (an rcu_assign_pointer()) for the
+ * *pprev, which makes n reachable, is relaxed for the plain lists
+ * (release false), a release store (an rcu_assign_pointer()) for the
  * _rcu ones, where it pairs with the rcu_dereference() loads of
  * hlist_for_each_entry_rcu() and friends.
  */
 static inline void __hlist_link(struct hlist_node *n, struct hlist_node **pprev,
-				struct hlist_node *next, int memorder)
+				struct hlist_node *next, bool release)
 {
 	/* link stores (see "Link stores" above) */
 	LRCU_WRITE_ONCE(n->next, next);
 	LRCU_WRITE_ONCE(n->pprev, pprev);
-	__atomic_store_n(pprev, n, memorder);
+	if (release)
+		LRCU_STORE_RELEASE(pprev, n);	/* see above */
+	else
+		LRCU_WRITE_ONCE(*pprev, n);
 	if (next)
 		LRCU_WRITE_ONCE(next->pprev, &n->next);	/* readers never follow ->pprev */
 }
 
 static inline void hlist_add_head(struct hlist_node *n, struct hlist_head *h)
 {
-	__hlist_link(n, &h->first, h->first, __ATOMIC_RELAXED);
+	__hlist_link(n, &h->first, h->first, false);
 }
 
 /* Insert n before next, which must be on a list. */
 static inline void hlist_add_before(struct hlist_node *n, struct hlist_node *next)
 {
-	__hlist_link(n, next->pprev, next, __ATOMIC_RELAXED);
+	__hlist_link(n, next->pprev, next, false);
 }
 
 /* Insert n after prev, which must be on a list. */
 static inline void hlist_add_behind(struct hlist_node *n, struct hlist_node *prev)
 {
-	__hlist_link(n, &prev->next, prev->next, __ATOMIC_RELAXED);
+	__hlist_link(n, &prev->next, prev->next, false);
 }
 
 /*
@@ -946,14 +949,17 @@ static inline void hlist_bl_add_head(struct hlist_bl_node *n,
  */
 static inline void __hlist_bl_store_keep_lock(struct hlist_bl_node **pprev,
 					      struct hlist_bl_node *p,
-					      int memorder)
+					      bool release)
 {
 	__hlist_bl_word_t *w = (__hlist_bl_word_t *)(void *)pprev;
 	/* Relaxed load: only the lock holder changes the pointer bits, and
 	 * only it can clear the lock bit; lockers' RMWs leave it set. */
-	uintptr_t lock = __atomic_load_n(w, __ATOMIC_RELAXED) & LIST_BL_LOCKMASK;
+	uintptr_t lock = LRCU_READ_ONCE(*w) & LIST_BL_LOCKMASK;
 
-	__atomic_store_n(w, (uintptr_t)p | lock, memorder);
+	if (release)
+		LRCU_STORE_RELEASE(w, (uintptr_t)p | lock);	/* see above */
+	else
+		LRCU_WRITE_ONCE(*w, (uintptr_t)p | lock);
 }
 
 /* Insert n before next (lock held). */
@@ -967,7 +973,7 @@ static inline void hlist_bl_add_before(struct hlist_bl_node *n,
 	LRCU_WRITE_ONCE(n->next, next);
 	LRCU_WRITE_ONCE(next->pprev, &n->next);
 	/* pprev may be the head word: keep the lock bit. */
-	__hlist_bl_store_keep_lock(pprev, n, __ATOMIC_RELAXED);
+	__hlist_bl_store_keep_lock(pprev, n, false);
 }
 
 /* Insert n after prev (lock held). */
@@ -993,7 +999,7 @@ static inline void __hlist_bl_del(struct hlist_bl_node *n)
 	/* pprev may be the head word: keep the lock bit.  Release pairs with
 	 * rcu_dereference_raw() in hlist_bl_for_each_entry_rcu() when called
 	 * from hlist_bl_del_rcu(); see __list_link_release(). */
-	__hlist_bl_store_keep_lock(pprev, next, __ATOMIC_RELEASE);
+	__hlist_bl_store_keep_lock(pprev, next, true);
 	if (next)
 		LRCU_WRITE_ONCE(next->pprev, pprev);
 }
@@ -1041,10 +1047,9 @@ static inline void hlist_bl_lock(struct hlist_bl_head *b)
 	 * Acquire pairs with the release in hlist_bl_unlock(): the previous
 	 * holder's updates of the bucket are visible to the new holder.
 	 */
-	while (__atomic_fetch_or(w, LIST_BL_LOCKMASK, __ATOMIC_ACQUIRE) &
-	       LIST_BL_LOCKMASK) {
+	while (LRCU_FETCH_OR_ACQUIRE(w, LIST_BL_LOCKMASK) & LIST_BL_LOCKMASK) {
 		/* Wait with plain loads (no RMW traffic) until it looks free. */
-		while (__atomic_load_n(w, __ATOMIC_RELAXED) & LIST_BL_LOCKMASK)
+		while (LRCU_READ_ONCE(*w) & LIST_BL_LOCKMASK)
 			__hlist_bl_relax(&spins);
 	}
 }
@@ -1053,8 +1058,7 @@ static inline void hlist_bl_lock(struct hlist_bl_head *b)
 static inline bool hlist_bl_trylock(struct hlist_bl_head *b)
 {
 	/* Acquire pairs with the release in hlist_bl_unlock(). */
-	return !(__atomic_fetch_or(__hlist_bl_word(b), LIST_BL_LOCKMASK,
-				   __ATOMIC_ACQUIRE) & LIST_BL_LOCKMASK);
+	return !(LRCU_FETCH_OR_ACQUIRE(__hlist_bl_word(b), LIST_BL_LOCKMASK) & LIST_BL_LOCKMASK);
 }
 
 static inline void hlist_bl_unlock(struct hlist_bl_head *b)
@@ -1066,7 +1070,7 @@ static inline void hlist_bl_unlock(struct hlist_bl_head *b)
 	 * the head in hlist_bl_first_rcu() (readers that load the word from
 	 * this RMW see what the pointer it carries points to).
 	 */
-	__atomic_fetch_and(__hlist_bl_word(b), ~LIST_BL_LOCKMASK, __ATOMIC_RELEASE);
+	LRCU_FETCH_AND_RELEASE(__hlist_bl_word(b), ~LIST_BL_LOCKMASK);
 }
 
 /* Is the lock bit set (by anyone)? */

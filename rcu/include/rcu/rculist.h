@@ -297,7 +297,7 @@ static inline void hlist_replace_rcu(struct hlist_node *old, struct hlist_node *
 {
 	/* Publish new in old's link with release: pairs with the
 	 * rcu_dereference() loads of hlist_for_each_entry_rcu(). */
-	__hlist_link(entry_new, old->pprev, old->next, __ATOMIC_RELEASE);
+	__hlist_link(entry_new, old->pprev, old->next, true);
 	/* A link store (list.h); readers never follow ->pprev. */
 	LRCU_WRITE_ONCE(old->pprev, (struct hlist_node **)LIST_POISON2);
 }
@@ -312,19 +312,19 @@ static inline void hlist_replace_rcu(struct hlist_node *old, struct hlist_node *
 /* Add n at the front of h while readers may be traversing. */
 static inline void hlist_add_head_rcu(struct hlist_node *n, struct hlist_head *h)
 {
-	__hlist_link(n, &h->first, h->first, __ATOMIC_RELEASE);
+	__hlist_link(n, &h->first, h->first, true);
 }
 
 /* Insert n before next (which is on a list) while readers traverse. */
 static inline void hlist_add_before_rcu(struct hlist_node *n, struct hlist_node *next)
 {
-	__hlist_link(n, next->pprev, next, __ATOMIC_RELEASE);
+	__hlist_link(n, next->pprev, next, true);
 }
 
 /* Insert n after prev (which is on a list) while readers traverse. */
 static inline void hlist_add_behind_rcu(struct hlist_node *n, struct hlist_node *prev)
 {
-	__hlist_link(n, &prev->next, prev->next, __ATOMIC_RELEASE);
+	__hlist_link(n, &prev->next, prev->next, true);
 }
 
 /*

@@ -200,8 +200,7 @@ static inline int rcu_read_lock_held(void)
 {
 	const struct lrcu_rword *rw = lrcu_reader.rw;	/* NULL: never read */
 
-	return rw && (__atomic_load_n(&rw->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED) &
-		      LRCU_W_NEST_MASK) != 0;
+	return rw && (LRCU_READ_ONCE(rw->ctr[LRCU_PREEMPT]) & LRCU_W_NEST_MASK) != 0;
 }
 static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
 static inline int rcu_read_lock_sched_held(void)
@@ -327,11 +326,11 @@ static inline void rcu_sched_force_quiescent_state(void) { lrcu_force_qs(LRCU_SC
  */
 static inline unsigned long rcu_get_gp_seq(void)
 {
-	return __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_RELAXED);	/* a sample */
+	return LRCU_READ_ONCE(lrcu_gp_pub[LRCU_PREEMPT].seq);	/* a sample */
 }
 static inline unsigned long rcu_sched_get_gp_seq(void)
 {
-	return __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_RELAXED);	/* a sample */
+	return LRCU_READ_ONCE(lrcu_gp_pub[LRCU_SCHED].seq);	/* a sample */
 }
 
 /* ------------------------------------------------------------------ */
@@ -431,18 +430,25 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
  */
 #ifndef __CHECKER__
 /* The typed temporary makes the compiler check v against p's type. */
-#define LRCU_STORE_POINTER(p, v, mo) do {				\
+#define LRCU_STORE_POINTER(p, v, release) do {				\
 	__typeof__(p) __rsp_v = RCU_INITIALIZER(v);			\
-	__atomic_store_n(&(p), __rsp_v, (mo));				\
+	if (release)	/* pairs with LRCU_DEREFERENCE_LOAD() */	\
+		LRCU_STORE_RELEASE(&(p), __rsp_v);			\
+	else								\
+		LRCU_WRITE_ONCE(p, __rsp_v);				\
 } while (0)
 #else
 /* sparse: typeof() drops the __rcu address space; cast instead. */
-#define LRCU_STORE_POINTER(p, v, mo) do {				\
+#define LRCU_STORE_POINTER(p, v, release) do {				\
 	__typeof__(p) __rsp_v = (__typeof__(p))(v);			\
-	__atomic_store_n(&(p), __rsp_v, (mo));				\
+	if (release)	/* pairs with LRCU_DEREFERENCE_LOAD() */	\
+		LRCU_STORE_RELEASE(&(p), __rsp_v);			\
+	else								\
+		LRCU_WRITE_ONCE(p, __rsp_v);				\
 } while (0)
 #endif
-#define LRCU_ASSIGN_POINTER(p, v)	LRCU_STORE_POINTER(p, v, __ATOMIC_RELEASE)
+/* Release: pairs with LRCU_DEREFERENCE_LOAD()'s consume load. */
+#define LRCU_ASSIGN_POINTER(p, v)	LRCU_STORE_POINTER(p, v, 1)
 
 /*
  * The dereference load.  Consume ordering pairs with the release store in
@@ -450,7 +456,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
  * implements consume as acquire: free on x86, ldar on arm64.)
  */
 #define LRCU_DEREFERENCE_LOAD(p) \
-	((__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_CONSUME))
+	((__typeof__(*(p)) __force *)LRCU_LOAD_CONSUME(&(p)))
 
 #define LRCU_DEREFERENCE_CHECK(p, c) ({					\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
@@ -475,7 +481,7 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define rcu_assign_pointer(p, v)	LRCU_ASSIGN_POINTER(p, v)
 /* Store without ordering: NULL, or a structure readers cannot yet reach
  * or whose reader-visible contents did not change since publication. */
-#define RCU_INIT_POINTER(p, v)		LRCU_STORE_POINTER(p, v, __ATOMIC_RELAXED)
+#define RCU_INIT_POINTER(p, v)		LRCU_STORE_POINTER(p, v, 0)
 
 #undef rcu_dereference
 #define rcu_dereference(p)		LRCU_DEREFERENCE(p)
@@ -491,19 +497,19 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 #define rcu_dereference_protected(p, c) ({				\
 	RCU_LOCKDEP_WARN(!(c),						\
 			 "suspicious rcu_dereference_protected() usage"); \
-	(__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_RELAXED); \
+	(__typeof__(*(p)) __force *)LRCU_READ_ONCE(p);			\
 })
 
 /* Fetch without dereferencing (compare, test for NULL): legal anywhere. */
 #define rcu_access_pointer(p) \
-	((__typeof__(*(p)) __force *)__atomic_load_n(&(p), __ATOMIC_RELAXED))
-#define rcu_access_index(p)		__atomic_load_n(&(p), __ATOMIC_RELAXED)
+	((__typeof__(*(p)) __force *)LRCU_READ_ONCE(p))
+#define rcu_access_index(p)		LRCU_READ_ONCE(p)
 
 /* An RCU-protected array index (the array's contents depend on it). */
 #define rcu_dereference_index_check(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
 			 "suspicious rcu_dereference_index_check() usage"); \
-	__atomic_load_n(&(p), __ATOMIC_CONSUME);			\
+	LRCU_LOAD_CONSUME(&(p));	/* as LRCU_DEREFERENCE_LOAD() */	\
 })
 
 /* ------------------------------------------------------------------ */

@@ -133,14 +133,14 @@ LRCU_API void lrcu_inject_nested_unlock(void);
 static inline void lrcu_reader_fence(void)
 {
 	/* Relaxed: a flag set once; see lrcu__membarrier_init(). */
-	if (LRCU_LIKELY(__atomic_load_n(&lrcu_has_membarrier, __ATOMIC_RELAXED)))
+	if (LRCU_LIKELY(LRCU_READ_ONCE(lrcu_has_membarrier)))
 		LRCU_BARRIER();
 #ifdef LRCU_INJECT
 	else if (lrcu_inject_no_reader_fence)
 		LRCU_BARRIER();	/* INJECTED: the fence is missing */
 #endif
 	else
-		LRCU_SMP_MB();
+		LRCU_SMP_MB();	/* the caller names its pair */
 }
 
 /* This thread's reader words (binding an unregistered thread's on first use). */
@@ -156,7 +156,7 @@ static inline struct lrcu_rword *lrcu_rw(void)
 static inline void lrcu_read_lock_inline(void)
 {
 	struct lrcu_rword *r = lrcu_rw();
-	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
+	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
 
 	/*
 	 * No likely()/unlikely() on the outermost-or-nested tests here and
@@ -179,7 +179,7 @@ static inline void lrcu_read_lock_inline(void)
 		 * period (rcu_seq_start): a reader that sees the new GP also
 		 * sees every removal made before it, so the GP may ignore it.
 		 */
-		s = __atomic_load_n(&lrcu_gp_pub[LRCU_PREEMPT].seq, __ATOMIC_ACQUIRE);
+		s = LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_PREEMPT].seq);
 		/*
 		 * Release (a plain store on x86): the previous sections are
 		 * over before a word showing the new grace period, which any
@@ -190,29 +190,28 @@ static inline void lrcu_read_lock_inline(void)
 		 * relaxed-lock mutant).  The fence below orders it before
 		 * this section's loads.
 		 */
-		__atomic_store_n(&r->ctr[LRCU_PREEMPT],
-				 (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1,
-				 __ATOMIC_RELEASE);
+		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT],
+				   (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1);
 		/*
-		 * Word store before the section's loads; pairs with the
-		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it reads
-		 * reader words (gp_scan_prepare() in tree.c).
+		 * Word store before the section's loads; pairs with G, the
+		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it
+		 * reads reader words (gp_scan_prepare() in rcu/src/tree.c).
 		 */
-		lrcu_reader_fence();
+		lrcu_reader_fence();	/* pairs with G (tree.c) */
 	} else {
 #ifdef CONFIG_PROVE_RCU
 		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
 			lrcu_read_misuse("rcu_read_lock() nesting overflow");
 #endif
 		/* Nested: only the depth changes; nobody orders against it. */
-		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w + 1, __ATOMIC_RELAXED);
+		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w + 1);
 	}
 }
 
 static inline void lrcu_read_unlock_inline(void)
 {
 	struct lrcu_rword *r = lrcu_rw();
-	unsigned long w = __atomic_load_n(&r->ctr[LRCU_PREEMPT], __ATOMIC_RELAXED);
+	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
 
 #ifdef CONFIG_PROVE_RCU
 	if (LRCU_UNLIKELY(!(w & LRCU_W_NEST_MASK))) {
@@ -225,19 +224,19 @@ static inline void lrcu_read_unlock_inline(void)
 		 * Release: the section's loads complete before the word says
 		 * quiescent; pairs with the acquire load in gp_scan_leaf().
 		 */
-		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1, __ATOMIC_RELEASE);
+		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT], w - 1);
 		/*
-		 * Word store before the need_qs load; pairs with the GP
-		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word load
-		 * (gp_scan_leaf()), so either it sees us quiescent or we see
-		 * its request and wake it.
+		 * Word store before the need_qs load; pairs with G, the GP
+		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word
+		 * load (gp_force_qs() in rcu/src/tree.c), so either it sees
+		 * us quiescent or we see its request and wake it.
 		 */
-		lrcu_reader_fence();
+		lrcu_reader_fence();	/* pairs with G (tree.c) */
 		/* Relaxed: after the fence above. */
-		if (LRCU_UNLIKELY(__atomic_load_n(&r->need_qs[LRCU_PREEMPT], __ATOMIC_RELAXED)))
+		if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT])))
 			lrcu_read_unlock_special(LRCU_PREEMPT);
 	} else {
-		__atomic_store_n(&r->ctr[LRCU_PREEMPT], w - 1, __ATOMIC_RELAXED);
+		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w - 1);
 #ifdef LRCU_INJECT
 		if (LRCU_UNLIKELY(lrcu_inject_nested_qs))
 			lrcu_inject_nested_unlock();	/* INJECTED: reports while inside */
@@ -321,29 +320,29 @@ static inline void lrcu_quiescent_state_inline(void)
 		return;
 	}
 	r = lrcu_reader.rw;	/* online: registered, so its slot's line */
-	w = __atomic_load_n(&r->ctr[LRCU_SCHED], __ATOMIC_RELAXED);
+	w = LRCU_READ_ONCE(r->ctr[LRCU_SCHED]);
 	/*
 	 * Acquire pairs with rcu_seq_start()'s release store (as in
 	 * rcu_read_lock()).  If no grace period started since our last
 	 * quiescent state there is nothing new to announce.
 	 */
-	s = __atomic_load_n(&lrcu_gp_pub[LRCU_SCHED].seq, __ATOMIC_ACQUIRE);
+	s = LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_SCHED].seq);
 	nw = (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1;
-	if (nw == w && !__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED))
+	if (nw == w && !LRCU_READ_ONCE(r->need_qs[LRCU_SCHED]))
 		return;
 	/*
 	 * Prior sched sections complete before the new word is visible;
 	 * pairs with the GP thread's acquire load of the word.
 	 */
 	LRCU_SMP_MB();
-	__atomic_store_n(&r->ctr[LRCU_SCHED], nw, __ATOMIC_RELAXED);	/* between fences */
+	LRCU_WRITE_ONCE(r->ctr[LRCU_SCHED], nw);	/* between fences */
 	/*
 	 * Word store before later sections' loads and before the need_qs
-	 * load; pairs with the GP thread's LRCU_SMP_MB() between its need_qs
-	 * store and word load (gp_scan_leaf()).
+	 * load; pairs with G, the GP thread's LRCU_SMP_MB() between its
+	 * need_qs store and word load (gp_scan_prepare() in rcu/src/tree.c).
 	 */
-	LRCU_SMP_MB();
-	if (LRCU_UNLIKELY(__atomic_load_n(&r->need_qs[LRCU_SCHED], __ATOMIC_RELAXED)))	/* after it */
+	LRCU_SMP_MB();	/* pairs with G (tree.c) */
+	if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_SCHED])))	/* after it */
 		lrcu_qs_special();
 }
 

@@ -108,10 +108,10 @@ static inline unsigned long *lrcu_srcu_ctr(struct srcu_struct *ssp)
 	 * that orders nothing.  The mask keeps a garbage id (a domain that
 	 * was never initialised) inside the directory.
 	 */
-	struct lrcu_srcu_rec *r = __atomic_load_n(&lrcu_srcu_self, __ATOMIC_RELAXED);
-	unsigned long id = __atomic_load_n(&ssp->srcu_id, __ATOMIC_RELAXED);
-	struct lrcu_srcu_page *pg = __atomic_load_n(
-		&r->dir[(id >> LRCU_SRCU_PAGE_SHIFT) & (LRCU_SRCU_DIR - 1)], __ATOMIC_RELAXED);
+	struct lrcu_srcu_rec *r = LRCU_READ_ONCE(lrcu_srcu_self);
+	unsigned long id = LRCU_READ_ONCE(ssp->srcu_id);
+	struct lrcu_srcu_page *pg =
+		LRCU_READ_ONCE(r->dir[(id >> LRCU_SRCU_PAGE_SHIFT) & (LRCU_SRCU_DIR - 1)]);
 
 	return pg ? pg->ctr[id & (LRCU_SRCU_PER_PAGE - 1)] : (unsigned long *)0;
 }
@@ -120,17 +120,17 @@ static inline unsigned long *lrcu_srcu_ctr(struct srcu_struct *ssp)
 static inline int lrcu_srcu_lock_ctr(struct srcu_struct *ssp, unsigned long *c)
 {
 	/* Which index: a sample; a stale one is allowed (srcu.c, "stale"). */
-	int idx = (int)(__atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) & 1);
+	int idx = (int)(LRCU_READ_ONCE(ssp->srcu_idx) & 1);
 
 	/* Owner-only counter: load + store (see the top of this file);
 	 * relaxed, B below orders it. */
-	__atomic_store_n(&c[idx], __atomic_load_n(&c[idx], __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+	LRCU_WRITE_ONCE(c[idx], LRCU_READ_ONCE(c[idx]) + 1);
 	/*
 	 * B: the count before the section's loads.  Pairs with the grace
 	 * period's heavy fences S and D (membarrier(), or LRCU_SMP_MB() where
 	 * readers fence themselves), rcu/src/srcu.c.
 	 */
-	lrcu_reader_fence();
+	lrcu_reader_fence();	/* B */
 	return idx;
 }
 
@@ -161,7 +161,7 @@ static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx
 		lrcu_srcu_read_unlock_slow(ssp, idx);	/* not locked on this thread */
 		return;
 	}
-	v = __atomic_load_n(&c[idx], __ATOMIC_RELAXED);
+	v = LRCU_READ_ONCE(c[idx]);
 	if (LRCU_UNLIKELY(!v)) {
 		lrcu_srcu_read_unlock_slow(ssp, idx);	/* reports the bad index */
 		return;
@@ -171,18 +171,18 @@ static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx
 	 * drops; pairs with the acquire loads of the grace period's scan
 	 * (srcu_readers_drained() in rcu/src/srcu_readers.c).
 	 */
-	__atomic_store_n(&c[idx], v - 1, __ATOMIC_RELEASE);
+	LRCU_STORE_RELEASE(&c[idx], v - 1);
 }
 
 /* The shared counters: any thread, any context, no allocation. */
 static inline int lrcu_srcu_lock_shared(struct srcu_struct *ssp)
 {
-	int idx = (int)(__atomic_load_n(&ssp->srcu_idx, __ATOMIC_RELAXED) & 1);
+	int idx = (int)(LRCU_READ_ONCE(ssp->srcu_idx) & 1);
 
 	/* Relaxed: B below orders the section after it, as for the
 	 * per-thread counters. */
-	__atomic_fetch_add(&ssp->srcu_shared[idx].lock, 1, __ATOMIC_RELAXED);
-	lrcu_reader_fence();	/* B (see lrcu_srcu_lock_ctr()) */
+	LRCU_FETCH_ADD_RELAXED(&ssp->srcu_shared[idx].lock, 1);
+	lrcu_reader_fence();	/* B (see lrcu_srcu_lock_ctr()): pairs with S, D */
 	return idx | LRCU_SRCU_SHARED;
 }
 
@@ -190,7 +190,7 @@ static inline void lrcu_srcu_unlock_shared(struct srcu_struct *ssp, int idx)
 {
 	/* C: release, as in lrcu_srcu_read_unlock_inline(); pairs with the
 	 * scan's acquire load of the unlock count. */
-	__atomic_fetch_add(&ssp->srcu_shared[idx & 1].unlock, 1, __ATOMIC_RELEASE);
+	LRCU_FETCH_ADD_RELEASE(&ssp->srcu_shared[idx & 1].unlock, 1);
 }
 
 /* Does this thread hold a per-thread section of this domain? */
@@ -199,8 +199,7 @@ static inline int lrcu_srcu_self_holds(struct srcu_struct *ssp)
 	unsigned long *c = lrcu_srcu_ctr(ssp);
 
 	/* Our own counters: relaxed. */
-	return c && (__atomic_load_n(&c[0], __ATOMIC_RELAXED) ||
-		     __atomic_load_n(&c[1], __ATOMIC_RELAXED));
+	return c && (LRCU_READ_ONCE(c[0]) || LRCU_READ_ONCE(c[1]));
 }
 
 #ifdef __cplusplus
