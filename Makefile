@@ -57,7 +57,7 @@ ifeq ($(INJECT),1)
 OPT     += -DLRCU_INJECT
 endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
-CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread -fPIC $(SANFLAGS)
+CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread $(SANFLAGS)
 LDFLAGS := -pthread $(SANFLAGS)
 LDLIBS  :=
 

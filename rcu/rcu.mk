@@ -15,7 +15,7 @@ RCU_SOVERSION := 0
 LIB_SONAME  := librcu.so.$(RCU_SOVERSION)
 LIB_SO_REAL := $(BUILD)/librcu.so.$(RCU_VERSION)
 LIB_SO      := $(BUILD)/librcu.so
-EXTRA_CFLAGS_rcu/src/ += -fvisibility=hidden
+EXTRA_CFLAGS_rcu/src/ += -fvisibility=hidden -fPIC
 
 lib: $(LIB_A) $(LIB_SO)
 

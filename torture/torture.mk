@@ -54,7 +54,7 @@ $(TORTURE_BIN): $(TORTURE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 
 $(TORTURE_PLUGIN): torture/examples/plugin_example.c torture/include/torture/ops.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS)
 
 .PHONY: torture
 
