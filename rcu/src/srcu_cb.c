@@ -180,7 +180,7 @@ static unsigned long srcu_work(struct lrcu_srcu_sup *sup)
 
 	pthread_mutex_lock(&sup->lock);
 	if (!sup->driver && lrcu__srcu_advance(sup))	/* else the driver does it */
-		delay = lrcu__srcu_delay(&sup->delay, sup->gp_seq, false);
+		delay = lrcu__srcu_delay(LOCKED_PTR(&sup->lock, &sup->delay), sup->gp_seq, false);
 	lrcu__cblist_extract_done(&sup->cbl, SRCU_CB_BATCH, &cbs);
 	pthread_mutex_unlock(&sup->lock);
 	if (cbs.len) {
@@ -278,7 +278,7 @@ static void srcu_barrier_cb(struct rcu_head *h)
 	struct lrcu_srcu_sup *sup = container_of(h, struct lrcu_srcu_sup, barrier_head);
 
 	pthread_mutex_lock(&sup->lock);
-	sup->barrier_done = true;
+	WRITE_LOCKED(&sup->lock, sup->barrier_done, true);
 	pthread_cond_broadcast(&sup->barrier_wq);
 	pthread_mutex_unlock(&sup->lock);
 }
@@ -301,19 +301,20 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	if (unlikely(rcu_seq_state(sup->barrier_seq))) {
 		while (!sup->barrier_done)
 			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
-		rcu_seq_end(&sup->barrier_seq);
+		rcu_seq_end(LOCKED_PTR(&sup->barrier_mutex, &sup->barrier_seq));
 	}
 	if (!rcu_seq_done(&sup->barrier_seq, s)) {	/* else a concurrent pass covered us */
-		rcu_seq_start(&sup->barrier_seq);
+		rcu_seq_start(LOCKED_PTR(&sup->barrier_mutex, &sup->barrier_seq));
 		sup->barrier_head.func = srcu_barrier_cb;
 		/* Behind every callback queued so far, those being run included. */
-		sup->barrier_done = !lrcu__cblist_entrain(&sup->cbl, &sup->barrier_head);
+		WRITE_LOCKED(&sup->lock, sup->barrier_done,
+			     !lrcu__cblist_entrain(&sup->cbl, &sup->barrier_head));
 		if (!sup->barrier_done)
 			lrcu__srcu_worker_queue(sup);
 		while (!sup->barrier_done)
 			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
 		atomic_inc(&sup->n_barriers);	/* statistic */
-		rcu_seq_end(&sup->barrier_seq);
+		rcu_seq_end(LOCKED_PTR(&sup->barrier_mutex, &sup->barrier_seq));
 	}
 	pthread_mutex_unlock(&sup->lock);
 	pthread_mutex_unlock(&sup->barrier_mutex);
