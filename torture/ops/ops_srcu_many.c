@@ -128,7 +128,7 @@ static void srcum_send_locked(void)
 	srcum_open = NULL;
 	srcum_in_flight = true;
 	/* Relaxed: call_srcu() orders it before any head runs. */
-	__atomic_store_n(&b->left, SRCUM_DOMAINS, __ATOMIC_RELAXED);
+	WRITE_ONCE(b->left, SRCUM_DOMAINS);
 	for (i = 0; i < SRCUM_DOMAINS; i++) {
 		b->head[i].b = b;
 		call_srcu(&srcum_dom[i], &b->head[i].rh, srcum_head_cb);
