@@ -324,8 +324,9 @@ static void *drain_watchdog(void *arg)
 			return NULL;
 		else
 			usleep(100000);
-	/* Exactly one of main and the watchdog wins (the exchange in finish()). */
-	if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
+	/* Exactly one of main and the watchdog wins (the exchange in finish(),
+	 * fully ordered). */
+	if (xchg(&finish_done, 1))
 		return NULL;
 	STAT_SET(torture_hung_at_stop, 1);
 	torout(" callback barriers did not complete within %lu s after the stop", secs);
@@ -373,7 +374,7 @@ static int finish(void)
 		drain_watchdog_start();
 		writer_final_drain();
 		/* Pairs with the watchdog's exchange: one of us reports. */
-		if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
+		if (xchg(&finish_done, 1))
 			for (;;)
 				pause();	/* the watchdog is reporting the hang */
 	}

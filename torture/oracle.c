@@ -88,8 +88,7 @@ void gpo_end(unsigned long t0)
 
 	/* Release: the wait has ended before a reader can see t0 (pairs with
 	 * the acquire load in gpo_violated()). */
-	while (cur < t0 && !__atomic_compare_exchange_n(&gpo_done, &cur, t0, true,
-							__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	while (cur < t0 && !try_cmpxchg_release(&gpo_done, &cur, t0))
 		;
 	/* A grace period completed: progress for the hang watchdog. */
 	WRITE_ONCE(gpo_progress_us, torture_now_us());

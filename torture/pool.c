@@ -80,8 +80,9 @@ struct rcu_torture *pool_alloc(void)
 	pthread_mutex_unlock(&pool_lock);
 	if (!rp)
 		return NULL;
-	/* Only a broken RCU can leave a request hung on a free element. */
-	mbox_release(__atomic_exchange_n(&rp->chkp, NULL, __ATOMIC_ACQ_REL));
+	/* Only a broken RCU can leave a request hung on a free element.
+	 * Fully ordered: see pipe_update_one(). */
+	mbox_release(xchg(&rp->chkp, NULL));
 	/* Plain-enough stores: published later by the release store of
 	 * rcu_torture_current (the writer's rcu_assign_pointer()). */
 	WRITE_ONCE(rp->pipe_count, 0);
@@ -114,7 +115,7 @@ bool pipe_update_one(struct rcu_torture *rp)
 	int i = READ_ONCE(rp->pipe_count);
 
 	if (i >= 1)	/* a GP that began after the removal has ended */
-		mbox_release(__atomic_exchange_n(&rp->chkp, NULL, __ATOMIC_ACQ_REL));
+		mbox_release(xchg(&rp->chkp, NULL));	/* fully ordered: reader.c's release CAS */
 	if (i > RCU_TORTURE_PIPE_LEN)
 		i = RCU_TORTURE_PIPE_LEN;
 	STAT_INC(tc.wcount[i]);

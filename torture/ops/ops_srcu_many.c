@@ -140,8 +140,8 @@ static void srcum_head_cb(struct rcu_head *h)
 	struct srcum_batch *b = LRCU_CONTAINER_OF(h, struct srcum_head, rh)->b;
 	struct torture_cb *cb, *next;
 
-	/* Acq_rel: the last one sees every head's callback done. */
-	if (__atomic_sub_fetch(&b->left, 1, __ATOMIC_ACQ_REL))
+	/* Fully ordered: the last one sees every head's callback done. */
+	if (atomic_dec_return(&b->left))
 		return;
 	for (cb = b->cbs; cb; cb = next) {
 		next = cb->rcu_space[1];

@@ -32,9 +32,9 @@ static int trivial_register(void)
 
 	for (i = 0; i < TRIVIAL_SLOTS; i++) {
 		expect = 0;
-		/* Acquire pairs with trivial_unregister()'s release. */
-		if (__atomic_compare_exchange_n(&slot[i].used, &expect, 1, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		/* Fully ordered: its acquire pairs with trivial_unregister()'s
+		 * release. */
+		if (try_cmpxchg(&slot[i].used, &expect, 1)) {
 			my_slot = i;
 			return 0;
 		}
