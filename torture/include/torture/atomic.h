@@ -19,8 +19,9 @@
  *                                          relaxed, no value
  *   atomic_fetch_add(i, p), atomic_add_return(i, p), atomic_sub_return(i, p),
  *   atomic_inc_return(p), atomic_dec_return(p)
- *                                          fully ordered; _relaxed,
- *                                          _acquire, _release variants
+ *                                          fully ordered; _relaxed (and
+ *                                          for fetch_add _acquire,
+ *                                          _release) variants
  *
  * A name defined already (by <rcu/kernel.h>, with the same meaning) is
  * kept.  liburcu's headers, which the liburcu adapters include, define
