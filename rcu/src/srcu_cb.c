@@ -58,10 +58,10 @@ void lrcu__srcu_worker_queue(struct lrcu_srcu_sup *sup)
 		pthread_mutex_unlock(&W.lock);
 		return;
 	}
-	sup->kick = true;
-	sup->next_us = 0;
+	WRITE_LOCKED(&W.lock, sup->kick, true);
+	WRITE_LOCKED(&W.lock, sup->next_us, 0);
 	if (!sup->queued) {
-		sup->queued = true;
+		WRITE_LOCKED(&W.lock, sup->queued, true);
 		list_add_tail(&sup->work, &W.queue);
 	}
 	/* Under W.lock, which fork() takes: a fork sees the flag and the
@@ -95,12 +95,12 @@ void lrcu__srcu_worker_stopped(void)
 void lrcu__srcu_worker_forget(struct lrcu_srcu_sup *sup)
 {
 	pthread_mutex_lock(&W.lock);
-	sup->dying = true;
+	WRITE_LOCKED(&W.lock, sup->dying, true);
 	while (sup->busy)
 		pthread_cond_wait(&W.idle, &W.lock);
 	if (sup->queued) {
 		list_del_init(&sup->work);
-		sup->queued = false;
+		WRITE_LOCKED(&W.lock, sup->queued, false);
 	}
 	pthread_mutex_unlock(&W.lock);
 }
@@ -202,8 +202,8 @@ static int worker_take(struct lrcu_srcu_sup **batch, unsigned long now, unsigned
 
 	list_for_each_entry(sup, &W.queue, work) {
 		if (sup->next_us <= now && n < SRCU_WORK_BATCH) {
-			sup->busy = true;
-			sup->kick = false;
+			WRITE_LOCKED(&W.lock, sup->busy, true);
+			WRITE_LOCKED(&W.lock, sup->kick, false);
 			batch[n++] = sup;
 		} else if (sup->next_us < *next) {
 			*next = sup->next_us;
@@ -222,17 +222,18 @@ static void worker_put(struct lrcu_srcu_sup **batch, const unsigned long *delay,
 	for (i = 0; i < n; i++) {
 		struct lrcu_srcu_sup *sup = batch[i];
 
-		sup->busy = false;
+		WRITE_LOCKED(&W.lock, sup->busy, false);
 		if (sup->dying) {
 			pthread_cond_broadcast(&W.idle);	/* cleanup unlinks it */
 			continue;
 		}
 		if (delay[i] == SRCU_NO_WORK && !sup->kick) {
 			list_del_init(&sup->work);
-			sup->queued = false;
+			WRITE_LOCKED(&W.lock, sup->queued, false);
 			continue;
 		}
-		sup->next_us = sup->kick || delay[i] == SRCU_NO_WORK ? 0 : now + delay[i];
+		WRITE_LOCKED(&W.lock, sup->next_us,
+			     sup->kick || delay[i] == SRCU_NO_WORK ? 0 : now + delay[i]);
 		if (sup->next_us < *next)
 			*next = sup->next_us;
 	}

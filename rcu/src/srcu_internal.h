@@ -74,13 +74,13 @@ struct lrcu_srcu_sup {
 	/* rcu_seq of passes (barrier_mutex) */
 	unsigned long __guarded_by(barrier_mutex) barrier_seq;
 
-	/* The worker's view (W) */
+	/* The worker's view (W: srcu_cb.c's W.lock) */
 	struct list_head work;		/* on the worker's list while queued */
-	bool queued;			/* on that list */
-	bool kick;			/* new work since the worker looked */
-	bool busy;			/* the worker is working on it */
-	bool dying;			/* cleanup_srcu_struct() has begun */
-	unsigned long next_us;		/* when the worker looks again */
+	bool __guarded_by(W.lock) queued;	/* on that list */
+	bool __guarded_by(W.lock) kick;	/* new work since the worker looked */
+	bool __guarded_by(W.lock) busy;	/* the worker is working on it */
+	bool __guarded_by(W.lock) dying;	/* cleanup_srcu_struct() has begun */
+	unsigned long __guarded_by(W.lock) next_us;	/* when the worker looks again */
 	struct srcu_delay __guarded_by(lock) delay;	/* the worker's backoff */
 
 	/* Statistics (relaxed atomics; written under lock) */
