@@ -31,9 +31,9 @@ static void barrier_cbf(struct torture_cb *cb)
 	struct barrier_cb *b = (struct barrier_cb *)(void *)cb;
 
 	/* Acquire pairs with the coordinator's release of barrier_done. */
-	if (b->round <= __atomic_load_n(&barrier_done, __ATOMIC_ACQUIRE))
+	if (b->round <= smp_load_acquire(&barrier_done))
 		barrier_error("callback invoked after its barrier returned", b->round,
-			      __atomic_load_n(&barrier_done, __ATOMIC_RELAXED));	/* message only */
+			      READ_ONCE(barrier_done));	/* message only */
 	else
 		STAT_INC(barrier_invoked);
 	free(b);
@@ -51,7 +51,7 @@ static void *rcu_torture_barrier_cbs(void *arg)
 		struct barrier_cb *b;
 
 		/* Acquire pairs with the coordinator's release of the round. */
-		r = __atomic_load_n(&barrier_round, __ATOMIC_ACQUIRE);
+		r = smp_load_acquire(&barrier_round);
 		if (r == last) {
 			torture_idle_sleep_us(1000);
 			continue;
@@ -63,7 +63,7 @@ static void *rcu_torture_barrier_cbs(void *arg)
 		b->round = r;
 		torture_call(&b->cb, barrier_cbf);
 		/* Release: the call() happens before the coordinator sees it. */
-		__atomic_fetch_add(&barrier_posted, 1, __ATOMIC_RELEASE);
+		atomic_fetch_add_release(1, &barrier_posted);
 	}
 	torture_updater_stop();
 	return NULL;
@@ -72,7 +72,7 @@ static void *rcu_torture_barrier_cbs(void *arg)
 static bool wait_posted(void)
 {
 	/* Acquire pairs with the release increments above. */
-	while (__atomic_load_n(&barrier_posted, __ATOMIC_ACQUIRE) < (unsigned long)tp.n_barrier_cbs)
+	while (smp_load_acquire(&barrier_posted) < (unsigned long)tp.n_barrier_cbs)
 		if (torture_must_stop())
 			return false;
 		else
@@ -91,10 +91,10 @@ static void *rcu_torture_barrier(void *arg)
 	torverbose(" rcu_torture_barrier task started");
 	for (r = 1; !torture_must_stop(); r++) {
 		/* Relaxed: published by the release store of the round below. */
-		__atomic_store_n(&barrier_posted, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&barrier_invoked, 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(barrier_posted, 0);
+		WRITE_ONCE(barrier_invoked, 0);
 		/* Release: the resets above before the cbs threads see the round. */
-		__atomic_store_n(&barrier_round, r, __ATOMIC_RELEASE);
+		smp_store_release(&barrier_round, r);
 		if (!wait_posted())
 			break;
 		STAT_INC(tc.barrier_attempts);
@@ -102,10 +102,10 @@ static void *rcu_torture_barrier(void *arg)
 		cur_ops->cb_barrier();
 		torture_record_gp("barrier", start);
 		/* Release pairs with the late-callback check in barrier_cbf(). */
-		__atomic_store_n(&barrier_done, r, __ATOMIC_RELEASE);
+		smp_store_release(&barrier_done, r);
 		/* The barrier ordered the callbacks' increments before us;
 		 * acquire for good measure against a broken barrier. */
-		got = __atomic_load_n(&barrier_invoked, __ATOMIC_ACQUIRE);
+		got = smp_load_acquire(&barrier_invoked);
 		if (got != (unsigned long)tp.n_barrier_cbs)
 			barrier_error("barrier_cbs_invoked != n_barrier_cbs", got,
 				      (unsigned long)tp.n_barrier_cbs);

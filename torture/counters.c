@@ -41,7 +41,7 @@ static unsigned long hist_sum_from(const unsigned long *a, int from)
 static unsigned long get_rtc(void)
 {
 	/* The address only, never dereferenced: relaxed. */
-	return (unsigned long)__atomic_load_n(&rcu_torture_current, __ATOMIC_RELAXED);
+	return (unsigned long)READ_ONCE(rcu_torture_current);
 }
 static unsigned long get_zero(void) { return 0; }
 static unsigned long get_tfle(void) { return (unsigned long)pool_freelist_empty(); }

@@ -157,11 +157,11 @@ static long nr_gps;		/* its invocations */
 
 static void nr_cbf(struct torture_cb *cb)
 {
-	__atomic_fetch_add(&nr_gps, 1, __ATOMIC_RELAXED);	/* a count, read below */
-	if (__atomic_load_n(&nr_running, __ATOMIC_ACQUIRE))	/* pairs with the clear below */
+	atomic_inc(&nr_gps);	/* a count, read below */
+	if (smp_load_acquire(&nr_running))	/* pairs with the clear below */
 		cur_ops->call(cb);
 	else	/* release: our last touch of cb, before nr_park()'s acquire */
-		__atomic_store_n(&nr_parked, 1, __ATOMIC_RELEASE);
+		smp_store_release(&nr_parked, 1);
 }
 
 /*
@@ -177,10 +177,10 @@ static bool nr_park(void)
 	int i;
 
 	/* Release: stop re-posting (pairs with nr_cbf()'s acquire). */
-	__atomic_store_n(&nr_running, 0, __ATOMIC_RELEASE);
+	smp_store_release(&nr_running, 0);
 	for (i = 0; i < NR_PARK_TRIES; i++) {
 		cur_ops->cb_barrier();
-		if (__atomic_load_n(&nr_parked, __ATOMIC_ACQUIRE))	/* pairs with nr_cbf() */
+		if (smp_load_acquire(&nr_parked))	/* pairs with nr_cbf() */
 			return true;
 	}
 	return false;
@@ -200,14 +200,14 @@ static void fwd_prog_nr(struct torture_random *rng)
 		return;
 	}
 	/* Relaxed: call() below publishes them to the callback. */
-	__atomic_store_n(&nr_gps, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&nr_parked, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&nr_running, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(nr_gps, 0);
+	WRITE_ONCE(nr_parked, 0);
+	WRITE_ONCE(nr_running, 1);
 	torture_call(cb, nr_cbf);
 	torture_online();
 	end = torture_now_us() + dur;
 	while (!torture_must_stop() && (torture_now_us() < end ||
-		(__atomic_load_n(&nr_gps, __ATOMIC_RELAXED) < 2 &&	/* a count */
+		(READ_ONCE(nr_gps) < 2 &&	/* a count */
 		 torture_now_us() < end + FWD_STALL_US))) {
 		int idx = cur_ops->readlock();
 
@@ -218,7 +218,7 @@ static void fwd_prog_nr(struct torture_random *rng)
 		loops++;
 	}
 	torture_offline();
-	gps = __atomic_load_n(&nr_gps, __ATOMIC_RELAXED);	/* a count: pairs with nothing */
+	gps = READ_ONCE(nr_gps);	/* a count: pairs with nothing */
 	if (nr_park())
 		free(cb);
 	else

@@ -32,8 +32,7 @@ static void on_signal(int sig)
 	/* Only the first one counts; polled by run_until_shutdown(). */
 	int none = 0;
 
-	__atomic_compare_exchange_n(&sig_stop, &none, sig, false, __ATOMIC_RELAXED,
-				    __ATOMIC_RELAXED);
+	try_cmpxchg_relaxed(&sig_stop, &none, sig);
 }
 
 static const char *signame(int sig)
@@ -246,7 +245,7 @@ static int run_until_shutdown(void)
 	char reason[256];
 	int sig;
 
-	while (!(sig = __atomic_load_n(&sig_stop, __ATOMIC_RELAXED)) &&	/* on_signal() */
+	while (!(sig = READ_ONCE(sig_stop)) &&	/* on_signal() */
 	       (!end || torture_now_us() < end)) {
 		torture_sleep_us(100000);
 		if (!torture_errors(reason, sizeof(reason)))
@@ -321,12 +320,13 @@ static void *drain_watchdog(void *arg)
 	/* Gives up early once the hang watchdog (still watching the drain's
 	 * barriers) has reported a hang. */
 	while (torture_now_us() < end && !gp_hang_reported())
-		if (__atomic_load_n(&finish_done, __ATOMIC_ACQUIRE))	/* pairs with main */
+		if (smp_load_acquire(&finish_done))	/* pairs with main */
 			return NULL;
 		else
 			usleep(100000);
-	/* Exactly one of main and the watchdog wins (the exchange in finish()). */
-	if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
+	/* Exactly one of main and the watchdog wins (the exchange in finish(),
+	 * fully ordered). */
+	if (xchg(&finish_done, 1))
 		return NULL;
 	STAT_SET(torture_hung_at_stop, 1);
 	torout(" callback barriers did not complete within %lu s after the stop", secs);
@@ -374,7 +374,7 @@ static int finish(void)
 		drain_watchdog_start();
 		writer_final_drain();
 		/* Pairs with the watchdog's exchange: one of us reports. */
-		if (__atomic_exchange_n(&finish_done, 1, __ATOMIC_ACQ_REL))
+		if (xchg(&finish_done, 1))
 			for (;;)
 				pause();	/* the watchdog is reporting the hang */
 	}

@@ -33,7 +33,7 @@ static void *rcu_nocb_toggle(void *arg)
 		rc = cur_ops->nocb_toggle(cpu, offload);
 		if (!rc)
 			STAT_INC(*(offload ? &tc.nocb_offload : &tc.nocb_deoffload));
-		else if (!__atomic_exchange_n(&refused_noted, 1, __ATOMIC_RELAXED))	/* once */
+		else if (!xchg_relaxed(&refused_noted, 1))	/* once */
 			torout(" rcu_nocb_toggle: %s refused to %soffload CPU %d: %s "
 			       "(callback offloading off? rcu_nocbs= not given?)", cur_ops->name,
 			       offload ? "" : "de-", cpu, strerror(-rc));

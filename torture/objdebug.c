@@ -15,7 +15,7 @@ static void objdebug_cb(struct torture_cb *cb)
 {
 	(void)cb;
 	/* Read after cb_barrier(), which orders the callbacks before it. */
-	__atomic_fetch_add(&objdebug_invoked, 1, __ATOMIC_RELAXED);
+	atomic_inc(&objdebug_invoked);
 }
 
 int object_debug_test(void)
@@ -47,7 +47,7 @@ int object_debug_test(void)
 	cur_ops->cb_barrier();
 	after = cur_ops->misuse_count();
 	torture_updater_stop();
-	n = __atomic_load_n(&objdebug_invoked, __ATOMIC_RELAXED);	/* after the barrier */
+	n = READ_ONCE(objdebug_invoked);	/* after the barrier */
 	STAT_ADD(tc.misuse_expected, after - before);
 	if (after > before && n == 1) {
 		torout(" rcu_test_debug_objects: duplicated callback was detected");

@@ -34,8 +34,8 @@ static bool onoff_request(struct torture_reader *r, int req, unsigned long *ms)
 	unsigned long start = torture_now_us();
 
 	/* Release/acquire pair with reader_onoff(). */
-	__atomic_store_n(&r->onoff_req, req, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE) != req) {	/* reader_onoff() */
+	smp_store_release(&r->onoff_req, req);
+	while (smp_load_acquire(&r->onoff_ack) != req) {	/* reader_onoff() */
 		if (torture_must_stop() || torture_now_us() - start > ONOFF_ACK_TIMEOUT_US)
 			return false;
 		torture_sleep_us(100);
@@ -47,7 +47,7 @@ static bool onoff_request(struct torture_reader *r, int req, unsigned long *ms)
 static void onoff_one(struct torture_reader *r, struct torture_random *rng)
 {
 	unsigned long ms;
-	int cur = __atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE);	/* reader_onoff()'s release */
+	int cur = smp_load_acquire(&r->onoff_ack);	/* reader_onoff()'s release */
 
 	if (cur == ONOFF_ONLINE) {
 		int req = (torture_random(rng) & 1) ? ONOFF_UNREGISTERED : ONOFF_OFFLINE;
@@ -75,7 +75,7 @@ static void onoff_one(struct torture_reader *r, struct torture_random *rng)
 /* Unregister every online reader of r's group: the group empties. */
 static void onoff_group(struct torture_reader *r, struct torture_random *rng)
 {
-	int g = torture_cpu_group(__atomic_load_n(&r->cpu, __ATOMIC_RELAXED));	/* a hint */
+	int g = torture_cpu_group(READ_ONCE(r->cpu));	/* a hint */
 	long i;
 	unsigned long ms;
 
@@ -87,8 +87,8 @@ static void onoff_group(struct torture_reader *r, struct torture_random *rng)
 		struct torture_reader *o = &torture_readers[i];
 
 		/* Acquire pairs with reader_onoff()'s release of the ack. */
-		if (__atomic_load_n(&o->onoff_ack, __ATOMIC_ACQUIRE) != ONOFF_ONLINE ||
-		    torture_cpu_group(__atomic_load_n(&o->cpu, __ATOMIC_RELAXED)) != g)
+		if (smp_load_acquire(&o->onoff_ack) != ONOFF_ONLINE ||
+		    torture_cpu_group(READ_ONCE(o->cpu)) != g)
 			continue;
 		STAT_INC(tc.off_try);
 		if (onoff_request(o, ONOFF_UNREGISTERED, &ms)) {
@@ -116,7 +116,7 @@ static void *torture_onoff(void *arg)
 
 		/* Acquire pairs with reader_onoff()'s release of the ack. */
 		if (!(torture_random(&rng) % 4) &&
-		    __atomic_load_n(&r->onoff_ack, __ATOMIC_ACQUIRE) == ONOFF_ONLINE)
+		    smp_load_acquire(&r->onoff_ack) == ONOFF_ONLINE)
 			onoff_group(r, &rng);
 		else
 			onoff_one(r, &rng);
@@ -125,7 +125,7 @@ static void *torture_onoff(void *arg)
 	/* Leave every reader online so that it can stop normally. */
 	for (i = 0; i < tp.nreaders; i++)
 		/* Pairs with the acquire loads in reader_onoff(). */
-		__atomic_store_n(&torture_readers[i].onoff_req, ONOFF_ONLINE, __ATOMIC_RELEASE);
+		smp_store_release(&torture_readers[i].onoff_req, ONOFF_ONLINE);
 	return NULL;
 }
 

@@ -72,39 +72,38 @@ unsigned long gpo_removed(void)
 	 * later clock value (its acquire load), hence before that wait
 	 * starts.
 	 */
-	return __atomic_fetch_add(&gpo_clock, 1, __ATOMIC_SEQ_CST);
+	return atomic_fetch_add(1, &gpo_clock);
 }
 
 unsigned long gpo_begin(void)
 {
 	/* Acquire (part of seq_cst): pairs with gpo_removed(); the wait's own
 	 * accesses come after this load. */
-	return __atomic_load_n(&gpo_clock, __ATOMIC_SEQ_CST);
+	return smp_load_mb(&gpo_clock);
 }
 
 void gpo_end(unsigned long t0)
 {
-	unsigned long cur = __atomic_load_n(&gpo_done, __ATOMIC_RELAXED);
+	unsigned long cur = READ_ONCE(gpo_done);
 
 	/* Release: the wait has ended before a reader can see t0 (pairs with
 	 * the acquire load in gpo_violated()). */
-	while (cur < t0 && !__atomic_compare_exchange_n(&gpo_done, &cur, t0, true,
-							__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	while (cur < t0 && !try_cmpxchg_release(&gpo_done, &cur, t0))
 		;
 	/* A grace period completed: progress for the hang watchdog. */
-	__atomic_store_n(&gpo_progress_us, torture_now_us(), __ATOMIC_RELAXED);
+	WRITE_ONCE(gpo_progress_us, torture_now_us());
 }
 
 bool gpo_violated(const struct rcu_torture *p, unsigned long *stamp, unsigned long *done)
 {
 	/* Acquire pairs with the writer's release store of the stamp. */
-	unsigned long s = __atomic_load_n(&p->gpo_stamp, __ATOMIC_ACQUIRE);
+	unsigned long s = smp_load_acquire(&p->gpo_stamp);
 	unsigned long d;
 
 	if (!s)
 		return false;	/* not removed yet */
 	/* Acquire pairs with gpo_end()'s release. */
-	d = __atomic_load_n(&gpo_done, __ATOMIC_ACQUIRE);
+	d = smp_load_acquire(&gpo_done);
 	STAT_INC(tc.gpo_checks);
 	if (d <= s)
 		return false;
@@ -155,15 +154,15 @@ void gpo_quiet_maybe(struct torture_random *rng)
 	if (!tp.span_reads || now < next_quiet_us)
 		return;
 	next_quiet_us = now + gp * 6 + torture_random(rng) % (gp * 4);
-	__atomic_store_n(&quiet_until_us, now + 3 * gp, __ATOMIC_RELAXED);	/* hint */
-	__atomic_store_n(&quiet_id, quiet_id + 1, __ATOMIC_RELAXED);	/* hint */
+	WRITE_ONCE(quiet_until_us, now + 3 * gp);	/* hint */
+	WRITE_ONCE(quiet_id, quiet_id + 1);	/* hint */
 	torture_sleep_us(gp);	/* the running grace period ends; spans start */
 }
 
 void gpo_quiet_hold(void)
 {
 	unsigned long now = torture_now_us();
-	unsigned long until = __atomic_load_n(&quiet_until_us, __ATOMIC_RELAXED);	/* hint */
+	unsigned long until = READ_ONCE(quiet_until_us);	/* hint */
 
 	if (now < until)
 		torture_sleep_us(until - now);
@@ -171,9 +170,9 @@ void gpo_quiet_hold(void)
 
 unsigned long gpo_quiet_window(void)
 {
-	if (torture_now_us() >= __atomic_load_n(&quiet_until_us, __ATOMIC_RELAXED))	/* hint */
+	if (torture_now_us() >= READ_ONCE(quiet_until_us))	/* hint */
 		return 0;
-	return __atomic_load_n(&quiet_id, __ATOMIC_RELAXED);	/* hint */
+	return READ_ONCE(quiet_id);	/* hint */
 }
 
 /* ------------------------------------------------------------------ */
@@ -199,7 +198,7 @@ void gpo_wait_begin(const char *who, const char *what)
 	struct gpo_waiter *w;
 
 	if (my_waiter < 0) {
-		int i = __atomic_fetch_add(&nwaiters, 1, __ATOMIC_RELAXED);
+		int i = atomic_fetch_add_relaxed(1, &nwaiters);
 
 		if (i >= GPO_MAX_WAITERS)
 			return;	/* more waiters than slots: unwatched */
@@ -208,16 +207,16 @@ void gpo_wait_begin(const char *who, const char *what)
 	w = &waiters[my_waiter];
 	/* Atomic: the watchdog may still be reading the last wait's names
 	 * (static strings: any value it reads is valid). */
-	__atomic_store_n(&w->who, who, __ATOMIC_RELAXED);
-	__atomic_store_n(&w->what, what, __ATOMIC_RELAXED);
+	WRITE_ONCE(w->who, who);
+	WRITE_ONCE(w->what, what);
 	/* Release: who/what before the watchdog sees the wait (its acquire). */
-	__atomic_store_n(&w->since_us, torture_now_us() | 1, __ATOMIC_RELEASE);
+	smp_store_release(&w->since_us, torture_now_us() | 1);
 }
 
 void gpo_wait_end(void)
 {
 	if (my_waiter >= 0)	/* the watchdog only reads it */
-		__atomic_store_n(&waiters[my_waiter].since_us, 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(waiters[my_waiter].since_us, 0);
 }
 
 /* Date the RCU's own grace-period count, once a tick, so that grace
@@ -232,7 +231,7 @@ static void sample_gps(unsigned long now)
 	g = cur_ops->gps_completed();
 	if (g != last_gps) {
 		last_gps = g;
-		__atomic_store_n(&gpo_progress_us, now, __ATOMIC_RELAXED);	/* a hint */
+		WRITE_ONCE(gpo_progress_us, now);	/* a hint */
 	}
 }
 
@@ -243,8 +242,8 @@ static void hang_report(struct gpo_waiter *w, unsigned long now, unsigned long s
 {
 	bool deliberate = stall_deliberate_now();
 	/* Relaxed: see gpo_wait_begin(). */
-	const char *who = __atomic_load_n(&w->who, __ATOMIC_RELAXED);
-	const char *what = __atomic_load_n(&w->what, __ATOMIC_RELAXED);
+	const char *who = READ_ONCE(w->who);
+	const char *what = READ_ONCE(w->what);
 
 	if (gps)
 		torout(" ??? Grace-period waiter stuck: %lu grace periods ended while %s "
@@ -272,7 +271,7 @@ static unsigned long stuck_gps(struct gpo_waiter *w, unsigned long since)
 	unsigned long g;
 
 	/* Relaxed: see gpo_wait_begin(). */
-	if (!cur_ops->gps_completed || !strcmp(__atomic_load_n(&w->what, __ATOMIC_RELAXED), "barrier"))
+	if (!cur_ops->gps_completed || !strcmp(READ_ONCE(w->what), "barrier"))
 		return 0;
 	g = cur_ops->gps_completed();
 	if (w->seen != since) {	/* first look at this wait */
@@ -294,26 +293,26 @@ static void *rcu_torture_gpwd(void *arg)
 	(void)arg;
 	pthread_setname_np(pthread_self(), "rcu_torture_gpw");
 	torverbose(" rcu_torture_gpwd task started");
-	__atomic_store_n(&gpo_progress_us, torture_now_us(), __ATOMIC_RELAXED);
+	WRITE_ONCE(gpo_progress_us, torture_now_us());
 	sample_gps(torture_now_us());
 	/* Until gpwd_stop(): it also watches the final drain.  Acquire pairs
 	 * with gpwd_stop()'s release. */
-	while (!__atomic_load_n(&gpwd_state, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&gpwd_state)) {
 		unsigned long now;
 
 		usleep(250000);	/* not torture_sleep_us(): it ends at the stop */
 		now = torture_now_us();
 		sample_gps(now);
-		n = __atomic_load_n(&nwaiters, __ATOMIC_RELAXED);
+		n = READ_ONCE(nwaiters);
 		if (n > GPO_MAX_WAITERS)
 			n = GPO_MAX_WAITERS;
 		for (i = 0; i < n; i++) {
 			struct gpo_waiter *w = &waiters[i];
 			/* Acquire pairs with gpo_wait_begin()'s release. */
-			unsigned long since = __atomic_load_n(&w->since_us, __ATOMIC_ACQUIRE);
+			unsigned long since = smp_load_acquire(&w->since_us);
 
 			/* Relaxed progress time: a hint, at worst one tick late. */
-			unsigned long prog = __atomic_load_n(&gpo_progress_us, __ATOMIC_RELAXED);
+			unsigned long prog = READ_ONCE(gpo_progress_us);
 			unsigned long quiet = since > prog ? since : prog, gps;
 
 			if (!since || w->reported == since)
@@ -330,7 +329,7 @@ static void *rcu_torture_gpwd(void *arg)
 		}
 	}
 	/* Release pairs with gpwd_stop()'s acquire: we are done with ops. */
-	__atomic_store_n(&gpwd_state, 2, __ATOMIC_RELEASE);
+	smp_store_release(&gpwd_state, 2);
 	return NULL;
 }
 
@@ -338,10 +337,10 @@ void gpwd_stop(void)
 {
 	int i;
 
-	if (tp.gp_hang_timeout <= 0 || !__atomic_load_n(&gpwd_started, __ATOMIC_RELAXED))
+	if (tp.gp_hang_timeout <= 0 || !READ_ONCE(gpwd_started))
 		return;
-	__atomic_store_n(&gpwd_state, 1, __ATOMIC_RELEASE);	/* pairs with the loop */
-	for (i = 0; i < 40 && __atomic_load_n(&gpwd_state, __ATOMIC_ACQUIRE) != 2; i++)
+	smp_store_release(&gpwd_state, 1);	/* pairs with the loop */
+	for (i = 0; i < 40 && smp_load_acquire(&gpwd_state) != 2; i++)
 		usleep(25000);
 }
 
@@ -361,6 +360,6 @@ int gpwd_start(void)
 	if (pthread_create(&t, NULL, rcu_torture_gpwd, NULL))
 		return -1;
 	pthread_detach(t);
-	__atomic_store_n(&gpwd_started, 1, __ATOMIC_RELAXED);	/* main thread only */
+	WRITE_ONCE(gpwd_started, 1);	/* main thread only */
 	return 0;
 }

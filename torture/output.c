@@ -106,7 +106,7 @@ static unsigned long lat_ewma_us;	/* writer/fakewriter GP waits, smoothed;
 
 unsigned long torture_gp_latency_us(void)
 {
-	return __atomic_load_n(&lat_ewma_us, __ATOMIC_RELAXED);	/* a hint */
+	return READ_ONCE(lat_ewma_us);	/* a hint */
 }
 static uint32_t *lat;		/* microseconds (lat_lock) */
 static size_t nlat, lat_cap;
@@ -118,8 +118,7 @@ void torture_record_gp(const char *kind, unsigned long start_us)
 
 	pthread_mutex_lock(&lat_lock);
 	/* 1/8 weight to the new sample (lat_lock serialises writers). */
-	__atomic_store_n(&lat_ewma_us, lat_ewma_us ? lat_ewma_us - lat_ewma_us / 8 + us / 8 : us,
-			 __ATOMIC_RELAXED);
+	WRITE_ONCE(lat_ewma_us, lat_ewma_us ? lat_ewma_us - lat_ewma_us / 8 + us / 8 : us);
 	if (torture_latency_file)
 		fprintf(torture_latency_file, "%lu.%06lu %s %lu\n", now / 1000000,
 			now % 1000000, kind, us);

@@ -54,7 +54,7 @@ static void pool_init_once(void)
 static void mbox_release(struct rtc_mbox *m)
 {
 	if (m)
-		__atomic_store_n(&m->state, 2 /* MBOX_READY */, __ATOMIC_RELEASE);
+		smp_store_release(&m->state, 2 /* MBOX_READY */);
 }
 
 int pool_freelist_empty(void)
@@ -80,24 +80,25 @@ struct rcu_torture *pool_alloc(void)
 	pthread_mutex_unlock(&pool_lock);
 	if (!rp)
 		return NULL;
-	/* Only a broken RCU can leave a request hung on a free element. */
-	mbox_release(__atomic_exchange_n(&rp->chkp, NULL, __ATOMIC_ACQ_REL));
+	/* Only a broken RCU can leave a request hung on a free element.
+	 * Fully ordered: see pipe_update_one(). */
+	mbox_release(xchg(&rp->chkp, NULL));
 	/* Plain-enough stores: published later by the release store of
 	 * rcu_torture_current (the writer's rcu_assign_pointer()). */
-	__atomic_store_n(&rp->pipe_count, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&rp->mbtest, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(rp->pipe_count, 0);
+	WRITE_ONCE(rp->mbtest, 1);
 	/* ->state: the writer's and callbacks' bookkeeping; read by the leak
 	 * check after callback barriers, which order it. */
-	__atomic_store_n(&rp->state, RTORT_CURRENT, __ATOMIC_RELAXED);
+	WRITE_ONCE(rp->state, RTORT_CURRENT);
 	/* Not removed yet (oracle.c); published like the fields above. */
-	__atomic_store_n(&rp->gpo_stamp, 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(rp->gpo_stamp, 0);
 	return rp;
 }
 
 void pool_free(struct rcu_torture *rp)
 {
 	STAT_INC(tc.rtf);
-	__atomic_store_n(&rp->state, RTORT_FREE, __ATOMIC_RELAXED);	/* see pool_alloc() */
+	WRITE_ONCE(rp->state, RTORT_FREE);	/* see pool_alloc() */
 	pthread_mutex_lock(&pool_lock);
 	rp->next = freelist;
 	freelist = rp;
@@ -111,19 +112,19 @@ void pool_free(struct rcu_torture *rp)
 bool pipe_update_one(struct rcu_torture *rp)
 {
 	/* Only the writer or rp's own callback bumps it, one at a time. */
-	int i = __atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED);
+	int i = READ_ONCE(rp->pipe_count);
 
 	if (i >= 1)	/* a GP that began after the removal has ended */
-		mbox_release(__atomic_exchange_n(&rp->chkp, NULL, __ATOMIC_ACQ_REL));
+		mbox_release(xchg(&rp->chkp, NULL));	/* fully ordered: reader.c's release CAS */
 	if (i > RCU_TORTURE_PIPE_LEN)
 		i = RCU_TORTURE_PIPE_LEN;
 	STAT_INC(tc.wcount[i]);
 	/* Read by readers with a relaxed load; the grace period (or the
 	 * publication of the new element, for 0 -> 1) orders it. */
-	__atomic_store_n(&rp->pipe_count, i + 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(rp->pipe_count, i + 1);
 	if (i + 1 >= RCU_TORTURE_PIPE_LEN) {
 		/* Readers may see it only if the RCU is broken (rtmbe). */
-		__atomic_store_n(&rp->mbtest, 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(rp->mbtest, 0);
 		return true;
 	}
 	return false;
@@ -149,7 +150,7 @@ static void rcu_torture_cb(struct torture_cb *cb)
 	gpo_end(rp->gpo_t0);
 
 	/* Our own previous bump (the call() orders it). */
-	if (__atomic_load_n(&rp->pipe_count, __ATOMIC_RELAXED) == 1)
+	if (READ_ONCE(rp->pipe_count) == 1)
 		torture_record_gp("async", rp->call_us);
 	if (pipe_update_one(rp)) {
 		pool_free(rp);
@@ -161,7 +162,7 @@ static void rcu_torture_cb(struct torture_cb *cb)
 
 void pool_deferred_free(struct rcu_torture *rp)
 {
-	__atomic_store_n(&rp->state, RTORT_ASYNC, __ATOMIC_RELAXED);	/* see pool_alloc() */
+	WRITE_ONCE(rp->state, RTORT_ASYNC);	/* see pool_alloc() */
 	rp->call_us = torture_now_us();
 	cb_arm(rp);
 	torture_call(&rp->cb, rcu_torture_cb);
@@ -172,7 +173,7 @@ void pool_deferred_free(struct rcu_torture *rp)
 
 void pool_removed_add(struct rcu_torture *rp)
 {
-	__atomic_store_n(&rp->state, RTORT_REMOVED, __ATOMIC_RELAXED);	/* see pool_alloc() */
+	WRITE_ONCE(rp->state, RTORT_REMOVED);	/* see pool_alloc() */
 	rp->next = removed;
 	removed = rp;
 }
@@ -202,10 +203,10 @@ unsigned long pool_leak_check(void)
 
 	for (i = 0; i < TORTURE_POOL_SIZE; i++) {
 		/* After the barriers: they order the callbacks' stores. */
-		if (__atomic_load_n(&pool[i].state, __ATOMIC_RELAXED) != RTORT_ASYNC)
+		if (READ_ONCE(pool[i].state) != RTORT_ASYNC)
 			continue;
 		torout(" rtort_pipe_count: %d: element %d lost its callback",
-		       __atomic_load_n(&pool[i].pipe_count, __ATOMIC_RELAXED), i);	/* message */
+		       READ_ONCE(pool[i].pipe_count), i);	/* message */
 		n++;
 	}
 	return n;

@@ -241,13 +241,12 @@ static void save_read(const struct rt_read *rd, int pipe, long batch)
 	int expect = 0;
 
 	/* Claim the slot; the release store of 2 below publishes it. */
-	if (!__atomic_compare_exchange_n(&s->state, &expect, 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (!try_cmpxchg_acquire(&s->state, &expect, 1))
 		return;
 	s->rd = *rd;
 	s->pipe = pipe;
 	s->batch = batch;
-	__atomic_store_n(&s->state, 2, __ATOMIC_RELEASE);	/* pairs with the dump */
+	smp_store_release(&s->state, 2);	/* pairs with the dump */
 }
 
 static void seg_names(unsigned int mask, char *buf, size_t len)
@@ -270,9 +269,9 @@ void reader_segments_dump(void)
 	int i;
 
 	/* Acquire pairs with save_read()'s release of state 2. */
-	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
+	if (smp_load_acquire(&sr->state) != 2)
 		sr = &saved[1];
-	if (__atomic_load_n(&sr->state, __ATOMIC_ACQUIRE) != 2)
+	if (smp_load_acquire(&sr->state) != 2)
 		return;
 	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld%s)",
 	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch,
@@ -303,7 +302,7 @@ static void mbox_hang(struct torture_reader *r, struct rcu_torture *p,
 	m = &r->mbox;
 	/* Acquire pairs with the checker's release of MBOX_FREE: its reads
 	 * of our fields are done before we rewrite them. */
-	if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != MBOX_FREE)
+	if (smp_load_acquire(&m->state) != MBOX_FREE)
 		return;
 	c = (int)(torture_random(rng) % (unsigned long)(nrealreaders - 1));
 	if (c >= r->id)
@@ -311,14 +310,13 @@ static void mbox_hang(struct torture_reader *r, struct rcu_torture *p,
 	m->target = c;
 	/* C's counter, inside our read: ordered against the checker's load
 	 * by the grace period and the release/acquire chain (pool.c). */
-	m->chkloops = __atomic_load_n(&torture_readers[c].myloops, __ATOMIC_RELAXED);
+	m->chkloops = READ_ONCE(torture_readers[c].myloops);
 	/* Owner-only until the CAS below publishes the request. */
-	__atomic_store_n(&m->state, MBOX_PENDING, __ATOMIC_RELAXED);
+	WRITE_ONCE(m->state, MBOX_PENDING);
 	/* Release: the snapshot above is visible to whoever takes the request
 	 * off the element (pool.c's exchange). */
-	if (!__atomic_compare_exchange_n(&p->chkp, &none, m, false,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		__atomic_store_n(&m->state, MBOX_FREE, __ATOMIC_RELAXED);	/* never published */
+	if (!try_cmpxchg_release(&p->chkp, &none, m))
+		WRITE_ONCE(m->state, MBOX_FREE);	/* never published */
 }
 
 static void mbox_check(struct torture_random *rng)
@@ -332,16 +330,15 @@ static void mbox_check(struct torture_random *rng)
 	m = &torture_readers[torture_random(rng) % (unsigned long)nrealreaders].mbox;
 	/* Acquire pairs with mbox_release() in pool.c: the grace period that
 	 * ended after A's read happens before our load of C's counter. */
-	if (!__atomic_compare_exchange_n(&m->state, &expect, MBOX_CHECKING, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (!try_cmpxchg_acquire(&m->state, &expect, MBOX_CHECKING))
 		return;
 	/* Ordered after A's snapshot by the acquire CAS above. */
-	now = __atomic_load_n(&torture_readers[m->target].myloops, __ATOMIC_RELAXED);
+	now = READ_ONCE(torture_readers[m->target].myloops);
 	STAT_INC(tc.rtmbkf_try);
 	if (now < m->chkloops && STAT_INC(tc.rtmbkf_fail) == 0)
 		torout(" rtmbkf: reader %d's loop count went back from %lu to %lu across a "
 		       "grace period", m->target, m->chkloops, now);
-	__atomic_store_n(&m->state, MBOX_FREE, __ATOMIC_RELEASE);	/* pairs with mbox_hang() */
+	smp_store_release(&m->state, MBOX_FREE);	/* pairs with mbox_hang() */
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,7 +369,7 @@ static void sb_fill(struct torture_reader *r, struct torture_random *rng)
 
 		/* Only this thread touches its buffer: the stores' only job is
 		 * to occupy the store buffer. */
-		__atomic_store_n(&r->sb_buf[off], (unsigned char)i, __ATOMIC_RELAXED);
+		WRITE_ONCE(r->sb_buf[off], (unsigned char)i);
 	}
 }
 
@@ -442,7 +439,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		return false;
 	}
 	/* Ordered by ops->dereference() after pool_alloc()'s stores. */
-	if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
+	if (!READ_ONCE(p->mbtest))
 		STAT_INC(tc.rtmbe);
 	mbox_hang(r, p, rng);
 	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
@@ -454,7 +451,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		read_delay(&rd, rng, 0);
 	}
 	/* Pairs with pipe_update_one()'s store, ordered by the grace period. */
-	pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
+	pipe = READ_ONCE(p->pipe_count);
 	if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
 		pipe = RCU_TORTURE_PIPE_LEN;
 	completed = gp_sample();
@@ -467,7 +464,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	if (pipe > 1 || batch > 1 || rd.oracle_failed)
 		save_read(&rd, pipe, batch);
 	if (r)	/* read by mailbox requests of other readers */
-		__atomic_store_n(&r->myloops, r->myloops + 1, __ATOMIC_RELAXED);
+		WRITE_ONCE(r->myloops, r->myloops + 1);
 	return true;
 }
 
@@ -479,8 +476,8 @@ static __thread int tls_irq_ok;		/* a reader thread, not in transition */
 
 static void irq_allow(int ok)
 {
-	__atomic_store_n(&tls_irq_ok, ok, __ATOMIC_RELAXED);	/* same thread: the fence below */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with the handler's load */
+	WRITE_ONCE(tls_irq_ok, ok);	/* same thread: the fence below */
+	barrier();	/* pairs with the handler's load */
 }
 
 static void irq_handler(int sig)
@@ -491,16 +488,16 @@ static void irq_handler(int sig)
 	(void)sig;
 	/* Pairs with irq_allow()'s signal fence.  RCUs without thread
 	 * registration (SRCU) may read on any thread. */
-	if (!__atomic_load_n(&tls_irq_ok, __ATOMIC_RELAXED) ||
+	if (!READ_ONCE(tls_irq_ok) ||
 	    (cur_ops->thread_register && !torture_may_read()))
 		return;
 	idx = cur_ops->readlock();
 	p = cur_ops->dereference(&rcu_torture_current);
 	if (p) {
 		/* As in rcu_torture_one_read(). */
-		if (!__atomic_load_n(&p->mbtest, __ATOMIC_RELAXED))
+		if (!READ_ONCE(p->mbtest))
 			STAT_INC(tc.rtmbe);
-		pipe = __atomic_load_n(&p->pipe_count, __ATOMIC_RELAXED);
+		pipe = READ_ONCE(p->pipe_count);
 		if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
 			pipe = RCU_TORTURE_PIPE_LEN;
 		STAT_INC(tc.pipe[pipe]);
@@ -522,7 +519,7 @@ static void *irq_source(void *arg)
 							    (unsigned long)nrealreaders];
 
 		/* Acquire pairs with the reader's release of ->started. */
-		if (__atomic_load_n(&r->started, __ATOMIC_ACQUIRE))
+		if (smp_load_acquire(&r->started))
 			pthread_kill(r->thread, IRQ_SIGNAL);
 		torture_hrtimeout_us(1000, 1000, &rng);
 	}
@@ -549,7 +546,7 @@ void irqreader_start(void)
 /* CPU hotplug analogue: do what the onoff thread asked (onoff.c). */
 static void reader_onoff(struct torture_reader *r)
 {
-	int req = __atomic_load_n(&r->onoff_req, __ATOMIC_ACQUIRE);	/* pairs with onoff.c */
+	int req = smp_load_acquire(&r->onoff_req);	/* pairs with onoff.c */
 
 	if (req == ONOFF_ONLINE)
 		return;
@@ -558,19 +555,19 @@ static void reader_onoff(struct torture_reader *r)
 		torture_reader_unregister();
 	else
 		torture_offline();
-	__atomic_store_n(&r->onoff_ack, req, __ATOMIC_RELEASE);	/* pairs with onoff.c */
-	while (__atomic_load_n(&r->onoff_req, __ATOMIC_ACQUIRE) != ONOFF_ONLINE &&
+	smp_store_release(&r->onoff_ack, req);	/* pairs with onoff.c */
+	while (smp_load_acquire(&r->onoff_req) != ONOFF_ONLINE &&
 	       !torture_must_stop())
 		torture_sleep_us(1000);
 	if (req == ONOFF_UNREGISTERED) {
-		__atomic_store_n(&r->cpu, -1, __ATOMIC_RELAXED);	/* onoff's hint */
+		WRITE_ONCE(r->cpu, -1);	/* onoff's hint */
 		if (torture_reader_register(-1))	/* anywhere free: a new CPU */
 			torout(" reader %d: re-registration failed", r->id);
-		__atomic_store_n(&r->cpu, torture_thread_cpu(), __ATOMIC_RELAXED);
+		WRITE_ONCE(r->cpu, torture_thread_cpu());
 	} else {
 		torture_online();
 	}
-	__atomic_store_n(&r->onoff_ack, ONOFF_ONLINE, __ATOMIC_RELEASE);	/* pairs with onoff.c */
+	smp_store_release(&r->onoff_ack, ONOFF_ONLINE);	/* pairs with onoff.c */
 	irq_allow(1);
 }
 
@@ -582,10 +579,10 @@ void *rcu_torture_reader(void *arg)
 
 	if (torture_reader_register(torture_reader_cpu_plan(r->id)))
 		return NULL;	/* counted and reported: a FAILURE */
-	__atomic_store_n(&r->cpu, torture_thread_cpu(), __ATOMIC_RELAXED);	/* onoff's hint */
+	WRITE_ONCE(r->cpu, torture_thread_cpu());	/* onoff's hint */
 	torverbose(" rcu_torture_reader task started");
 	r->thread = pthread_self();
-	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);	/* pairs with irq_source() */
+	smp_store_release(&r->started, 1);	/* pairs with irq_source() */
 	irq_allow(1);
 	while (!torture_must_stop()) {
 		reader_onoff(r);
@@ -599,7 +596,7 @@ void *rcu_torture_reader(void *arg)
 			lastsleep = torture_now_us();
 		}
 		/* A hint; reader_onoff() does the acquire. */
-		if (__atomic_load_n(&r->onoff_req, __ATOMIC_RELAXED) == ONOFF_ONLINE)
+		if (READ_ONCE(r->onoff_req) == ONOFF_ONLINE)
 			stutter_wait("rcu_torture_reader");
 	}
 	irq_allow(0);

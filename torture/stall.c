@@ -31,7 +31,7 @@ static unsigned long episodes_named;	/* (stall thread only) */
 
 void stall_warning_seen(const struct torture_stall *s)
 {
-	int tid = __atomic_load_n(&stall_tid, __ATOMIC_RELAXED);	/* a hint */
+	int tid = READ_ONCE(stall_tid);	/* a hint */
 	bool named = false;
 	int i;
 
@@ -39,7 +39,7 @@ void stall_warning_seen(const struct torture_stall *s)
 		named |= tid && s->holdout_tids[i] == tid;
 	STAT_INC(tc.rcu_stalls);
 	if (named)
-		__atomic_store_n(&episode_named, 1, __ATOMIC_RELAXED);	/* polled */
+		WRITE_ONCE(episode_named, 1);	/* polled */
 	else if (tp.stall_cpu <= 0)
 		STAT_INC(tc.rcu_stalls_unexpected);
 	torout(" rcu_torture_stall_nf: %s %sstall for %lu ms, %d holdout%s%s", s->flavor,
@@ -73,7 +73,7 @@ static void stall_episode(int tid)
 {
 	unsigned long t;
 
-	__atomic_store_n(&episode_named, 0, __ATOMIC_RELAXED);	/* see above */
+	WRITE_ONCE(episode_named, 0);	/* see above */
 	torout(" rcu_torture_stall begin CPU stall interval %ld secs (P%d%s)", tp.stall_cpu, tid,
 	       tp.stall_cpu_irqsoff ? ", signals blocked" : "");
 	STAT_SET(tc.stall_active, ULONG_MAX);
@@ -85,15 +85,15 @@ static void stall_episode(int tid)
 	if (torture_must_stop()) {
 		/* Cut short by the end of the run (a slow start: TSan, a busy
 		 * machine): not judged, but a warning that named us counts. */
-		if (__atomic_load_n(&episode_named, __ATOMIC_RELAXED))
+		if (READ_ONCE(episode_named))
 			episodes_named++;
 		return;
 	}
-	for (t = 0; t < NAMED_GRACE_US && !__atomic_load_n(&episode_named, __ATOMIC_RELAXED);
+	for (t = 0; t < NAMED_GRACE_US && !READ_ONCE(episode_named);
 	     t += 10000)
 		torture_sleep_us(10000);
 	STAT_INC(tc.stall_episodes);
-	if (__atomic_load_n(&episode_named, __ATOMIC_RELAXED)) {
+	if (READ_ONCE(episode_named)) {
 		episodes_named++;
 		return;
 	}
@@ -112,7 +112,7 @@ static void *rcu_torture_stall(void *arg)
 		return NULL;
 	if (torture_aux_register("rcu_torture_stall", "no stall", true))
 		return NULL;
-	__atomic_store_n(&stall_tid, tid, __ATOMIC_RELAXED);	/* see stall_warning_seen() */
+	WRITE_ONCE(stall_tid, tid);	/* see stall_warning_seen() */
 	for (i = 0; i <= tp.stall_cpu_repeat && !torture_must_stop(); i++) {
 		if (i)
 			torture_sleep_us((unsigned long)(tp.stall_cpu_holdoff > 0 ?

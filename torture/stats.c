@@ -88,7 +88,7 @@ bool stall_deliberate_now(void)
 
 void writer_stall_report(void)
 {
-	int st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);	/* diagnostics */
+	int st = READ_ONCE(writer_state);	/* diagnostics */
 	unsigned long g = cur_ops->get_gp_seq ? cur_ops->get_gp_seq() : 0;
 
 	torout(" ??? Writer stall state %s(%d) g%ld f0x0 ver %lu", writer_state_name(st),
@@ -115,7 +115,7 @@ static void *rcu_torture_stats(void *arg)
 		stats_print(false);
 		now = torture_now_us();
 		ver = STAT_READ(tc.ver);
-		st = __atomic_load_n(&writer_state, __ATOMIC_RELAXED);	/* diagnostics */
+		st = READ_ONCE(writer_state);	/* diagnostics */
 		if (ver != last_ver || writer_paused(st)) {
 			last_ver = ver;
 			last_change = now;

@@ -15,7 +15,7 @@ bool stutter_wait(const char *who)
 
 	(void)who;
 	/* Relaxed: a late look only shortens one pause. */
-	while (__atomic_load_n(&stutter_pause, __ATOMIC_RELAXED) && !torture_must_stop()) {
+	while (READ_ONCE(stutter_pause) && !torture_must_stop()) {
 		torture_idle_sleep_us(10000);
 		waited = true;
 	}
@@ -32,11 +32,11 @@ static void *torture_stutter(void *arg)
 		torture_sleep_us(us);	/* run */
 		if (torture_must_stop())
 			break;
-		__atomic_store_n(&stutter_pause, 1, __ATOMIC_RELAXED);	/* see stutter_wait() */
+		WRITE_ONCE(stutter_pause, 1);	/* see stutter_wait() */
 		torture_sleep_us(us);	/* pause */
-		__atomic_store_n(&stutter_pause, 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(stutter_pause, 0);
 	}
-	__atomic_store_n(&stutter_pause, 0, __ATOMIC_RELAXED);	/* see stutter_wait() */
+	WRITE_ONCE(stutter_pause, 0);	/* see stutter_wait() */
 	return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <torture/atomic.h>
 #include <torture/ops.h>
 
 #define RCU_TORTURE_PIPE_LEN	10
@@ -23,11 +24,12 @@
 #define TORTURE_HZ		1000	/* a jiffy is 1 ms here */
 #define TORTURE_MAX_FLAVORS	8
 
-/* Statistics: relaxed atomics. */
-#define STAT_INC(x)	__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
-#define STAT_ADD(x, n)	__atomic_fetch_add(&(x), (n), __ATOMIC_RELAXED)
-#define STAT_READ(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define STAT_SET(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* Statistics: relaxed atomics (STAT_INC() and STAT_ADD() return the old
+ * value). */
+#define STAT_INC(x)	atomic_fetch_add_relaxed(1, &(x))
+#define STAT_ADD(x, n)	atomic_fetch_add_relaxed((n), &(x))
+#define STAT_READ(x)	READ_ONCE(x)
+#define STAT_SET(x, v)	WRITE_ONCE(x, v)
 
 /* ------------------------------------------------------------------ */
 /* Parameters (params.c): kernel names; see the table there. */

@@ -90,12 +90,12 @@ static int must_stop;
 
 bool torture_must_stop(void)
 {
-	return __atomic_load_n(&must_stop, __ATOMIC_ACQUIRE);	/* pairs with the release below */
+	return smp_load_acquire(&must_stop);	/* pairs with the release below */
 }
 
 void torture_request_stop(void)
 {
-	__atomic_store_n(&must_stop, 1, __ATOMIC_RELEASE);	/* counters before the flag */
+	smp_store_release(&must_stop, 1);	/* counters before the flag */
 }
 
 /* ------------------------------------------------------------------ */
@@ -258,9 +258,9 @@ static __thread int tls_offline;
 
 static void tls_set(int *v, int val)
 {
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* pairs with torture_may_read() */
-	__atomic_store_n(v, val, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* ... and the ops call after us */
+	barrier();	/* pairs with torture_may_read() */
+	WRITE_ONCE(*v, val);
+	barrier();	/* ... and the ops call after us */
 }
 
 bool torture_thread_registered(void)
@@ -271,8 +271,8 @@ bool torture_thread_registered(void)
 bool torture_may_read(void)
 {
 	/* Same thread as tls_set(): its signal fences order these. */
-	return __atomic_load_n(&tls_registered, __ATOMIC_RELAXED) &&
-	       !__atomic_load_n(&tls_offline, __ATOMIC_RELAXED);
+	return READ_ONCE(tls_registered) &&
+	       !READ_ONCE(tls_offline);
 }
 
 /* ------------------------------------------------------------------ */
@@ -457,7 +457,7 @@ int torture_slots_init(long readers)
 /* Take a slot from pool p; false if none is free. */
 static bool slots_take(int p)
 {
-	long n = __atomic_load_n(&slots_free[p], __ATOMIC_RELAXED);
+	long n = READ_ONCE(slots_free[p]);
 
 	/* A counter of tokens: the CAS orders nothing else. */
 	do {
@@ -465,15 +465,14 @@ static bool slots_take(int p)
 			return false;
 		if (n < 0)
 			return true;
-	} while (!__atomic_compare_exchange_n(&slots_free[p], &n, n - 1, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	} while (!try_cmpxchg_relaxed(&slots_free[p], &n, n - 1));
 	return true;
 }
 
 static void slots_give(int p)
 {
-	if (p != POOL_NONE && __atomic_load_n(&slots_free[p], __ATOMIC_RELAXED) >= 0)	/* tokens */
-		__atomic_fetch_add(&slots_free[p], 1, __ATOMIC_RELAXED);
+	if (p != POOL_NONE && READ_ONCE(slots_free[p]) >= 0)	/* tokens */
+		atomic_inc(&slots_free[p]);
 }
 
 /* Say once per kind of thread that it had to do without a slot. */
@@ -485,10 +484,9 @@ static void no_slot_note(const char *who, const char *what)
 	for (i = 0; i < 16; i++) {
 		const char *expect = NULL;
 
-		if (__atomic_load_n(&seen[i], __ATOMIC_RELAXED) == who)	/* pointer identity */
+		if (READ_ONCE(seen[i]) == who)	/* pointer identity */
 			return;
-		if (__atomic_compare_exchange_n(&seen[i], &expect, who, false,
-						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		if (try_cmpxchg_relaxed(&seen[i], &expect, who))
 			break;
 	}
 	torout(" %s: no free thread slot (nr_cpus): %s", who, what);

@@ -63,7 +63,7 @@ bool writer_paused(int s)
 
 static void set_state(int s)
 {
-	__atomic_store_n(&writer_state, s, __ATOMIC_RELAXED);	/* diagnostics */
+	WRITE_ONCE(writer_state, s);	/* diagnostics */
 }
 
 /* ------------------------------------------------------------------ */
@@ -221,7 +221,7 @@ static void retire(struct rcu_torture *old, struct torture_random *rng)
 
 	/* Oracle ticket of the removal (the release store of the new element
 	 * above); release pairs with the readers' acquire in gpo_violated(). */
-	__atomic_store_n(&old->gpo_stamp, gpo_removed(), __ATOMIC_RELEASE);
+	smp_store_release(&old->gpo_stamp, gpo_removed());
 	pipe_update_one(old);	/* 0 -> 1: removed from readers' view */
 	if (t == UT_NORMAL) {
 		set_state(RTWS_DEF_FREE);
@@ -265,10 +265,10 @@ static void *rcu_torture_writer(void *arg)
 		gpo_quiet_maybe(&rng);	/* now and then, an idle gap first */
 		set_state(RTWS_REPLACE);
 		/* Only this thread writes it. */
-		old = __atomic_load_n(&rcu_torture_current, __ATOMIC_RELAXED);
+		old = READ_ONCE(rcu_torture_current);
 		/* rcu_assign_pointer(): the element's initialisation (pool_alloc())
 		 * before the pointer; pairs with ops->dereference() in readers. */
-		__atomic_store_n(&rcu_torture_current, rp, __ATOMIC_RELEASE);
+		smp_store_release(&rcu_torture_current, rp);
 		if (old)
 			retire(old, &rng);
 		/* ver: read by the stats thread; relaxed (a counter). */

@@ -141,13 +141,13 @@ static void call_common(enum lrcu_flavor f, struct rcu_head *head, rcu_callback_
 	if (LRCU_INJECTED(LRCU_BUG_CB_STALE_SNAP))	/* INJECTED: a GP too early */
 		snap -= RCU_SEQ_STATE_MASK + 1;
 	lrcu__cblist_advance_accelerate(&rdp->cbl, rcu_seq_current(rsp->gp_seq), snap);
-	rdp->n_cbs_queued++;
+	WRITE_LOCKED(&rdp->cblock, rdp->n_cbs_queued, rdp->n_cbs_queued + 1);
 	if (lazy)
 		lz = lrcu__lazy_defer(rsp, rdp, snap, lrcu__now_us());
 	if (lz == LRCU_LAZY_NOW)
 		lrcu__lazy_covered(rdp, snap);
 	if (rdp->cbl.len > READ_ONCE(lrcu__params.qhimark) && !rdp->blimit_lifted) {
-		rdp->blimit_lifted = true;
+		WRITE_LOCKED(&rdp->cblock, rdp->blimit_lifted, true);
 		flood = true;
 	}
 	owner = rdp->cb_owner;
@@ -254,11 +254,11 @@ static bool cbs_account(struct lrcu_state *rsp, struct lrcu_data *rdp, long ran,
 
 	pthread_mutex_lock(&rdp->cblock);
 	cblist_set_len_locked(rdp, rdp->cbl.len - ran);
-	rdp->n_cbs_invoked += (unsigned long)invoked;
+	WRITE_LOCKED(&rdp->cblock, rdp->n_cbs_invoked, rdp->n_cbs_invoked + (unsigned long)invoked);
 	if (rdp->blimit_lifted && rdp->cbl.len < READ_ONCE(lrcu__params.qlowmark))
-		rdp->blimit_lifted = false;
+		WRITE_LOCKED(&rdp->cblock, rdp->blimit_lifted, false);
 	if (last)
-		rdp->cb_busy = false;
+		WRITE_LOCKED(&rdp->cblock, rdp->cb_busy, false);
 	owner = rdp->cb_owner;
 	more = owner == invoker && lrcu__cblist_ready(&rdp->cbl);
 	handoff = last && owner != invoker && rdp->cbl.len;
@@ -294,7 +294,7 @@ bool lrcu__cb_invoke(struct lrcu_state *rsp, struct lrcu_data *rdp, unsigned lon
 	lrcu__cblist_advance(&rdp->cbl, cur);
 	limit = rdp->blimit_lifted ? LONG_MAX : READ_ONCE(lrcu__params.blimit);
 	lrcu__cblist_extract_done(&rdp->cbl, limit, &cbs);
-	rdp->cb_busy = cbs.len != 0;
+	WRITE_LOCKED(&rdp->cblock, rdp->cb_busy, cbs.len != 0);
 	pthread_mutex_unlock(&rdp->cblock);
 	if (!cbs.len)
 		return false;
@@ -426,7 +426,7 @@ void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	lrcu__cblist_extract_all(&rdp->cbl, &done, &pend);
 	if (!rdp->cbl.len)	/* none out: the wait above */
 		cb_slot_idle(rsp, rdp);
-	rdp->blimit_lifted = false;
+	WRITE_LOCKED(&rdp->cblock, rdp->blimit_lifted, false);
 	snap = rcu_seq_snap(rsp->gp_seq);
 	lrcu__lazy_covered(rdp, snap);	/* requested below, for dst */
 	pthread_mutex_unlock(&rdp->cblock);
@@ -441,7 +441,8 @@ void lrcu__migrate_callbacks(struct lrcu_state *rsp, struct lrcu_data *rdp)
 	snap = rcu_seq_snap(rsp->gp_seq);
 	lrcu__lazy_covered(dst, snap);
 	lrcu__cblist_advance_accelerate(&dst->cbl, rcu_seq_current(rsp->gp_seq), snap);
-	dst->n_cbs_orphaned += (unsigned long)(done.len + pend.len);
+	WRITE_LOCKED(&dst->cblock, dst->n_cbs_orphaned,
+		     dst->n_cbs_orphaned + (unsigned long)(done.len + pend.len));
 	pthread_mutex_unlock(&dst->cblock);
 	pthread_mutex_unlock(&rsp->barrier_lock);
 	lrcu__gp_request(rsp, snap);

@@ -111,6 +111,72 @@ static void thread_desc(struct lrcu_msg *m)
 	lrcu__msg_str(m, (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline)" : ")");
 }
 
+/* ------------------------------------------------------------------ */
+/* Lock rules (lockdep.h) */
+
+#ifdef LRCU_DEBUG
+/*
+ * The caller's thread id (a system call, so cached), which lock.h and
+ * glibc record as a lock's holder.  A fork() child's thread has a new
+ * one, but holds the locks its parent's thread took before the fork
+ * until fork_locks() lets go of them: it answers to both ids.
+ */
+static __thread int tid_cache, tid_before_fork;
+
+int lrcu__debug_tid(void)
+{
+	if (!tid_cache)
+		tid_cache = (int)syscall(SYS_gettid);
+	return tid_cache;
+}
+
+bool lrcu__debug_held_by_me(int owner)
+{
+	return owner && (owner == lrcu__debug_tid() || owner == tid_before_fork);
+}
+
+static void debug_tid_fork(enum lrcu_fork_phase ph)
+{
+	if (ph == LRCU_FORK_PREPARE)
+		tid_before_fork = lrcu__debug_tid();
+	else if (ph == LRCU_FORK_PARENT)
+		tid_before_fork = 0;
+	else
+		tid_cache = 0;	/* the child's own, on next use */
+}
+
+void lrcu__lock_rule_broken(const char *what, const char *lock, const char *file, int line)
+{
+	struct lrcu_msg m = { 0 };
+
+	if (*lock == '&')
+		lock++;
+	lrcu__msg_str(&m, "rcu: lock rule broken: ");
+	if (what) {
+		lrcu__msg_str(&m, what);
+		lrcu__msg_str(&m, " written without ");
+		lrcu__msg_str(&m, lock);
+		lrcu__msg_str(&m, " held");
+	} else {
+		lrcu__msg_str(&m, lock);
+		lrcu__msg_str(&m, " not held");
+	}
+	lrcu__msg_str(&m, " at ");
+	lrcu__msg_str(&m, file);
+	lrcu__msg_str(&m, ":");
+	lrcu__msg_num(&m, line);
+	lrcu__msg_str(&m, ", thread ");
+	thread_desc(&m);
+	lrcu__msg_str(&m, "\n");
+	lrcu__msg_fatal(&m);
+}
+#else
+static void debug_tid_fork(enum lrcu_fork_phase ph)
+{
+	(void)ph;
+}
+#endif
+
 /* The kernel's lockdep-RCU splat, once per call site unless once is NULL. */
 void lrcu_lockdep_splat(const char *file, int line, const char *msg, bool *once)
 {
@@ -265,6 +331,7 @@ static void bucket_unlock(unsigned int b)
  */
 void lrcu__debug_fork(enum lrcu_fork_phase ph)
 {
+	debug_tid_fork(ph);
 	if (ph == LRCU_FORK_PREPARE) {
 		pthread_once(&dobj_once, dobj_init);
 		pthread_rwlock_wrlock(&dobj_gate);

@@ -73,7 +73,7 @@ int lrcu__geometry_init(struct lrcu_state *rsp, int nr, char *err, size_t len)
 		for (j = 0; j < rsp->level_count[i]; j++) {
 			rnp = &rsp->node[rsp->level_first[i] + j];
 			rnp->lock = (struct lrcu_lock)LRCU_LOCK_INIT;
-			rnp->gp_seq = *rsp->gp_seq;
+			WRITE_UNLOCKED(rnp->gp_seq, *rsp->gp_seq);	/* init: not shared yet */
 			/* A registered thread joins each flavor on its
 			 * first use of it (registry.c). */
 			rnp->joinmask = 0;

@@ -4,7 +4,10 @@
  *
  * Every field says what it means, who writes it and under which lock.
  * "GP kthread" is the flavor's grace-period thread (tree.c); "owner" is
- * the registered thread that holds a slot.
+ * the registered thread that holds a slot.  Fields declared
+ * __guarded_by(lock) are written only while that lock is held, which
+ * debug builds check (lockdep.h; tests/rcu/lock_rules.t makes every write
+ * go through its macros).
  *
  * Who calls whom among the files of rcu/src, lowest first; a file calls
  * the ones below it, never above, except where noted:
@@ -48,6 +51,7 @@
 #include "segcblist.h"
 #include "inject.h"
 #include "lock.h"
+#include "lockdep.h"
 
 #define LRCU_MAX_LEVELS		6	/* the kernel stops at 4; fanout 2
 					 * with 16 threads + ours needs 5 */
@@ -118,16 +122,18 @@ extern struct lrcu__params lrcu__params;
  * rcu_state.node[] (root first, then each level left to right). */
 struct lrcu_node {
 	struct lrcu_lock lock;		/* protects the fields below (lock.h) */
-	unsigned long gp_seq;		/* GP this node last saw start/end (lock;
-					 * READ_ONCE() for diagnostics) */
-	unsigned long qsmask;		/* children (or slots) still owing a QS
-					 * for the current GP (lock; WRITE_ONCE()
-					 * so the root can be peeked at) */
-	unsigned long qsmaskinit;	/* loaded into qsmask at GP start; written
-					 * by the GP kthread only (under lock), so
-					 * it reads it without the lock */
-	unsigned long qsmaskinitnext;	/* leaves: registered slots for the next
-					 * GP; registration edits only this (lock) */
+	/* GP this node last saw start/end (lock; READ_ONCE() for
+	 * diagnostics; see lrcu__node_waits_for() for the writes without) */
+	unsigned long __guarded_by(lock) gp_seq;
+	/* children (or slots) still owing a QS for the current GP (lock;
+	 * WRITE_ONCE() so the root can be peeked at) */
+	unsigned long __guarded_by(lock) qsmask;
+	/* loaded into qsmask at GP start; written by the GP kthread only
+	 * (under lock), so it reads it without the lock */
+	unsigned long __guarded_by(lock) qsmaskinit;
+	/* leaves: registered slots for the next GP; registration edits only
+	 * this (lock) */
+	unsigned long __guarded_by(lock) qsmaskinitnext;
 	unsigned long joinmask;		/* leaves: slots that joined the flavor
 					 * (used it once since registering);
 					 * the others owe no grace period anything.
@@ -138,18 +144,18 @@ struct lrcu_node {
 	int grpnum;			/* bit number in parent (const) */
 	int level;			/* 0 = root (const) */
 	struct lrcu_node *parent;	/* NULL at the root (const) */
-	unsigned long n_qs_reports;	/* statistic: bits cleared here (lock;
-					 * atomic, for lrcu_get_stats()) */
+	/* statistic: bits cleared here (lock; atomic, for lrcu_get_stats()) */
+	unsigned long __guarded_by(lock) n_qs_reports;
 } __attribute__((aligned(LRCU_CACHELINE)));
 
 /* ------------------------------------------------------------------ */
 /* rcu_data: one per thread slot per flavor (plus the unbound slot). */
 struct lrcu_data {
 	/* Scanner side: fields the GP kthread reads under mynode->lock. */
-	unsigned long *word;		/* the slot's reader word for this flavor
-					 * (in lrcu__rwords[]), NULL while the
-					 * slot is free (leaf lock) */
-	int *need_qs;			/* the slot's need_qs flag (leaf lock) */
+	/* the slot's reader word for this flavor (in lrcu__rwords[]), NULL
+	 * while the slot is free (leaf lock) */
+	unsigned long *__guarded_by(mynode->lock) word;
+	int *__guarded_by(mynode->lock) need_qs;	/* the slot's need_qs flag (leaf lock) */
 	struct lrcu_node *mynode;	/* leaf covering this slot (const) */
 	unsigned long grpmask;		/* bit in mynode's masks (const) */
 	int slot;			/* slot number; nr_slots = unbound (const) */
@@ -160,21 +166,25 @@ struct lrcu_data {
 	/* Callbacks: cblock protects cbl and the fields after it. */
 	pthread_mutex_t cblock __attribute__((aligned(LRCU_CACHELINE)));
 	struct lrcu_cblist cbl;		/* segmented callback list */
-	int cb_owner;			/* LRCU_CBO_*: who invokes them (cblock;
-					 * WRITE_ONCE() for unlocked peeks) */
-	bool cb_busy;			/* a batch is out being invoked (cblock):
-					 * nobody else may start one */
-	long lazy_len;			/* lazy callbacks whose GP is not yet
-					 * requested (cblock; lazy.c) */
-	unsigned long lazy_since_us;	/* when the first of them came; 0: none */
-	unsigned long lazy_snap;	/* the GP they need */
-	bool blimit_lifted;		/* above qhimark: no batch limit until
-					 * below qlowmark (cblock) */
+	/* LRCU_CBO_*: who invokes them (cblock; WRITE_ONCE() for unlocked
+	 * peeks) */
+	int __guarded_by(cblock) cb_owner;
+	/* a batch is out being invoked (cblock): nobody else may start one */
+	bool __guarded_by(cblock) cb_busy;
+	/* lazy callbacks whose GP is not yet requested (cblock; lazy.c) */
+	long __guarded_by(cblock) lazy_len;
+	/* when the first of them came; 0: none (cblock; WRITE_ONCE() for
+	 * unlocked peeks) */
+	unsigned long __guarded_by(cblock) lazy_since_us;
+	unsigned long __guarded_by(cblock) lazy_snap;	/* the GP they need */
+	/* above qhimark: no batch limit until below qlowmark (cblock) */
+	bool __guarded_by(cblock) blimit_lifted;
 	struct rcu_head barrier_head;	/* entrained by rcu_barrier() (cblock) */
-	unsigned long n_cbs_queued;	/* stats (cblock) */
-	unsigned long n_cbs_invoked;	/* stats (cblock) */
-	unsigned long n_cbs_orphaned;	/* stats (cblock) */
-	unsigned long n_lazy_flushes;	/* stats: lazy GP requests (cblock) */
+	/* stats (cblock) */
+	unsigned long __guarded_by(cblock) n_cbs_queued;
+	unsigned long __guarded_by(cblock) n_cbs_invoked;
+	unsigned long __guarded_by(cblock) n_cbs_orphaned;
+	unsigned long __guarded_by(cblock) n_lazy_flushes;	/* lazy GP requests */
 } __attribute__((aligned(LRCU_CACHELINE)));
 
 /* rdp->cb_owner: the flavor's callback thread, or (offloaded) the slot's
@@ -184,8 +194,9 @@ enum { LRCU_CBO_THREAD, LRCU_CBO_NOCB };
 /* ------------------------------------------------------------------ */
 /* Slot registry (registry.c): which thread holds which slot. */
 struct lrcu_slot {
-	struct lrcu_reader *reader;	/* owner's TLS; NULL if free (slots_lock) */
-	int tid;			/* owner's kernel thread id (slots_lock) */
+	/* owner's TLS; NULL if free (slots_lock) */
+	struct lrcu_reader *__guarded_by(lrcu__slots_lock) reader;
+	int __guarded_by(lrcu__slots_lock) tid;	/* owner's kernel thread id */
 	char name[16];			/* owner's thread name at registration */
 };
 
@@ -272,9 +283,9 @@ struct lrcu_state {
 					 * READ_ONCE() elsewhere) */
 	int gp_by_caller;		/* a caller holds gp_mutex to drive
 					 * (atomic: caller_drive_begin()) */
-	bool gp_fenced;			/* the current GP's heavy fence is done:
-					 * words outside a section count as
-					 * quiescent (driver, gp_mutex) */
+	/* the current GP's heavy fence is done: words outside a section
+	 * count as quiescent (driver, gp_mutex) */
+	bool __guarded_by(gp_mutex) gp_fenced;
 	unsigned long gp_releases;
 	int gp_wq_waiters;		/* threads in lrcu__gp_wq_wait() (atomic):
 					 * a release with none broadcasts nothing */
@@ -299,8 +310,9 @@ struct lrcu_state {
 	 * lrcu__slots_lock before the ->qsmaskinit_gen bump that announces the
 	 * slot (atomic). */
 	int leaf_hwm;
-	int gp_leaves;			/* leaf_hwm as the current GP's init read
-					 * it: what it walks (driver, gp_mutex) */
+	/* leaf_hwm as the current GP's init read it: what it walks (driver,
+	 * gp_mutex) */
+	int __guarded_by(gp_mutex) gp_leaves;
 
 	struct lrcu_data *rda;		/* nr_slots + 1 (the last is unbound) */
 	/*

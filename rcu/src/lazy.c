@@ -52,8 +52,8 @@
 
 static void lazy_clear(struct lrcu_data *rdp)
 {
-	rdp->lazy_len = 0;
-	WRITE_ONCE(rdp->lazy_since_us, 0);	/* peeked at by invokers */
+	WRITE_LOCKED(&rdp->cblock, rdp->lazy_len, 0);
+	WRITE_ONCE_LOCKED(&rdp->cblock, rdp->lazy_since_us, 0);	/* peeked at by invokers */
 }
 
 static long lazy_delay_us(void)
@@ -78,14 +78,14 @@ enum lrcu_lazy lrcu__lazy_defer(struct lrcu_state *rsp, struct lrcu_data *rdp,
 		return LRCU_LAZY_NOW;
 	if (rdp->lazy_len >= READ_ONCE(lrcu__params.qhimark)) {
 		lazy_clear(rdp);	/* a flood: no more batching */
-		rdp->n_lazy_flushes++;
+		WRITE_LOCKED(&rdp->cblock, rdp->n_lazy_flushes, rdp->n_lazy_flushes + 1);
 		return LRCU_LAZY_NOW;
 	}
-	rdp->lazy_len++;
-	rdp->lazy_snap = snap;
+	WRITE_LOCKED(&rdp->cblock, rdp->lazy_len, rdp->lazy_len + 1);
+	WRITE_LOCKED(&rdp->cblock, rdp->lazy_snap, snap);
 	if (rdp->lazy_since_us)
 		return LRCU_LAZY_DEFERRED;
-	WRITE_ONCE(rdp->lazy_since_us, now ? now : 1);	/* see lazy_clear() */
+	WRITE_ONCE_LOCKED(&rdp->cblock, rdp->lazy_since_us, now ? now : 1);	/* see lazy_clear() */
 	return LRCU_LAZY_ARMED;
 }
 
@@ -117,7 +117,7 @@ static bool lazy_due(struct lrcu_data *rdp, unsigned long now, bool flush,
 	}
 	*snap = rdp->lazy_snap;
 	lazy_clear(rdp);
-	rdp->n_lazy_flushes++;
+	WRITE_LOCKED(&rdp->cblock, rdp->n_lazy_flushes, rdp->n_lazy_flushes + 1);
 	return true;
 }
 

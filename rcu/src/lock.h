@@ -14,6 +14,9 @@
  * unlocker swaps in 0 and wakes one sleeper if it took a 2 away.  A woken
  * locker swaps in 2 again (not 1: others may still sleep), so a wakeup is
  * never lost and at worst costs one needless futex wake.
+ *
+ * Debug builds (LRCU_DEBUG) also record the holder's thread id, for
+ * lockdep.h's checks.
  */
 #ifndef LRCU_LOCK_H
 #define LRCU_LOCK_H
@@ -24,12 +27,20 @@
 
 struct lrcu_lock {
 	uint32_t word;
+#ifdef LRCU_DEBUG
+	int owner;		/* the holder's thread id; 0: free */
+#endif
 };
 
 #define LRCU_LOCK_INIT { 0 }
 
 void lrcu__lock_slow(struct lrcu_lock *l);	/* contended: sleep until ours */
 void lrcu__unlock_wake(struct lrcu_lock *l);	/* wake one sleeper */
+#ifdef LRCU_DEBUG
+/* debug.c: the caller's thread id; is a lock whose holder is owner ours? */
+int lrcu__debug_tid(void);
+bool lrcu__debug_held_by_me(int owner);
+#endif
 
 static inline void lrcu__lock(struct lrcu_lock *l)
 {
@@ -38,13 +49,27 @@ static inline void lrcu__lock(struct lrcu_lock *l)
 	/* Acquire: pairs with the release exchange in lrcu__unlock(). */
 	if (__builtin_expect(!try_cmpxchg_acquire(&l->word, &free, 1), 0))
 		lrcu__lock_slow(l);
+#ifdef LRCU_DEBUG
+	WRITE_ONCE(l->owner, lrcu__debug_tid());	/* read by lrcu__lock_held() */
+#endif
 }
 
 static inline void lrcu__unlock(struct lrcu_lock *l)
 {
+#ifdef LRCU_DEBUG
+	WRITE_ONCE(l->owner, 0);	/* ditto */
+#endif
 	/* Release: pairs with the acquire in lrcu__lock()/lrcu__lock_slow(). */
 	if (__builtin_expect(xchg_release(&l->word, 0) == 2, 0))
 		lrcu__unlock_wake(l);
 }
+
+#ifdef LRCU_DEBUG
+/* Does the calling thread hold l? */
+static inline bool lrcu__lock_held(struct lrcu_lock *l)
+{
+	return lrcu__debug_held_by_me(READ_ONCE(l->owner));	/* ours, or not */
+}
+#endif
 
 #endif /* LRCU_LOCK_H */

@@ -33,7 +33,7 @@ static inline unsigned long rcu_seq_state(unsigned long s)
 	return s & RCU_SEQ_STATE_MASK;
 }
 
-static inline unsigned long rcu_seq_current(unsigned long *sp)
+static inline unsigned long rcu_seq_current(const unsigned long *sp)
 {
 	return smp_load_acquire(sp);	/* pairs with rcu_seq_start()/_end() */
 }
@@ -81,7 +81,7 @@ static inline void rcu_seq_confirm(unsigned long *sp)
 }
 
 /* The value rcu_seq_end() will store (from state 1 or 2). */
-static inline unsigned long rcu_seq_endval(unsigned long *sp)
+static inline unsigned long rcu_seq_endval(const unsigned long *sp)
 {
 	return (*sp | RCU_SEQ_STATE_MASK) + 1;
 }
@@ -105,7 +105,7 @@ static inline void rcu_seq_end(unsigned long *sp)
  * fence orders the caller's prior accesses (removals) before the sample;
  * it pairs with the fences around the reader-word scan.
  */
-static inline unsigned long rcu_seq_snap(unsigned long *sp)
+static inline unsigned long rcu_seq_snap(const unsigned long *sp)
 {
 	unsigned long s;
 
@@ -115,7 +115,7 @@ static inline unsigned long rcu_seq_snap(unsigned long *sp)
 }
 
 /* Has the grace period that snapshot s waits for completed? */
-static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
+static inline bool rcu_seq_done(const unsigned long *sp, unsigned long s)
 {
 	return ULONG_CMP_GE(smp_load_acquire(sp), s);	/* pairs with rcu_seq_end() */
 }

@@ -212,11 +212,11 @@ static void slot_attach(struct lrcu_rword *r, int slot)
 		lrcu__node_lock(rnp);
 		/* The word is initialised before the scanner can reach it
 		 * (both under the leaf lock). */
-		rdp->word = &r->ctr[f];
-		rdp->need_qs = &r->need_qs[f];
+		WRITE_LOCKED(&rnp->lock, rdp->word, &r->ctr[f]);
+		WRITE_LOCKED(&rnp->lock, rdp->need_qs, &r->need_qs[f]);
 		/* Atomic: gp_init() peeks at it without the lock (an
 		 * arrival there owes nothing: relaxed). */
-		WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask);
+		WRITE_ONCE_LOCKED(&rnp->lock, rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask);
 		lrcu__node_unlock(rnp);
 		/* Fully ordered; its release pairs with gp_init()'s acquire
 		 * load of the generation (->qsmaskinitnext before it). */
@@ -256,8 +256,8 @@ static int register_slot(bool internal, int want, const char *what)
 		return -1;
 	}
 	registration_failed = false;
-	lrcu__slots[slot].reader = r;
-	lrcu__slots[slot].tid = (int)syscall(SYS_gettid);
+	WRITE_LOCKED(&lrcu__slots_lock, lrcu__slots[slot].reader, r);
+	WRITE_LOCKED(&lrcu__slots_lock, lrcu__slots[slot].tid, (int)syscall(SYS_gettid));
 	pthread_getname_np(pthread_self(), lrcu__slots[slot].name, sizeof(lrcu__slots[slot].name));
 	r->slot = slot;
 	r->flags = LRCU_R_REGISTERED;
@@ -337,15 +337,16 @@ static void slot_detach(int slot)
 		lrcu__node_lock(rnp);
 		/* Release: our last section before gp_init()'s lock-free
 		 * peek (acquire) that lets a grace period skip the leaf. */
-		smp_store_release(&rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~rdp->grpmask);
+		STORE_RELEASE_LOCKED(&rnp->lock, rnp->qsmaskinitnext,
+				     rnp->qsmaskinitnext & ~rdp->grpmask);
 		/* The next owner joins afresh (ordered by the lock and the
 		 * generation bump below, as ->qsmaskinitnext). */
 		atomic_and(~rdp->grpmask, &rnp->joinmask);
 		/* A GP init that misses this bump still reports the departed
 		 * slot (phase 2 of gp_init()). */
 		atomic_fetch_add(1, &rsp->qsmaskinit_gen);
-		rdp->word = NULL;
-		rdp->need_qs = NULL;
+		WRITE_LOCKED(&rnp->lock, rdp->word, NULL);
+		WRITE_LOCKED(&rnp->lock, rdp->need_qs, NULL);
 		/* We are outside any section: quiescent for the current GP. */
 		g = lrcu__node_waits_for(rnp, rdp);
 		if (g)
@@ -375,7 +376,7 @@ static int unregister_slot(const char *what)
 	smp_mb();
 	pthread_mutex_lock(&lrcu__slots_lock);
 	slot_detach(slot);
-	lrcu__slots[slot].reader = NULL;
+	WRITE_LOCKED(&lrcu__slots_lock, lrcu__slots[slot].reader, NULL);
 	pthread_mutex_unlock(&lrcu__slots_lock);
 	/* Back to our own words (nobody scans them): not registered. */
 	WRITE_ONCE(r->own.ctr[LRCU_PREEMPT], 0);
@@ -418,11 +419,12 @@ void lrcu__registry_fork_child(void)
 		if (!lrcu__slots[i].reader)
 			continue;
 		if (lrcu__slots[i].reader == &lrcu_reader) {
-			lrcu__slots[i].tid = (int)syscall(SYS_gettid);
+			WRITE_LOCKED(&lrcu__slots_lock, lrcu__slots[i].tid,
+				     (int)syscall(SYS_gettid));
 			continue;
 		}
 		slot_detach(i);
-		lrcu__slots[i].reader = NULL;
+		WRITE_LOCKED(&lrcu__slots_lock, lrcu__slots[i].reader, NULL);
 	}
 	pthread_mutex_unlock(&lrcu__slots_lock);
 }

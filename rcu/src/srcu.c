@@ -132,10 +132,11 @@ static struct lrcu_srcu_sup *sup_alloc(struct srcu_struct *ssp)
 	pthread_cond_init(&sup->gp_wq, NULL);
 	pthread_cond_init(&sup->barrier_wq, NULL);
 	pthread_mutex_init(&sup->barrier_mutex, NULL);
-	sup->gp_seq = RCU_SEQ_INIT;
-	sup->gp_seq_needed = RCU_SEQ_INIT;
-	sup->gp_seq_needed_exp = RCU_SEQ_INIT;
-	sup->barrier_seq = RCU_SEQ_INIT;
+	/* Unlocked: nobody else sees it before sups_lock is dropped. */
+	WRITE_UNLOCKED(sup->gp_seq, RCU_SEQ_INIT);
+	WRITE_UNLOCKED(sup->gp_seq_needed, RCU_SEQ_INIT);
+	WRITE_UNLOCKED(sup->gp_seq_needed_exp, RCU_SEQ_INIT);
+	WRITE_UNLOCKED(sup->barrier_seq, RCU_SEQ_INIT);
 	lrcu__cblist_init(&sup->cbl);
 	INIT_LIST_HEAD(&sup->work);
 	return sup;
@@ -283,9 +284,9 @@ bool lrcu__srcu_gp_needed(struct lrcu_srcu_sup *sup)
 void lrcu__srcu_request(struct lrcu_srcu_sup *sup, unsigned long snap, bool exp)
 {
 	if (ULONG_CMP_LT(sup->gp_seq_needed, snap))
-		sup->gp_seq_needed = snap;
+		WRITE_LOCKED(&sup->lock, sup->gp_seq_needed, snap);
 	if (exp && ULONG_CMP_LT(sup->gp_seq_needed_exp, snap))
-		sup->gp_seq_needed_exp = snap;
+		WRITE_LOCKED(&sup->lock, sup->gp_seq_needed_exp, snap);
 }
 
 /*
@@ -360,7 +361,7 @@ static bool srcu_scan(struct lrcu_srcu_sup *sup)
 static void srcu_gp_start(struct lrcu_srcu_sup *sup)
 {
 	sup->gp_start_us = lrcu__now_us();
-	rcu_seq_start(&sup->gp_seq);		/* SCAN1 */
+	rcu_seq_start(LOCKED_PTR(&sup->lock, &sup->gp_seq));	/* SCAN1 */
 	lrcu__stall_arm(&sup->stall, sup->gp_seq, sup->gp_start_us,
 		       ULONG_CMP_LT(sup->gp_seq, sup->gp_seq_needed_exp));
 	/*
@@ -385,7 +386,7 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */
 	lrcu__heavy_fence();	/* D */
-	rcu_seq_set_state(&sup->gp_seq, SRCU_STATE_SCAN2);
+	rcu_seq_set_state(LOCKED_PTR(&sup->lock, &sup->gp_seq), SRCU_STATE_SCAN2);
 }
 
 static void srcu_gp_end(struct lrcu_srcu_sup *sup)
@@ -394,7 +395,7 @@ static void srcu_gp_end(struct lrcu_srcu_sup *sup)
 	unsigned long dur = lrcu__now_us() - sup->gp_start_us;
 
 	/* F: fence + release store; pairs with rcu_seq_done()'s acquire. */
-	rcu_seq_end(&sup->gp_seq);
+	rcu_seq_end(LOCKED_PTR(&sup->lock, &sup->gp_seq));
 	lrcu__stall_disarm(&sup->stall);
 	/* Statistics: relaxed, written under the lock. */
 	atomic_inc(&sup->n_gps);

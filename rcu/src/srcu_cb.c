@@ -58,10 +58,10 @@ void lrcu__srcu_worker_queue(struct lrcu_srcu_sup *sup)
 		pthread_mutex_unlock(&W.lock);
 		return;
 	}
-	sup->kick = true;
-	sup->next_us = 0;
+	WRITE_LOCKED(&W.lock, sup->kick, true);
+	WRITE_LOCKED(&W.lock, sup->next_us, 0);
 	if (!sup->queued) {
-		sup->queued = true;
+		WRITE_LOCKED(&W.lock, sup->queued, true);
 		list_add_tail(&sup->work, &W.queue);
 	}
 	/* Under W.lock, which fork() takes: a fork sees the flag and the
@@ -95,12 +95,12 @@ void lrcu__srcu_worker_stopped(void)
 void lrcu__srcu_worker_forget(struct lrcu_srcu_sup *sup)
 {
 	pthread_mutex_lock(&W.lock);
-	sup->dying = true;
+	WRITE_LOCKED(&W.lock, sup->dying, true);
 	while (sup->busy)
 		pthread_cond_wait(&W.idle, &W.lock);
 	if (sup->queued) {
 		list_del_init(&sup->work);
-		sup->queued = false;
+		WRITE_LOCKED(&W.lock, sup->queued, false);
 	}
 	pthread_mutex_unlock(&W.lock);
 }
@@ -180,7 +180,7 @@ static unsigned long srcu_work(struct lrcu_srcu_sup *sup)
 
 	pthread_mutex_lock(&sup->lock);
 	if (!sup->driver && lrcu__srcu_advance(sup))	/* else the driver does it */
-		delay = lrcu__srcu_delay(&sup->delay, sup->gp_seq, false);
+		delay = lrcu__srcu_delay(LOCKED_PTR(&sup->lock, &sup->delay), sup->gp_seq, false);
 	lrcu__cblist_extract_done(&sup->cbl, SRCU_CB_BATCH, &cbs);
 	pthread_mutex_unlock(&sup->lock);
 	if (cbs.len) {
@@ -202,8 +202,8 @@ static int worker_take(struct lrcu_srcu_sup **batch, unsigned long now, unsigned
 
 	list_for_each_entry(sup, &W.queue, work) {
 		if (sup->next_us <= now && n < SRCU_WORK_BATCH) {
-			sup->busy = true;
-			sup->kick = false;
+			WRITE_LOCKED(&W.lock, sup->busy, true);
+			WRITE_LOCKED(&W.lock, sup->kick, false);
 			batch[n++] = sup;
 		} else if (sup->next_us < *next) {
 			*next = sup->next_us;
@@ -222,17 +222,18 @@ static void worker_put(struct lrcu_srcu_sup **batch, const unsigned long *delay,
 	for (i = 0; i < n; i++) {
 		struct lrcu_srcu_sup *sup = batch[i];
 
-		sup->busy = false;
+		WRITE_LOCKED(&W.lock, sup->busy, false);
 		if (sup->dying) {
 			pthread_cond_broadcast(&W.idle);	/* cleanup unlinks it */
 			continue;
 		}
 		if (delay[i] == SRCU_NO_WORK && !sup->kick) {
 			list_del_init(&sup->work);
-			sup->queued = false;
+			WRITE_LOCKED(&W.lock, sup->queued, false);
 			continue;
 		}
-		sup->next_us = sup->kick || delay[i] == SRCU_NO_WORK ? 0 : now + delay[i];
+		WRITE_LOCKED(&W.lock, sup->next_us,
+			     sup->kick || delay[i] == SRCU_NO_WORK ? 0 : now + delay[i]);
 		if (sup->next_us < *next)
 			*next = sup->next_us;
 	}
@@ -278,7 +279,7 @@ static void srcu_barrier_cb(struct rcu_head *h)
 	struct lrcu_srcu_sup *sup = container_of(h, struct lrcu_srcu_sup, barrier_head);
 
 	pthread_mutex_lock(&sup->lock);
-	sup->barrier_done = true;
+	WRITE_LOCKED(&sup->lock, sup->barrier_done, true);
 	pthread_cond_broadcast(&sup->barrier_wq);
 	pthread_mutex_unlock(&sup->lock);
 }
@@ -301,19 +302,20 @@ void lrcu_srcu_barrier(struct srcu_struct *ssp)
 	if (unlikely(rcu_seq_state(sup->barrier_seq))) {
 		while (!sup->barrier_done)
 			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
-		rcu_seq_end(&sup->barrier_seq);
+		rcu_seq_end(LOCKED_PTR(&sup->barrier_mutex, &sup->barrier_seq));
 	}
 	if (!rcu_seq_done(&sup->barrier_seq, s)) {	/* else a concurrent pass covered us */
-		rcu_seq_start(&sup->barrier_seq);
+		rcu_seq_start(LOCKED_PTR(&sup->barrier_mutex, &sup->barrier_seq));
 		sup->barrier_head.func = srcu_barrier_cb;
 		/* Behind every callback queued so far, those being run included. */
-		sup->barrier_done = !lrcu__cblist_entrain(&sup->cbl, &sup->barrier_head);
+		WRITE_LOCKED(&sup->lock, sup->barrier_done,
+			     !lrcu__cblist_entrain(&sup->cbl, &sup->barrier_head));
 		if (!sup->barrier_done)
 			lrcu__srcu_worker_queue(sup);
 		while (!sup->barrier_done)
 			pthread_cond_wait(&sup->barrier_wq, &sup->lock);
 		atomic_inc(&sup->n_barriers);	/* statistic */
-		rcu_seq_end(&sup->barrier_seq);
+		rcu_seq_end(LOCKED_PTR(&sup->barrier_mutex, &sup->barrier_seq));
 	}
 	pthread_mutex_unlock(&sup->lock);
 	pthread_mutex_unlock(&sup->barrier_mutex);

@@ -5,6 +5,8 @@
  * the drain check) and srcu_cb.c (callbacks, srcu_barrier(), the worker).
  *
  * "lock" below is sup->lock; "W" is the worker's lock (srcu_cb.c).
+ * Fields declared __guarded_by() are written only while that lock is
+ * held, which debug builds check (lockdep.h).
  */
 #ifndef LRCU_SRCU_INTERNAL_H
 #define LRCU_SRCU_INTERNAL_H
@@ -50,10 +52,11 @@ struct lrcu_srcu_sup {
 					 * driver leaves */
 
 	/* Grace periods */
-	unsigned long gp_seq;		/* rcu_seq: IDLE/SCAN1/SCAN2 (lock;
-					 * loaded lockless by pollers) */
-	unsigned long gp_seq_needed;	/* furthest GP end requested (lock) */
-	unsigned long gp_seq_needed_exp;/* ... of which expedited (lock) */
+	/* rcu_seq: IDLE/SCAN1/SCAN2 (lock; loaded lockless by pollers) */
+	unsigned long __guarded_by(lock) gp_seq;
+	/* furthest GP end requested, and of which expedited (lock) */
+	unsigned long __guarded_by(lock) gp_seq_needed;
+	unsigned long __guarded_by(lock) gp_seq_needed_exp;
 	bool driver;			/* a synchronize_srcu() caller drives the
 					 * state machine; the worker keeps off */
 	int nr_waiters;			/* callers inside synchronize_srcu() */
@@ -65,19 +68,20 @@ struct lrcu_srcu_sup {
 	/* Callbacks (srcu_cb.c) */
 	struct lrcu_cblist cbl;		/* ->len counts callbacks being run */
 	struct rcu_head barrier_head;	/* entrained by srcu_barrier() */
-	bool barrier_done;		/* barrier_head has run (lock) */
+	bool __guarded_by(lock) barrier_done;	/* barrier_head has run */
 	pthread_cond_t barrier_wq;	/* ... broadcast then */
 	pthread_mutex_t barrier_mutex;	/* one srcu_barrier() pass at a time */
-	unsigned long barrier_seq;	/* rcu_seq of passes (barrier_mutex) */
+	/* rcu_seq of passes (barrier_mutex) */
+	unsigned long __guarded_by(barrier_mutex) barrier_seq;
 
-	/* The worker's view (W) */
+	/* The worker's view (W: srcu_cb.c's W.lock) */
 	struct list_head work;		/* on the worker's list while queued */
-	bool queued;			/* on that list */
-	bool kick;			/* new work since the worker looked */
-	bool busy;			/* the worker is working on it */
-	bool dying;			/* cleanup_srcu_struct() has begun */
-	unsigned long next_us;		/* when the worker looks again */
-	struct srcu_delay delay;	/* the worker's backoff (lock) */
+	bool __guarded_by(W.lock) queued;	/* on that list */
+	bool __guarded_by(W.lock) kick;	/* new work since the worker looked */
+	bool __guarded_by(W.lock) busy;	/* the worker is working on it */
+	bool __guarded_by(W.lock) dying;	/* cleanup_srcu_struct() has begun */
+	unsigned long __guarded_by(W.lock) next_us;	/* when the worker looks again */
+	struct srcu_delay __guarded_by(lock) delay;	/* the worker's backoff */
 
 	/* Statistics (relaxed atomics; written under lock) */
 	unsigned long n_gps, n_exp_gps, gp_max_us, n_scans;

@@ -331,9 +331,10 @@ static unsigned long report_qs_node(struct lrcu_state *rsp, unsigned long mask,
 	}
 	mask &= rnp->qsmask;
 	/* statistic; one writer at a time: the lock's holder */
-	lrcu__stat_add(&rnp->n_qs_reports, (unsigned long)__builtin_popcountl(mask));
+	lrcu__stat_add(LOCKED_PTR(&rnp->lock, &rnp->n_qs_reports),
+		       (unsigned long)__builtin_popcountl(mask));
 	/* WRITE_ONCE: the GP thread peeks at the root without the lock. */
-	WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
+	WRITE_ONCE_LOCKED(&rnp->lock, rnp->qsmask, rnp->qsmask & ~mask);
 	if (rnp->qsmask && !LRCU_INJECTED(LRCU_BUG_CLIMB_EARLY)) {
 		lrcu__node_unlock(rnp);
 		return 0;
@@ -476,9 +477,11 @@ static void gp_init_propagate(struct lrcu_node *rnp, bool now_set)
 		lrcu__node_lock(parent);
 		was = parent->qsmaskinit != 0;
 		if (now_set)
-			parent->qsmaskinit |= child->grpmask;
+			WRITE_LOCKED(&parent->lock, parent->qsmaskinit,
+				     parent->qsmaskinit | child->grpmask);
 		else
-			parent->qsmaskinit &= ~child->grpmask;
+			WRITE_LOCKED(&parent->lock, parent->qsmaskinit,
+				     parent->qsmaskinit & ~child->grpmask);
 		now_set = parent->qsmaskinit != 0;
 		lrcu__node_unlock(parent);
 		if (was == now_set)
@@ -501,7 +504,7 @@ static void gp_init_fold(struct lrcu_state *rsp)
 		if (rnp->qsmaskinit != rnp->qsmaskinitnext) {
 			bool was = rnp->qsmaskinit != 0;
 
-			rnp->qsmaskinit = rnp->qsmaskinitnext;
+			WRITE_LOCKED(&rnp->lock, rnp->qsmaskinit, rnp->qsmaskinitnext);
 			if (was != (rnp->qsmaskinit != 0) &&
 			    !(LRCU_INJECTED(LRCU_BUG_LEAF_NEVER_EMPTY) && was))
 				gp_init_propagate(rnp, rnp->qsmaskinit != 0);
@@ -601,7 +604,7 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	 * fence above, for the bump's pairing with registry.c.)
 	 */
 	gen = smp_load_acquire(&rsp->qsmaskinit_gen);
-	rsp->gp_leaves = lrcu_leaf_hwm(rsp);
+	WRITE_LOCKED(&rsp->gp_mutex, rsp->gp_leaves, lrcu_leaf_hwm(rsp));
 	if (gen != rsp->qsmaskinit_seen)
 		gp_init_fold(rsp);
 	rsp->qsmaskinit_seen = gen;
@@ -620,15 +623,15 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 			continue;
 		if (lrcu_node_is_leaf(rsp, rnp) && rnp->parent && leaf_owes_nothing(rnp)) {
 			/* Without its lock: see leaf_owes_nothing(). */
-			WRITE_ONCE(rnp->gp_seq, gstart);	/* READ_ONCE() by lockers */
+			WRITE_ONCE_UNLOCKED(rnp->gp_seq, gstart);	/* READ_ONCE() by lockers */
 			qs_batch_up(rsp, &b, rnp);
 			continue;
 		}
 		lrcu__node_lock(rnp);
 		/* WRITE_ONCE: peeked at without the lock (root_qsmask(),
 		 * gp_scan(), diagnostics). */
-		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
-		WRITE_ONCE(rnp->gp_seq, gstart);
+		WRITE_ONCE_LOCKED(&rnp->lock, rnp->qsmask, rnp->qsmaskinit);
+		WRITE_ONCE_LOCKED(&rnp->lock, rnp->gp_seq, gstart);
 		mask = 0;
 		if (lrcu_node_is_leaf(rsp, rnp)) {
 			/* Slots that left since phase 1 owe nothing, nor do
@@ -669,7 +672,8 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 {
 	if (!rsp->gp_fenced)
 		lrcu__stat_add(&rsp->n_gps_fenced, 1);
-	rsp->gp_fenced = true;	/* words outside a section now count */
+	/* Words outside a section now count. */
+	WRITE_LOCKED(&rsp->gp_mutex, rsp->gp_fenced, true);
 	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
 		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
@@ -936,7 +940,8 @@ static bool gp_wait_qs(struct lrcu_state *rsp, unsigned long gstart, bool expedi
 		if (!rsp->gp_fenced && gp_wait_unfenced(rsp, &a))
 			return true;
 	} else if (expedited && READ_ONCE(lrcu__params.fault_exp_skip_fence)) {
-		rsp->gp_fenced = true;	/* FAULT INJECTION: as if it had fenced */
+		/* FAULT INJECTION: as if it had fenced */
+		WRITE_LOCKED(&rsp->gp_mutex, rsp->gp_fenced, true);
 		fault_stale_scan(rsp, gstart);
 	} else {
 		gp_scan_prepare(rsp);	/* GP start before word loads */
@@ -1017,7 +1022,7 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 	 */
 	lrcu_for_each_node_used(rsp, rnp, rsp->gp_leaves)
 		if (rnp->qsmaskinit)
-			WRITE_ONCE(rnp->gp_seq, end);	/* READ_ONCE() by lockers too */
+			WRITE_ONCE_UNLOCKED(rnp->gp_seq, end);	/* READ_ONCE() by lockers too */
 	rcu_seq_end(rsp->gp_seq);	/* release: after the stamps */
 
 	now = lrcu__now_coarse_us();	/* as at the start */
@@ -1076,7 +1081,7 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool may_leave)
 	bool ended, scan;
 
 	in_gp_driver = true;
-	rsp->gp_fenced = false;
+	WRITE_LOCKED(&rsp->gp_mutex, rsp->gp_fenced, false);
 	/* Read by diagnostics (stall warnings) without the mutex. */
 	WRITE_ONCE(rsp->gp_expedited, expedited);
 	/* The first scan goes with the start (gp_init()), unless a fault

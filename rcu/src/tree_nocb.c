@@ -186,7 +186,7 @@ int lrcu__nocb_init(struct lrcu_state *rsp)
 		c->wait_gp = WAIT_NONE;
 		snprintf(c->name, sizeof(c->name), "%s/%d", sched ? "rcuos" : "rcuop", cpu);
 		if (nocb_boot[cpu])
-			c->rdp->cb_owner = LRCU_CBO_NOCB;	/* no thread runs yet */
+			WRITE_UNLOCKED(c->rdp->cb_owner, LRCU_CBO_NOCB);	/* no thread runs yet */
 	}
 	rsp->nocb = n;
 	lrcu__gp_hook_add(rsp, &nocb_hooks);
@@ -536,7 +536,7 @@ static bool switch_owner(struct lrcu_data *rdp, int owner)
 	if (changed && LRCU_INJECTED(LRCU_BUG_NOCB_TOGGLE_DROP))
 		inject_drop_pending(rdp);
 	if (changed)
-		WRITE_ONCE(rdp->cb_owner, owner);	/* peeked at unlocked */
+		WRITE_ONCE_LOCKED(&rdp->cblock, rdp->cb_owner, owner);	/* peeked at unlocked */
 	pthread_mutex_unlock(&rdp->cblock);
 	return changed;
 }

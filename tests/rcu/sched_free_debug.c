@@ -5,7 +5,9 @@
  * and report a section on a thread that is not online in rcu_sched,
  * which its release build would leave unprotected.
  */
+#ifndef CONFIG_PROVE_RCU	/* make DEBUG=1 defines it already */
 #define CONFIG_PROVE_RCU
+#endif
 #define LRCU_SCHED_FREE_MARKERS 1
 #include "rcu_test.h"
 

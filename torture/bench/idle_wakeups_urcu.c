@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <urcu/urcu-memb.h>
+#include <torture/atomic.h>
 #include "bench.h"
 
 struct uobj {
@@ -19,7 +20,7 @@ static long invoked;
 static void ufree(struct rcu_head *rh)
 {
 	free(caa_container_of(rh, struct uobj, rh));
-	__atomic_fetch_add(&invoked, 1, __ATOMIC_RELAXED);	/* read after the barrier */
+	atomic_inc(&invoked);	/* read after the barrier */
 }
 
 /* liburcu's call_rcu(): the same trickle as child_ours() in idle_wakeups.c. */
@@ -45,7 +46,7 @@ int bench_urcu_child(double rate, double secs)
 	       "\"callbacks\":%ld,\"threads\":%d,\"wakeups\":%ld,\"wakeups_per_s\":%.2f,"
 	       "\"grace_periods\":null,\"all_invoked\":%s}\n", rate, secs, n, nthreads, w1 - w0,
 	       (double)(w1 - w0) / secs,
-	       __atomic_load_n(&invoked, __ATOMIC_RELAXED) == n + 1 ? "true" : "false");
+	       READ_ONCE(invoked) == n + 1 ? "true" : "false");
 	urcu_memb_unregister_thread();
 	return 0;
 }

@@ -26,6 +26,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <torture/atomic.h>
 #include <torture/ops.h>
 
 /* Writer-preferring, so that grace periods are not starved by a stream
@@ -72,7 +73,7 @@ static const struct torture_read_flavor ex_flavors[] = {
 
 static void *ex_dereference(void *const *pp)
 {
-	return __atomic_load_n(pp, __ATOMIC_ACQUIRE);	/* pairs with the writer's release */
+	return smp_load_acquire(pp);	/* pairs with the writer's release */
 }
 
 static void ex_sync(void)

@@ -3,6 +3,7 @@
 #ifndef TORTURE_OPS_BUILTIN_H
 #define TORTURE_OPS_BUILTIN_H
 
+#include <torture/atomic.h>
 #include <torture/ops.h>
 
 extern const struct torture_ops rcu_ops, rcu_bh_ops, sched_ops, sched_free_ops;

@@ -12,7 +12,7 @@ static void lossy_call(struct torture_cb *cb)
 {
 	static unsigned long calls;	/* atomic */
 
-	if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) % 200 == 0)	/* a count */
+	if (atomic_inc_return_relaxed(&calls) % 200 == 0)	/* a count */
 		return;	/* BROKEN on purpose: the callback is never invoked */
 	rcut_call(cb);
 }

@@ -192,14 +192,14 @@ static int srcud_init(void)
 	if (rcut_init())
 		return -1;
 	/* Release pairs with the acquire loads in the readers and calls. */
-	__atomic_store_n(&srcud_dom[1], srcud_new(), __ATOMIC_RELEASE);
+	smp_store_release(&srcud_dom[1], srcud_new());
 	srcud_last_us = now_us();
 	return 0;
 }
 
 static struct srcu_struct *dom_of(unsigned long gen)
 {
-	return __atomic_load_n(&srcud_dom[gen & 1], __ATOMIC_ACQUIRE);	/* see srcud_init() */
+	return smp_load_acquire(&srcud_dom[gen & 1]);	/* see srcud_init() */
 }
 
 /* A read: S for the whole of it, the current D inside. */
@@ -207,7 +207,7 @@ static int srcud_lock(void)
 {
 	int is = srcu_read_lock(&srcud_outer);
 	/* Acquire pairs with recreate()'s release of the new generation. */
-	unsigned long g = __atomic_load_n(&srcud_gen, __ATOMIC_ACQUIRE);
+	unsigned long g = smp_load_acquire(&srcud_gen);
 	int id = srcu_read_lock(dom_of(g));
 
 	return is | id << 2 | (int)(g & 1) << 4;
@@ -240,14 +240,14 @@ static void view_get(struct srcud_view *v)
 {
 	v->guard = srcu_read_lock(&srcud_guard);
 	/* Acquire pairs with recreate()'s releases. */
-	v->trans = __atomic_load_n(&srcud_trans, __ATOMIC_ACQUIRE);
-	v->gen = __atomic_load_n(&srcud_gen, __ATOMIC_ACQUIRE);
+	v->trans = smp_load_acquire(&srcud_trans);
+	v->gen = smp_load_acquire(&srcud_gen);
 	v->d = dom_of(v->gen);
 	v->old = NULL;
 	if (v->trans) {
 		/* Written before srcud_trans was set (release there). */
-		v->old_gen = __atomic_load_n(&srcud_trans_gen, __ATOMIC_RELAXED);
-		if (v->old_gen > __atomic_load_n(&srcud_retired, __ATOMIC_ACQUIRE))
+		v->old_gen = READ_ONCE(srcud_trans_gen);
+		if (v->old_gen > smp_load_acquire(&srcud_retired))
 			v->old = dom_of(v->old_gen);
 	}
 }
@@ -275,13 +275,12 @@ static unsigned long cookie_raw(struct srcu_struct *ssp, unsigned long c)
 
 static void s_cookie_note(unsigned long raw)
 {
-	unsigned long old = __atomic_load_n(&srcud_s_cookie, __ATOMIC_RELAXED);
+	unsigned long old = READ_ONCE(srcud_s_cookie);
 
 	/* Release: pairs with srcud_wait()'s acquire (same thread for the
 	 * writer's cookie check; any thread otherwise). */
 	while ((old == RCU_GET_STATE_COMPLETED || SEQ_LT(old, raw)) &&
-	       !__atomic_compare_exchange_n(&srcud_s_cookie, &old, raw, false,
-					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	       !try_cmpxchg_release(&srcud_s_cookie, &old, raw))
 		;
 }
 
@@ -320,7 +319,7 @@ static int srcud_poll(unsigned long c)
 		return poll_state_synchronize_srcu(&srcud_outer, cookie_raw(&srcud_outer, c));
 	g = srcu_read_lock(&srcud_guard);
 	/* Acquire pairs with recreate()'s release of srcud_retired. */
-	if (gen <= __atomic_load_n(&srcud_retired, __ATOMIC_ACQUIRE)) {
+	if (gen <= smp_load_acquire(&srcud_retired)) {
 		done = 1;	/* all its readers ended before it was retired */
 	} else {
 		d = dom_of(gen);
@@ -336,7 +335,7 @@ static void srcud_wait(bool exp)
 	void (*sync)(struct srcu_struct *) = exp ? synchronize_srcu_expedited : synchronize_srcu;
 	struct srcud_view v;
 	/* Acquire pairs with s_cookie_note(). */
-	unsigned long s = __atomic_load_n(&srcud_s_cookie, __ATOMIC_ACQUIRE);
+	unsigned long s = smp_load_acquire(&srcud_s_cookie);
 
 	view_get(&v);
 	if (v.trans) {
@@ -365,26 +364,26 @@ static void srcud_wait(bool exp)
  */
 static void recreate(void)
 {
-	unsigned long g = __atomic_load_n(&srcud_gen, __ATOMIC_RELAXED);	/* ours to change */
+	unsigned long g = READ_ONCE(srcud_gen);	/* ours to change */
 	struct srcu_struct *old = dom_of(g);
 
-	__atomic_store_n(&srcud_trans_gen, g, __ATOMIC_RELAXED);	/* published below */
-	__atomic_store_n(&srcud_trans, 1, __ATOMIC_RELEASE);		/* 1 */
+	WRITE_ONCE(srcud_trans_gen, g);	/* published below */
+	smp_store_release(&srcud_trans, 1);		/* 1 */
 	synchronize_srcu(&srcud_guard);
 	/* The slot of generation g+1 held generation g-1, freed long ago. */
-	__atomic_store_n(&srcud_dom[(g + 1) & 1], srcud_new(), __ATOMIC_RELEASE);	/* 2 */
-	__atomic_store_n(&srcud_gen, g + 1, __ATOMIC_RELEASE);
+	smp_store_release(&srcud_dom[(g + 1) & 1], srcud_new());	/* 2 */
+	smp_store_release(&srcud_gen, g + 1);
 	synchronize_srcu(&srcud_outer);
 	synchronize_srcu(old);						/* 3 */
 	srcu_barrier(old);
-	__atomic_store_n(&srcud_retired, g, __ATOMIC_RELEASE);		/* 4 */
+	smp_store_release(&srcud_retired, g);		/* 4 */
 	synchronize_srcu(&srcud_guard);
 	/* Relaxed: a statistic. */
-	__atomic_fetch_add(&srcud_old_gps, srcu_batches_completed(old), __ATOMIC_RELAXED);
+	atomic_add(srcu_batches_completed(old), &srcud_old_gps);
 	cleanup_srcu_struct(old);					/* 5 */
 	free(old);
-	__atomic_store_n(&srcud_trans, 0, __ATOMIC_RELEASE);		/* 6 */
-	__atomic_store_n(&srcud_recreations, srcud_recreations + 1, __ATOMIC_RELAXED);	/* read by srcud_stats() */
+	smp_store_release(&srcud_trans, 0);		/* 6 */
+	WRITE_ONCE(srcud_recreations, srcud_recreations + 1);	/* read by srcud_stats() */
 }
 
 /* Re-create if it is time and nobody else is at it. */
@@ -445,7 +444,7 @@ static unsigned long srcud_gps(void)
 	unsigned long n;
 
 	view_get(&v);
-	n = __atomic_load_n(&srcud_old_gps, __ATOMIC_RELAXED) +	/* a sample */
+	n = READ_ONCE(srcud_old_gps) +	/* a sample */
 	    srcu_batches_completed(&srcud_outer) + srcu_batches_completed(v.d);
 	view_put(&v);
 	return n;
@@ -459,8 +458,8 @@ static void srcud_stats(FILE *out)
 	lrcu_srcu_torture_stats(v.d, out);
 	view_put(&v);
 	fprintf(out, "srcud: generation %lu, %lu re-creations\n",
-		__atomic_load_n(&srcud_gen, __ATOMIC_RELAXED),		/* samples */
-		__atomic_load_n(&srcud_recreations, __ATOMIC_RELAXED));
+		READ_ONCE(srcud_gen),		/* samples */
+		READ_ONCE(srcud_recreations));
 }
 
 /* One protecting entry, as for srcu. */

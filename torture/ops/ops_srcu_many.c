@@ -128,7 +128,7 @@ static void srcum_send_locked(void)
 	srcum_open = NULL;
 	srcum_in_flight = true;
 	/* Relaxed: call_srcu() orders it before any head runs. */
-	__atomic_store_n(&b->left, SRCUM_DOMAINS, __ATOMIC_RELAXED);
+	WRITE_ONCE(b->left, SRCUM_DOMAINS);
 	for (i = 0; i < SRCUM_DOMAINS; i++) {
 		b->head[i].b = b;
 		call_srcu(&srcum_dom[i], &b->head[i].rh, srcum_head_cb);
@@ -140,8 +140,8 @@ static void srcum_head_cb(struct rcu_head *h)
 	struct srcum_batch *b = LRCU_CONTAINER_OF(h, struct srcum_head, rh)->b;
 	struct torture_cb *cb, *next;
 
-	/* Acq_rel: the last one sees every head's callback done. */
-	if (__atomic_sub_fetch(&b->left, 1, __ATOMIC_ACQ_REL))
+	/* Fully ordered: the last one sees every head's callback done. */
+	if (atomic_dec_return(&b->left))
 		return;
 	for (cb = b->cbs; cb; cb = next) {
 		next = cb->rcu_space[1];

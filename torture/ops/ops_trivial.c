@@ -32,9 +32,9 @@ static int trivial_register(void)
 
 	for (i = 0; i < TRIVIAL_SLOTS; i++) {
 		expect = 0;
-		/* Acquire pairs with trivial_unregister()'s release. */
-		if (__atomic_compare_exchange_n(&slot[i].used, &expect, 1, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		/* Fully ordered: its acquire pairs with trivial_unregister()'s
+		 * release. */
+		if (try_cmpxchg(&slot[i].used, &expect, 1)) {
 			my_slot = i;
 			return 0;
 		}
@@ -45,7 +45,7 @@ static int trivial_register(void)
 static void trivial_unregister(void)
 {
 	/* Release: our last section is over before the slot can be reused. */
-	__atomic_store_n(&slot[my_slot].used, 0, __ATOMIC_RELEASE);
+	smp_store_release(&slot[my_slot].used, 0);
 	my_slot = -1;
 }
 
@@ -59,7 +59,7 @@ static int trivial_lock(void)
 		 * read-modify-write (a full barrier) pairs with the seq_cst
 		 * fence-RMW in trivial_sync() before it loads the counters.
 		 */
-		__atomic_exchange_n(c, *c + 1, __ATOMIC_SEQ_CST);
+		xchg(c, *c + 1);
 	}
 	return 0;
 }
@@ -72,13 +72,13 @@ static void trivial_unlock(int idx)
 
 		/* Release: the section's loads before the even value; pairs
 		 * with the acquire load in trivial_sync(). */
-		__atomic_store_n(c, *c + 1, __ATOMIC_RELEASE);
+		smp_store_release(c, *c + 1);
 	}
 }
 
 static void *trivial_dereference(void *const *pp)
 {
-	return __atomic_load_n(pp, __ATOMIC_ACQUIRE);	/* pairs with the publisher */
+	return smp_load_acquire(pp);	/* pairs with the publisher */
 }
 
 static TORTURE_READ_SECTION(trivial_read_section, trivial_lock, trivial_unlock,
@@ -91,15 +91,15 @@ static void trivial_sync(void)
 	int i;
 
 	/* Full barrier: the caller's removal before the counter loads. */
-	__atomic_fetch_add(&dummy, 0, __ATOMIC_SEQ_CST);
+	atomic_fetch_add(0, &dummy);
 	for (i = 0; i < TRIVIAL_SLOTS; i++)
-		snap[i] = __atomic_load_n(&slot[i].ctr, __ATOMIC_SEQ_CST);	/* trivial_lock() */
+		snap[i] = smp_load_mb(&slot[i].ctr);	/* trivial_lock() */
 	for (i = 0; i < TRIVIAL_SLOTS; i++)
 		while ((snap[i] & 1) &&
 		       /* Acquire pairs with trivial_unlock()'s release. */
-		       __atomic_load_n(&slot[i].ctr, __ATOMIC_ACQUIRE) == snap[i])
+		       smp_load_acquire(&slot[i].ctr) == snap[i])
 			sched_yield();
-	__atomic_fetch_add(&trivial_gps, 1, __ATOMIC_RELAXED);	/* a statistic */
+	atomic_inc(&trivial_gps);	/* a statistic */
 }
 
 /* Completed synchronize() calls, for stats only: concurrent callers make
@@ -107,7 +107,7 @@ static void trivial_sync(void)
  * uses the writer's own grace-period count). */
 static unsigned long trivial_gps_completed(void)
 {
-	return __atomic_load_n(&trivial_gps, __ATOMIC_RELAXED);	/* a statistic */
+	return READ_ONCE(trivial_gps);	/* a statistic */
 }
 
 const struct torture_ops trivial_ops = {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <torture/atomic.h>
 #include <torture/ops.h>
 
 #define PERF_MAXV	16	/* values of one list parameter */

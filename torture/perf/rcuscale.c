@@ -153,14 +153,14 @@ struct rc_cb {
 
 static bool stopping(struct rc_round *rd)
 {
-	return __atomic_load_n(&rd->stop, __ATOMIC_ACQUIRE);	/* pairs with stop_all() */
+	return smp_load_acquire(&rd->stop);	/* pairs with stop_all() */
 }
 
 static void mark_ready(struct rc_round *rd, bool ok)
 {
 	if (!ok)
-		__atomic_fetch_add(&rd->failed, 1, __ATOMIC_RELAXED);	/* read after ready */
-	__atomic_fetch_add(&rd->ready, 1, __ATOMIC_RELEASE);	/* pairs with wait_ready() */
+		atomic_inc(&rd->failed);	/* read after ready */
+	atomic_fetch_add_release(1, &rd->ready);	/* pairs with wait_ready() */
 }
 
 static void *idle_main(void *arg)
@@ -217,9 +217,9 @@ static void *reader_main(void *arg)
 			perf_qs(o);
 		}
 		/* Relaxed: a counter the main thread samples. */
-		__atomic_store_n(&t->reads, t->reads + 64, __ATOMIC_RELAXED);
+		WRITE_ONCE(t->reads, t->reads + 64);
 	}
-	__atomic_fetch_add(&sink, s, __ATOMIC_RELAXED);	/* keep the loads */
+	atomic_add(s, &sink);	/* keep the loads */
 	if (ok) {
 		perf_offline(o);
 		perf_unregister(o);
@@ -232,7 +232,7 @@ static void async_cb(struct torture_cb *cb)
 	struct rc_cb *c = (struct rc_cb *)cb;
 
 	*c->slot = (perf_now_ns() - c->t0) / 1e3;
-	__atomic_fetch_sub(&c->w->inflight, 1, __ATOMIC_RELAXED);	/* a count */
+	atomic_dec(&c->w->inflight);	/* a count */
 }
 
 static void *writer_main(void *arg)
@@ -247,7 +247,7 @@ static void *writer_main(void *arg)
 	double t0;
 
 	if (!ok)
-		__atomic_fetch_add(&rd->failed, 1, __ATOMIC_RELAXED);	/* read after the join */
+		atomic_inc(&rd->failed);	/* read after the join */
 	perf_gate_wait(&rd->gate, NULL);
 	t->cpu0_ns = perf_thread_cpu_ns();
 	for (i = 0; ok && i < n; i++) {
@@ -266,10 +266,10 @@ static void *writer_main(void *arg)
 			o->cb_barrier();
 			break;
 		case K_ASYNC:
-			while (__atomic_load_n(&t->inflight, __ATOMIC_RELAXED) >= p_async_max.v[0])
+			while (READ_ONCE(t->inflight) >= p_async_max.v[0])
 				o->cb_barrier();	/* (a count) */
 			cbs[i] = (struct rc_cb){ .w = t, .t0 = t0, .slot = &t->lat_us[i] };
-			__atomic_fetch_add(&t->inflight, 1, __ATOMIC_RELAXED);	/* a count */
+			atomic_inc(&t->inflight);	/* a count */
 			perf_call(o, &cbs[i].cb, async_cb);
 			break;
 		}
@@ -289,14 +289,14 @@ static void *writer_main(void *arg)
 
 static void wait_ready(struct rc_round *rd, int n)
 {
-	while (__atomic_load_n(&rd->ready, __ATOMIC_ACQUIRE) < n)	/* pairs with mark_ready() */
+	while (smp_load_acquire(&rd->ready) < n)	/* pairs with mark_ready() */
 		perf_sleep_us(200);
 }
 
 static void stop_all(struct rc_round *rd)
 {
 	pthread_mutex_lock(&rd->idle_lock);
-	__atomic_store_n(&rd->stop, 1, __ATOMIC_RELEASE);	/* pairs with stopping() */
+	smp_store_release(&rd->stop, 1);	/* pairs with stopping() */
 	pthread_cond_broadcast(&rd->idle_cond);
 	pthread_mutex_unlock(&rd->idle_lock);
 }
@@ -378,7 +378,7 @@ static void sample(struct rc_sample *s, struct rc_thread *th, long n, long nread
 	for (i = 0; i < n; i++) {
 		s->others += clock_of(th[i].clk);
 		if (i < nreaders)
-			s->reads += __atomic_load_n(&th[i].reads, __ATOMIC_RELAXED);	/* a count */
+			s->reads += READ_ONCE(th[i].reads);	/* a count */
 	}
 	s->gps = o->gps_completed ? o->gps_completed() : 0;
 	s->wall = perf_now_ns();
@@ -447,7 +447,7 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 		perf_join(th[i].t);
 	for (i = nbg; i < nbg + nw; i++)
 		wcpu += th[i].cpu_ns;
-	if (__atomic_load_n(&rd.failed, __ATOMIC_RELAXED))	/* the threads are joined */
+	if (READ_ONCE(rd.failed))	/* the threads are joined */
 		rc = -1;
 	perf_gate_destroy(&rd.gate);
 
@@ -524,7 +524,7 @@ static unsigned long cbs_invoked;	/* atomic */
 static void free_cb(struct torture_cb *cb)
 {
 	free(cb);
-	__atomic_fetch_add(&cbs_invoked, 1, __ATOMIC_RELAXED);	/* a count */
+	atomic_inc(&cbs_invoked);	/* a count */
 }
 
 struct cb_thread {
@@ -656,7 +656,7 @@ static int cb_measure(const struct perf_cell *c, int run, double *out)
 		if (!th[i].objs || perf_spawn(&th[i].t, "rs_kfree", cb_main, &th[i]))
 			exit(3);
 	}
-	before = __atomic_load_n(&cbs_invoked, __ATOMIC_RELAXED);	/* a count */
+	before = READ_ONCE(cbs_invoked);	/* a count */
 	t0 = perf_now_ns();	/* the threads may be done before we leave the gate */
 	perf_gate_wait(&gate, NULL);
 	for (i = 0; i < nt; i++) {
@@ -671,10 +671,10 @@ static int cb_measure(const struct perf_cell *c, int run, double *out)
 	ti = perf_now_ns() - t0;
 	perf_gate_destroy(&gate);
 	free(th);
-	if (__atomic_load_n(&cbs_invoked, __ATOMIC_RELAXED) - before != (unsigned long)(nt * per)) {
+	if (READ_ONCE(cbs_invoked) - before != (unsigned long)(nt * per)) {
 		fprintf(stderr, "rcuscale: %s: %lu callbacks invoked of %ld queued before "
 			"rcu_barrier() returned\n", c->ops->name,
-			__atomic_load_n(&cbs_invoked, __ATOMIC_RELAXED) - before, nt * per);
+			READ_ONCE(cbs_invoked) - before, nt * per);
 		rc = -1;
 	}
 	out[C_CBS] = (double)(nt * per);
@@ -919,8 +919,8 @@ static void *floor_spinner(void *arg)
 	if (p_pin.v[0])
 		perf_pin(-1);
 	/* Flags only, no data: relaxed, read by membarrier_floor(). */
-	__atomic_store_n(&floor_spinning, 1, __ATOMIC_RELAXED);
-	while (!__atomic_load_n(&floor_stop, __ATOMIC_RELAXED))	/* set by membarrier_floor() */
+	WRITE_ONCE(floor_spinning, 1);
+	while (!READ_ONCE(floor_stop))	/* set by membarrier_floor() */
 		;
 	return NULL;
 }
@@ -944,7 +944,7 @@ static void membarrier_floor(const struct perf_cli *cli)
 	}
 	/* Measured before the spinner first ran, membarrier() interrupts
 	 * nobody and the floor reads 0.15 us instead of 15-20. */
-	while (!__atomic_load_n(&floor_spinning, __ATOMIC_RELAXED))	/* floor_spinner() sets it */
+	while (!READ_ONCE(floor_spinning))	/* floor_spinner() sets it */
 		sched_yield();
 	for (i = 0; i < 1000; i++) {
 		t0 = perf_now_ns();
@@ -952,7 +952,7 @@ static void membarrier_floor(const struct perf_cli *cli)
 			break;
 		v[i] = (perf_now_ns() - t0) / 1e3;
 	}
-	__atomic_store_n(&floor_stop, 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(floor_stop, 1);
 	perf_join(t);
 	if (pinned)
 		sched_setaffinity(0, sizeof(mask), &mask);

@@ -117,7 +117,7 @@ static long chunk(const struct rs_path *p, int pass, long n)
 	if (pass == PASS_EMPTY) {
 		for (i = 0; i < n; i++) {
 			/* Relaxed: the load a dereference would make. */
-			s += *(long *)__atomic_load_n(&target, __ATOMIC_RELAXED);
+			s += *(long *)READ_ONCE(target);
 			if (readdelay_ns)
 				perf_spin_ns((double)readdelay_ns);
 			__asm__ __volatile__("" ::: "memory");	/* one load per pair */
@@ -198,7 +198,7 @@ static void *reader_main(void *arg)
 		r->cpu_ns[pass] = perf_thread_cpu_ns() - c0;
 		r->wall_ns[pass] = perf_now_ns() - w0;
 	}
-	__atomic_fetch_add(&sink, s, __ATOMIC_RELAXED);	/* keep the loops */
+	atomic_add(s, &sink);	/* keep the loops */
 	if (r->ok) {
 		perf_offline(o);
 		perf_unregister(o);
@@ -220,18 +220,18 @@ static void *updater_main(void *arg)
 	struct torture_cb cb;
 
 	if (perf_updater_start(o)) {
-		__atomic_store_n(&rd->updater_gps, ~0UL, __ATOMIC_RELAXED);	/* failed */
+		WRITE_ONCE(rd->updater_gps, ~0UL);	/* failed */
 		return NULL;
 	}
 	/* Acquire: pairs with the release store that stops us. */
-	while (!__atomic_load_n(&rd->stop, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&rd->stop)) {
 		if (o->sync) {
 			o->sync();
 		} else {
 			perf_call(o, &cb, noop_cb);
 			o->cb_barrier();
 		}
-		__atomic_fetch_add(&rd->updater_gps, 1, __ATOMIC_RELAXED);	/* a count */
+		atomic_inc(&rd->updater_gps);	/* a count */
 		if (p_updater_holdoff.v[0])
 			perf_sleep_us((unsigned long)p_updater_holdoff.v[0]);
 	}
@@ -274,7 +274,7 @@ static int measure(const struct perf_cell *c, int run, double *out)
 		perf_gate_wait(&rd.gate, NULL);	/* the main thread releases each pass */
 	for (i = 0; i < n; i++)
 		perf_join(r[i].t);
-	__atomic_store_n(&rd.stop, 1, __ATOMIC_RELEASE);	/* pairs with updater_main() */
+	smp_store_release(&rd.stop, 1);	/* pairs with updater_main() */
 	w1 = perf_now_ns();
 	if (c->p[L_UPDATER])
 		perf_join(upd);
