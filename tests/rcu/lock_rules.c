@@ -10,10 +10,10 @@
  * By hand, from the top of the tree:
  *   make DEBUG=1 lib
  *   cc -std=gnu11 -O2 -g -DLRCU_DEBUG -DCONFIG_PROVE_RCU -D_GNU_SOURCE \
- *      -Ircu/include -Itorture/include -pthread tests/rcu/lock_rules.c \
+ *      -Ircu/include -Itests/lib -pthread tests/rcu/lock_rules.c \
  *      build/debug/librcu.a -o build/debug/lock_rules && build/debug/lock_rules
  */
-#include "../rcu_test.h"
+#include "rcu_test.h"
 #include <rcu/srcu.h>
 #include "../../rcu/src/srcu_internal.h"
 
