@@ -104,7 +104,7 @@ static void thread_desc(struct lrcu_msg *m)
 	lrcu__msg_str(m, " (slot ");
 	lrcu__msg_num(m, lrcu_reader.slot);
 	lrcu__msg_str(m, ", rcu nesting ");
-	lrcu__msg_num(m, (long)(READ_ONCE(lrcu_rw()->ctr[LRCU_PREEMPT]) &
+	lrcu__msg_num(m, (long)(READ_ONCE(lrcu_reader.rw->ctr[LRCU_PREEMPT]) &
 			       LRCU_W_NEST_MASK));	/* our own word */
 	lrcu__msg_str(m, ", sched nesting ");
 	lrcu__msg_num(m, (long)(lrcu_reader.sched_nesting & LRCU_SN_DEPTH));

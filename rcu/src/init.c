@@ -12,8 +12,8 @@
 #include "internal.h"
 
 struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS] = {
-	[LRCU_PREEMPT] = { .seq = RCU_SEQ_INIT },
-	[LRCU_SCHED] = { .seq = RCU_SEQ_INIT },
+	[LRCU_PREEMPT] = { .seq = RCU_SEQ_INIT, .word = LRCU_GP_WORD(RCU_SEQ_INIT) },
+	[LRCU_SCHED] = { .seq = RCU_SEQ_INIT, .word = LRCU_GP_WORD(RCU_SEQ_INIT) },
 };
 
 #define STATE_INIT(f, n, gpn, cbn) {					\

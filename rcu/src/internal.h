@@ -559,6 +559,7 @@ void lrcu__report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
 
 /* registry.c */
+extern const struct lrcu_rword lrcu__rword_unbound;	/* ->rw until bound */
 void lrcu__registry_init(void);
 void lrcu__registry_stop(void);
 int lrcu__registry_others(void);		/* user threads registered but us */

@@ -120,6 +120,10 @@ static inline bool rcu_seq_done(const unsigned long *sp, unsigned long s)
 	return ULONG_CMP_GE(smp_load_acquire(sp), s);	/* pairs with rcu_seq_end() */
 }
 
+/* The reader word for gp_seq value s at depth 1: what lrcu_gp_pub[].word
+ * holds (tree.c's gp_seq_publish()). */
+#define LRCU_GP_WORD(s)	(((s) << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1)
+
 /*
  * Reader words (layout in rcu/static/rcupdate.h): did the slot whose word
  * is w sample gp_seq at or after gstart, the confirmed start

@@ -21,7 +21,14 @@
 #include <unistd.h>
 #include "internal.h"
 
-__thread struct lrcu_reader lrcu_reader = { .slot = -1 };
+/* Until its first section a thread's markers read these (all zero: not in
+ * a section, REG clear, so the first one takes the slow path, which binds
+ * the thread's own words); being read-only, a stray write faults. */
+const struct lrcu_rword lrcu__rword_unbound;
+
+__thread struct lrcu_reader lrcu_reader = {
+	.rw = (struct lrcu_rword *)&lrcu__rword_unbound, .slot = -1,
+};
 
 /*
  * Set when this thread's rcu_register_thread() failed for lack of a slot,
@@ -121,36 +128,56 @@ static void sched_join_mask(void)
 }
 
 /*
- * rcu_read_lock() found LRCU_W_REG clear in its word at depth 0: on an
- * unregistered thread, report the section (every time, as before); on a
- * registered one, its first section since registering: join the rcu
- * flavor and hand back LRCU_W_REG for the word the caller stores next,
- * after its gp_seq sample.  join_mask()'s fence is the one that orders
- * the bit before the section: the section itself has only a compiler
- * barrier (the model's no-fence-join-rcu is a use after free).  A thread
- * that registers and never reads is never waited for.
+ * rcu_read_lock()'s outermost section when its word lacks LRCU_W_REG:
+ *  - on an unregistered thread: report the section (every time, as
+ *    before) and bind the thread's own words, which nothing scans;
+ *  - on a registered thread's first section since registering: join the
+ *    flavor.  join_mask()'s fence orders the bit before the section (the
+ *    model's no-fence-join-rcu is a use after free).  A thread that
+ *    registers and never reads is never waited for;
+ *  - on a reader that fences itself (no membarrier(): old kernels,
+ *    rcupdate.use_membarrier=0, ThreadSanitizer builds): every outermost
+ *    section, since its word keeps REG clear.
+ * Then what the fast path does, plus the reader's fence where needed.
  */
-unsigned long lrcu_read_lock_join(void)
+void lrcu_read_lock_slow(void)
 {
-	if (!(lrcu_reader.flags & LRCU_R_REGISTERED)) {
+	struct lrcu_reader *r = &lrcu_reader;
+	bool reg = r->flags & LRCU_R_REGISTERED, fence;
+	unsigned long w;
+
+	if (!reg) {
 		lrcu__read_lock_unregistered("rcu_read_lock()");
-		return 0;
+		if (r->rw == &lrcu__rword_unbound)
+			r->rw = &r->own;	/* owner-only (a handler binds the same) */
+	} else if (!(r->flags & LRCU_R_RCU_JOINED)) {
+		join_mask(LRCU_PREEMPT);
+		r->flags |= LRCU_R_RCU_JOINED;	/* lost to a handler: joins again */
 	}
-	join_mask(LRCU_PREEMPT);
-	return LRCU_W_REG;
+	fence = !reg || !READ_ONCE(lrcu_has_membarrier);	/* set once at init */
+	/* Acquire: as the fast path's, pairs with gp_seq_publish() (tree.c). */
+	w = smp_load_acquire(&lrcu_gp_pub[LRCU_PREEMPT].word);
+	if (fence)
+		w &= ~LRCU_W_REG;	/* every outermost section comes here */
+	/* Release: as the fast path's, pairs with leaf_qs()'s acquire. */
+	smp_store_release(&r->rw->ctr[LRCU_PREEMPT], w);
+	if (!fence || LRCU_INJECTED(LRCU_BUG_READER_FENCE))	/* INJECTED: no fence */
+		barrier();	/* pairs with G (tree.c): membarrier() there */
+	else
+		smp_mb();	/* pairs with G (tree.c): its smp_mb() there */
 }
 
 static void sched_go_online(void)
 {
 	struct lrcu_rword *r = lrcu_reader.rw;	/* registered: its slot's line */
-	unsigned long s;
+	unsigned long w;
 
 	sched_join_mask();
-	/* Acquire pairs with rcu_seq_start()'s release, as in
+	/* Acquire pairs with gp_seq_publish()'s release, as in
 	 * rcu_quiescent_state(). */
-	s = smp_load_acquire(&lrcu_gp_pub[LRCU_SCHED].seq);
+	w = smp_load_acquire(&lrcu_gp_pub[LRCU_SCHED].word);
 
-	WRITE_ONCE(r->ctr[LRCU_SCHED], (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1);	/* fence after */
+	WRITE_ONCE(r->ctr[LRCU_SCHED], w);	/* fence after */
 	lrcu_reader.sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before later sections' loads; pairs with G in
 			 * tree.c, the smp_mb() before its word loads */
@@ -270,9 +297,10 @@ static int register_slot(bool internal, int want, const char *what)
 	 * by the leaf lock in slot_attach().
 	 */
 	/* Not joined to either flavor yet (REG clear: the first
-	 * rcu_read_lock() joins, lrcu_read_lock_join()). */
-	WRITE_ONCE(lrcu__rwords[slot].ctr[LRCU_PREEMPT],
-		   LRCU_INJECTED(LRCU_BUG_RCU_JOIN_SKIPPED) ? LRCU_W_REG : 0);	/* INJECTED: "joined" */
+	 * rcu_read_lock() joins, lrcu_read_lock_slow()). */
+	if (LRCU_INJECTED(LRCU_BUG_RCU_JOIN_SKIPPED))
+		r->flags |= LRCU_R_RCU_JOINED;	/* INJECTED: "joined" */
+	WRITE_ONCE(lrcu__rwords[slot].ctr[LRCU_PREEMPT], 0);
 	WRITE_ONCE(lrcu__rwords[slot].ctr[LRCU_SCHED], 0);
 	WRITE_ONCE(lrcu__rwords[slot].need_qs[LRCU_PREEMPT], 0);
 	WRITE_ONCE(lrcu__rwords[slot].need_qs[LRCU_SCHED], 0);
@@ -573,7 +601,7 @@ void lrcu_qs_special(void)
 	struct lrcu_state *rsp = &lrcu__states[LRCU_SCHED];
 
 	/* Clear before reporting: the GP thread re-marks if still needed. */
-	WRITE_ONCE(lrcu_rw()->need_qs[LRCU_SCHED], 0);
+	WRITE_ONCE(lrcu_reader.rw->need_qs[LRCU_SCHED], 0);	/* registered */
 	if (r->slot >= 0)
 		lrcu__report_qs_slot(rsp, &rsp->rda[r->slot]);
 }
@@ -585,8 +613,9 @@ void lrcu_qs_special(void)
  */
 void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
-	/* Clear before waking: the GP thread re-marks if still needed. */
-	WRITE_ONCE(lrcu_rw()->need_qs[f], 0);
+	/* Clear before waking: the GP thread re-marks if still needed.
+	 * (Only a registered thread's need_qs is ever set.) */
+	WRITE_ONCE(lrcu_reader.rw->need_qs[f], 0);
 	lrcu__wake(&lrcu__states[f].gp_wake);
 }
 

@@ -186,6 +186,25 @@ static void gp_set_state(struct lrcu_state *rsp, int state, unsigned long now)
 		WRITE_ONCE(rsp->gp_activity_us, now);	/* ditto */
 }
 
+/*
+ * After each store to gp_seq (start, confirmation, end), by the driver
+ * alone: publish the reader word for the new value, which the readers'
+ * fast paths store as it is (lrcu_gp_pub[].word in rcu/static/rcupdate.h).
+ * Release: after gp_seq's own release store, so that a reader whose
+ * acquire load sees the new word sees the new gp_seq and all that came
+ * before it (the removals), as if it had sampled gp_seq.  Between the two
+ * stores a reader may still take the old word: it then counts as having
+ * begun before the new value, which only makes the grace period wait for
+ * it.  Both stores precede the fences that follow each of them (I, and
+ * the scan's G), so no scan sees gp_seq's new value without the word's.
+ */
+static void gp_seq_publish(struct lrcu_state *rsp)
+{
+	struct lrcu_gp_pub *pub = container_of(rsp->gp_seq, struct lrcu_gp_pub, seq);
+
+	smp_store_release(&pub->word, LRCU_GP_WORD(*rsp->gp_seq));	/* see above */
+}
+
 static void gp_delay(long jiffies)
 {
 	if (jiffies > 0)
@@ -573,6 +592,7 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	rsp->gp_start_us = lrcu__now_coarse_us();	/* jiffies will do */
 	gp_set_state(rsp, LRCU_GPS_INIT, rsp->gp_start_us);
 	rcu_seq_start(rsp->gp_seq);
+	gp_seq_publish(rsp);
 	/* The hooks (stall warnings) watch from the start, delays included;
 	 * they know the GP by the value rcu_seq_confirm() will store. */
 	gp_hooks_start(rsp, *rsp->gp_seq + 1, rsp->gp_start_us);
@@ -593,6 +613,7 @@ static unsigned long gp_init(struct lrcu_state *rsp, bool scan)
 	 */
 	smp_mb();	/* I: pairs with I in registry.c (slot_attach(), join_mask()) */
 	rcu_seq_confirm(rsp->gp_seq);
+	gp_seq_publish(rsp);
 	gstart = *rsp->gp_seq;
 	/*
 	 * The leaves to walk, read after gen (acquire: pairs with the
@@ -1024,6 +1045,7 @@ static void gp_cleanup(struct lrcu_state *rsp, bool expedited)
 		if (rnp->qsmaskinit)
 			WRITE_ONCE_UNLOCKED(rnp->gp_seq, end);	/* READ_ONCE() by lockers too */
 	rcu_seq_end(rsp->gp_seq);	/* release: after the stamps */
+	gp_seq_publish(rsp);
 
 	now = lrcu__now_coarse_us();	/* as at the start */
 	dur = now - rsp->gp_start_us;

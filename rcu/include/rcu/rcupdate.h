@@ -198,9 +198,7 @@ static inline void rcu_quiescent_state(void) { lrcu_quiescent_state_inline(); }
 
 static inline int rcu_read_lock_held(void)
 {
-	const struct lrcu_rword *rw = lrcu_reader.rw;	/* NULL: never read */
-
-	return rw && (LRCU_READ_ONCE(rw->ctr[LRCU_PREEMPT]) & LRCU_W_NEST_MASK) != 0;
+	return (LRCU_READ_ONCE(lrcu_reader.rw->ctr[LRCU_PREEMPT]) & LRCU_W_NEST_MASK) != 0;
 }
 static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
 static inline int rcu_read_lock_sched_held(void)

@@ -11,7 +11,9 @@
  * ->rw points: for a registered thread, its slot's line of one dense array
  * (registry.c), so that a grace period reads consecutive lines instead of
  * one line, and often one TLB entry, per thread's TLS block; for a thread
- * that is not registered, its own ->own.  The grace-period thread of each
+ * that is not registered, its own ->own (bound by its first section; until
+ * then ->rw points to words of the library's, all zero and read-only, so
+ * that the markers never test for NULL).  The grace-period thread of each
  * flavor reads the word through a pointer held in the slot's rcu_data.
  *
  * Reader word layout (one 64-bit word per flavor, written only by its owner
@@ -19,12 +21,19 @@
  * restores the exact value it found):
  *
  *   bits  0..15  nesting depth; 0 = quiescent (not in a read-side section)
- *   bit   16     LRCU_W_REG: set while the thread is registered and has
- *                joined the rcu flavor (its first rcu_read_lock() after
- *                registering: lrcu_read_lock_join())
+ *   bit   16     LRCU_W_REG: rcu: the outermost rcu_read_lock() may take
+ *                the fast path: the thread is registered, has joined the
+ *                flavor (its first section after registering) and needs
+ *                no fence of its own (membarrier()); clear, it goes
+ *                through lrcu_read_lock_slow() and fences.  sched: set
+ *                in every online word.
  *   bits 17..63  low 47 bits of the flavor's gp_seq sampled when the
  *                outermost section began (rcu) or at the last quiescent
  *                state (sched)
+ *
+ * The fast path stores lrcu_gp_pub[].word, the flavor's gp_seq already in
+ * this layout (REG, depth 1), published right after each change of
+ * gp_seq: one load and one store, no arithmetic between them.
  *
  * The grace-period thread treats a slot as quiescent for the grace period
  * that started at gp_seq value `gstart' when the nesting is 0 or the sample
@@ -47,6 +56,8 @@
 #define LRCU_R_OFFLINE		0x2	/* extended quiescent state */
 #define LRCU_R_SCHED_JOINED	0x4	/* has used the sched flavor */
 #define LRCU_R_IN_CALLBACK	0x8	/* running an RCU callback */
+#define LRCU_R_RCU_JOINED	0x20	/* its bit is in the rcu leaf's
+					 * ->joinmask (registry.c) */
 #define LRCU_R_SCHED_INMASK	0x10	/* its bit is in the sched leaf's
 					 * ->joinmask (registry.c) */
 
@@ -85,9 +96,9 @@ struct lrcu_rword {
 struct lrcu_reader {
 	/*
 	 * The words this thread's markers write: its slot's line while it is
-	 * registered, else &->own; NULL until the first marker binds it to
-	 * ->own (lrcu_rw()).  Owner-only (a signal handler of the owner may
-	 * bind it too, to the same value).
+	 * registered, else &->own; the library's read-only zero words until
+	 * the first section binds it to ->own (lrcu_read_lock_slow()).  Owner-only (a
+	 * signal handler of the owner may bind it too, to the same value).
 	 */
 	struct lrcu_rword *rw;
 	unsigned int sched_nesting;	/* depth | LRCU_SN_* (owner) */
@@ -96,9 +107,17 @@ struct lrcu_reader {
 	struct lrcu_rword own;		/* the words while not registered */
 } __attribute__((aligned(LRCU_CACHELINE)));
 
-/* Per-flavor published grace-period sequence, on its own cache line. */
+/*
+ * Per-flavor published grace-period sequence, on its own cache line:
+ * ->seq, and ->word = (->seq << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1, the
+ * reader word an outermost section's fast path stores, stored right after
+ * each change of ->seq with release (tree.c's gp_seq_publish()).  It may
+ * lag ->seq by that one store: a reader that samples the old value counts
+ * as having begun before the new grace period, which then waits for it.
+ */
 struct lrcu_gp_pub {
 	unsigned long seq;
+	unsigned long word;
 } __attribute__((aligned(LRCU_CACHELINE)));
 
 LRCU_API extern __thread struct lrcu_reader lrcu_reader;
@@ -109,7 +128,7 @@ LRCU_API extern struct lrcu_gp_pub lrcu_gp_pub[LRCU_NR_FLAVORS];
 LRCU_API extern int lrcu_has_membarrier;
 
 LRCU_API void lrcu_read_unlock_special(enum lrcu_flavor f);
-LRCU_API unsigned long lrcu_read_lock_join(void);
+LRCU_API void lrcu_read_lock_slow(void);
 LRCU_API void lrcu_read_misuse(const char *what);
 LRCU_API void lrcu_qs_special(void);
 LRCU_API void lrcu_qs_slow(void);
@@ -143,83 +162,66 @@ static inline void lrcu_reader_fence(void)
 		LRCU_SMP_MB();	/* the caller names its pair */
 }
 
-/* This thread's reader words (binding an unregistered thread's on first use). */
-static inline struct lrcu_rword *lrcu_rw(void)
-{
-	struct lrcu_rword *rw = lrcu_reader.rw;
-
-	if (LRCU_UNLIKELY(!rw))
-		rw = lrcu_reader.rw = &lrcu_reader.own;
-	return rw;
-}
-
 static inline void lrcu_read_lock_inline(void)
 {
-	struct lrcu_rword *r = lrcu_rw();
+	struct lrcu_rword *r = lrcu_reader.rw;
 	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
 
 	/*
-	 * No likely()/unlikely() on the outermost-or-nested tests here and
-	 * in rcu_read_unlock(): hinted, GCC put both nested paths out of
-	 * line, so a nested pair took four taken jumps and cost 1.1-1.6x an
-	 * outermost pair on an AMD EPYC (refscale's nested column, whose
-	 * target is at most 1x).  Unhinted, each kind of pair takes two:
-	 * nested 0.72x, the outermost pair's cost unchanged.
+	 * Branch hints decide whether the outermost or the nested pair is
+	 * cheaper (GCC lays the hinted path out straight): hinted here, a
+	 * nested pair cost 1.13x an outermost one; hinted in neither
+	 * function, the outermost pair cost 1.12x what it does with the
+	 * hint in rcu_read_unlock() alone, which gives an outermost pair
+	 * at 0.91x liburcu-memb's and a nested one at 0.9x the outermost
+	 * (build/bench/readloop-*, an AMD EPYC, 2026-12-07).
 	 */
-	if (!(w & LRCU_W_NEST_MASK)) {
-		unsigned long s;
-
-		/* REG clear: a registered thread's first section joins
-		 * the flavor (and fences) here; an unregistered thread's
-		 * sections are each reported (and counted). */
-		if (LRCU_UNLIKELY(!(w & LRCU_W_REG)))
-			w |= lrcu_read_lock_join();
+	if ((w & (LRCU_W_NEST_MASK | LRCU_W_REG)) == LRCU_W_REG) {
 		/*
-		 * Acquire pairs with the release store that starts a grace
-		 * period (rcu_seq_start): a reader that sees the new GP also
-		 * sees every removal made before it, so the GP may ignore it.
-		 */
-		s = LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_PREEMPT].seq);
-		/*
-		 * Release (a plain store on x86): the previous sections are
-		 * over before a word showing the new grace period, which any
-		 * scan counts as quiescent; pairs with the scans' acquire
-		 * load (leaf_qs() in tree.c), before the grace period's heavy
-		 * fence or after it (the fence may have come while the
-		 * previous section was still inside: rcu/formal's
-		 * relaxed-lock mutant).  The fence below orders it before
-		 * this section's loads.
+		 * Outermost, fast: store the published word.  Its acquire
+		 * load pairs with the release store that publishes a grace
+		 * period's start (gp_seq_publish() in tree.c): a reader that
+		 * sees the new GP also sees every removal made before it, so
+		 * the GP may ignore it.  The store's release (a plain store
+		 * on x86): the previous sections are over before a word
+		 * showing the new grace period, which any scan counts as
+		 * quiescent; pairs with the scans' acquire load (leaf_qs()
+		 * in tree.c), before the grace period's heavy fence or after
+		 * it (the fence may have come while the previous section was
+		 * still inside: rcu/formal's relaxed-lock mutant).
 		 */
 		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT],
-				   (s << LRCU_W_SEQ_SHIFT) | (w & LRCU_W_REG) | 1);
+				   LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_PREEMPT].word));
 		/*
 		 * Word store before the section's loads; pairs with G, the
-		 * membarrier()/LRCU_SMP_MB() the GP thread issues before it
-		 * reads reader words (gp_scan_prepare() in rcu/src/tree.c).
+		 * membarrier() the GP thread issues before it reads reader
+		 * words (gp_scan_prepare() in rcu/src/tree.c).  A REG word
+		 * means membarrier() is in use: a compiler barrier is the
+		 * reader's half.
 		 */
-		lrcu_reader_fence();	/* pairs with G (tree.c) */
-	} else {
+		LRCU_BARRIER();	/* pairs with G (tree.c) */
+	} else if (w & LRCU_W_NEST_MASK) {
 #ifdef CONFIG_PROVE_RCU
 		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
 			lrcu_read_misuse("rcu_read_lock() nesting overflow");
 #endif
 		/* Nested: only the depth changes; nobody orders against it. */
 		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w + 1);
+	} else {
+		/* Outermost without REG: the first section since
+		 * registering (joins the flavor), a reader that fences
+		 * itself (no membarrier()), or one on an unregistered
+		 * thread (reported). */
+		lrcu_read_lock_slow();
 	}
 }
 
 static inline void lrcu_read_unlock_inline(void)
 {
-	struct lrcu_rword *r = lrcu_rw();
+	struct lrcu_rword *r = lrcu_reader.rw;
 	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
 
-#ifdef CONFIG_PROVE_RCU
-	if (LRCU_UNLIKELY(!(w & LRCU_W_NEST_MASK))) {
-		lrcu_read_misuse("rcu_read_unlock() without matching rcu_read_lock()");
-		return;
-	}
-#endif
-	if ((w & LRCU_W_NEST_MASK) == 1) {
+	if (LRCU_LIKELY((w & LRCU_W_NEST_MASK) == 1)) {
 		/*
 		 * Release: the section's loads complete before the word says
 		 * quiescent; pairs with the acquire load in gp_scan_leaf().
@@ -229,18 +231,31 @@ static inline void lrcu_read_unlock_inline(void)
 		 * Word store before the need_qs load; pairs with G, the GP
 		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word
 		 * load (gp_force_qs() in rcu/src/tree.c), so either it sees
-		 * us quiescent or we see its request and wake it.
+		 * us quiescent or we see its request and wake it.  REG says
+		 * membarrier() is in use (a compiler barrier suffices here);
+		 * without it the reader fences itself.
 		 */
-		lrcu_reader_fence();	/* pairs with G (tree.c) */
+		if (LRCU_LIKELY(w & LRCU_W_REG))
+			LRCU_BARRIER();	/* pairs with G (tree.c) */
+#ifdef LRCU_INJECT
+		else if (lrcu_inject_no_reader_fence)
+			LRCU_BARRIER();	/* INJECTED: the fence is missing */
+#endif
+		else
+			LRCU_SMP_MB();	/* pairs with G (tree.c) */
 		/* Relaxed: after the fence above. */
 		if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT])))
 			lrcu_read_unlock_special(LRCU_PREEMPT);
-	} else {
+	} else if (LRCU_LIKELY(w & LRCU_W_NEST_MASK)) {
 		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w - 1);
 #ifdef LRCU_INJECT
 		if (LRCU_UNLIKELY(lrcu_inject_nested_qs))
 			lrcu_inject_nested_unlock();	/* INJECTED: reports while inside */
 #endif
+	} else {
+		/* Depth 0: nothing to unlock (and, on a thread that never
+		 * read, nothing writable: ->rw is still read-only). */
+		lrcu_read_misuse("rcu_read_unlock() without matching rcu_read_lock()");
 	}
 }
 
@@ -311,7 +326,7 @@ static inline void lrcu_read_unlock_sched_inline(void)
 static inline void lrcu_quiescent_state_inline(void)
 {
 	struct lrcu_rword *r;
-	unsigned long w, s, nw;
+	unsigned long w, nw;
 
 	/* Not joined yet or offline (!LRCU_SN_ONLINE), or inside a sched
 	 * section (depth != 0). */
@@ -322,12 +337,11 @@ static inline void lrcu_quiescent_state_inline(void)
 	r = lrcu_reader.rw;	/* online: registered, so its slot's line */
 	w = LRCU_READ_ONCE(r->ctr[LRCU_SCHED]);
 	/*
-	 * Acquire pairs with rcu_seq_start()'s release store (as in
+	 * Acquire pairs with gp_seq_publish()'s release store (as in
 	 * rcu_read_lock()).  If no grace period started since our last
 	 * quiescent state there is nothing new to announce.
 	 */
-	s = LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_SCHED].seq);
-	nw = (s << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1;
+	nw = LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_SCHED].word);
 	if (nw == w && !LRCU_READ_ONCE(r->need_qs[LRCU_SCHED]))
 		return;
 	/*
