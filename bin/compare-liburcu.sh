@@ -252,9 +252,9 @@ write_compare() {
 		printf '{"schema":"rcu-torture-compare/1","date":"%s","host":%s,"repeats":%s,' \
 			"${RES##*/}" "$(host_json)" "$REPEATS"
 		printf '"commands":%s,' "$(printf '%s\n' "${COMMANDS[@]}" | jq -R . | jq -s -c .)"
-		printf '"targets":%s,"metrics":[' "$(cat "$RES"/*.jsonl 2>/dev/null |
-			jq -c 'select(.kind == "targets") | .targets[] | {what, value, unit, limit, at_least, met, within_spread}' |
-			jq -s -c .)"
+		printf '"targets":%s,"metrics":[' "$({ cat "$RES"/*.jsonl 2>/dev/null |
+			jq -c 'select(.kind == "targets") | .targets[] | {what, value, unit, limit, at_least, met, within_spread}'
+			readloop_targets; } | jq -s -c .)"
 		local first=1
 		while IFS= read -r line; do
 			# shellcheck disable=SC2086  # the label is the tail of the line
@@ -283,21 +283,46 @@ write_markdown() {
 	"$BIN_DIR/perf-table.sh" "$RES/compare.json" >"$RES/compare.md"
 }
 
-# readloop: the plain read loops, flavor after flavor, REPEATS rounds
+# readloop: the plain read loops, flavor after flavor and each at the four
+# places of its loop in a 64-byte block (PAD), REPEATS rounds
 # (RES/readloop.jsonl, the programs' JSON lines).
+READLOOP_PADS="0 16 32 48"
 readloop() {
-	local r f secs=0.3
+	local r f pad secs=0.2
 	((QUICK == 0)) || secs=0.02
-	COMMANDS+=("bench/readloop-{${READLOOP_FLAVORS// /,}} $secs RUN, $REPEATS rounds")
-	echo "$PROG: read: bench/readloop-{${READLOOP_FLAVORS// /,}}, $secs s each, $REPEATS rounds" >&2
+	COMMANDS+=("bench/readloop-{${READLOOP_FLAVORS// /,}} $secs RUN {${READLOOP_PADS// /,}}, $REPEATS rounds")
+	echo "$PROG: read: bench/readloop-{${READLOOP_FLAVORS// /,}}, $secs s each at 4 loop offsets, $REPEATS rounds" >&2
 	for ((r = 1; r <= REPEATS; r++)); do
 		for f in $READLOOP_FLAVORS; do
-			"$READLOOP_DIR/readloop-$f" "$secs" "$r" >>"$RES/readloop.jsonl" 2>>"$RES/readloop.txt" || {
-				echo "$PROG: read failed: bench/readloop-$f $secs $r (its output: $RES/readloop.txt)" >&2
+			for pad in $READLOOP_PADS; do
+				"$READLOOP_DIR/readloop-$f" "$secs" "$r" "$pad" >>"$RES/readloop.jsonl" \
+					2>>"$RES/readloop.txt" && continue
+				echo "$PROG: read failed: bench/readloop-$f $secs $r $pad (its output: $RES/readloop.txt)" >&2
 				return 1
-			}
+			done
 		done
 	done
+}
+
+# The targets of the plain loops (medians over every round and offset,
+# as the programs compute theirs): ours against liburcu's, and each of
+# ours nested against outermost.  JSON objects, one a line.
+readloop_targets() {
+	[ -s "$RES/readloop.jsonl" ] || return 0
+	jq -s -c 'def med: sort | if length % 2 == 1 then .[length / 2 | floor]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		def fig($f; $k): [.[] | select(.flavor == $f) | .figures[$k]];
+		def target($what; $x; $y; $limit):
+			{what: $what, value: (($x | med) / ($y | med)), unit: "x", limit: $limit, at_least: false}
+			| .met = (.value <= $limit)
+			| .within_spread = (($x | min) / ($y | max) <= $limit and $limit <= ($x | max) / ($y | min));
+		. as $r
+		| ([["rcu", "urcu-memb", 1], ["sched", "urcu-qsbr", 1.5], ["sched-free", "urcu-qsbr", 1]][]
+		   | . as [$o, $l, $lim] | select(($r | fig($o; "ns") | length) > 0 and ($r | fig($l; "ns") | length) > 0)
+		   | target("\($o)/\($l) ns (plain program, 4 loop offsets)"; $r | fig($o; "ns"); $r | fig($l; "ns"); $lim)),
+		  (["rcu", "sched", "sched-free"][] | . as $o | select(($r | fig($o; "ns") | length) > 0)
+		   | target("\($o) nested/outer pair (plain program, 4 loop offsets)"; $r | fig($o; "nested_ns");
+			    $r | fig($o; "ns"); 1))' "$RES/readloop.jsonl"
 }
 
 main() {

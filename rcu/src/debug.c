@@ -107,7 +107,7 @@ static void thread_desc(struct lrcu_msg *m)
 	lrcu__msg_num(m, (long)(READ_ONCE(lrcu_reader.rw->ctr[LRCU_PREEMPT]) &
 			       LRCU_W_NEST_MASK));	/* our own word */
 	lrcu__msg_str(m, ", sched nesting ");
-	lrcu__msg_num(m, (long)(lrcu_reader.sched_nesting & LRCU_SN_DEPTH));
+	lrcu__msg_num(m, (long)((lrcu_reader.sched_nesting & LRCU_SN_DEPTH) / LRCU_SN_DEPTH_ONE));
 	lrcu__msg_str(m, (lrcu_reader.flags & LRCU_R_OFFLINE) ? ", offline)" : ")");
 }
 
@@ -253,7 +253,7 @@ void lrcu__check_blocking(enum lrcu_flavor f, const char *caller)
 	if (r->flags & LRCU_R_IN_CALLBACK)
 		lrcu__fatal("%s() called from an RCU callback: it would wait for the "
 			   "callback thread that is running it", caller);
-	if (rcu_read_lock_sched_held())
+	if (lrcu__sched_counted())
 		lrcu__fatal("%s() called inside rcu_read_lock_sched(): an rcu_sched "
 			   "read-side critical section must not block%s", caller,
 			   f == LRCU_SCHED ? " (and it would wait for itself)" : "");

@@ -559,6 +559,16 @@ void lrcu__report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 void lrcu__report_qs_slot(struct lrcu_state *rsp, struct lrcu_data *rdp);
 
 /* registry.c */
+/*
+ * Inside an rcu_sched section the markers counted: any, in a program built
+ * with CONFIG_PROVE_RCU, else only one entered while offline (the release
+ * markers count nothing else).  What the library's own checks test, whatever
+ * its build: rcu_read_lock_sched_held() says "maybe" online in a release one.
+ */
+static inline bool lrcu__sched_counted(void)
+{
+	return (lrcu_reader.sched_nesting & LRCU_SN_DEPTH) != 0;
+}
 extern const struct lrcu_rword lrcu__rword_unbound;	/* ->rw until bound */
 void lrcu__registry_init(void);
 void lrcu__registry_stop(void);

@@ -28,6 +28,7 @@ const struct lrcu_rword lrcu__rword_unbound;
 
 __thread struct lrcu_reader lrcu_reader = {
 	.rw = (struct lrcu_rword *)&lrcu__rword_unbound, .slot = -1,
+	.sched_nesting = LRCU_SN_OFFLINE,
 };
 
 /*
@@ -75,7 +76,7 @@ static void sched_go_offline(bool may_lock)
 	smp_mb();	/* prior sched sections before the word; pairs with
 			 * the GP thread's acquire load in gp_scan_leaf() */
 	WRITE_ONCE(r->ctr[LRCU_SCHED], 0);	/* between fences */
-	lrcu_reader.sched_nesting &= ~LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
+	lrcu_reader.sched_nesting |= LRCU_SN_OFFLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before the need_qs load; pairs with G in
 			 * tree.c: need_qs store, smp_mb(), word load */
 	if (!READ_ONCE(r->need_qs[LRCU_SCHED]))	/* after it */
@@ -178,7 +179,7 @@ static void sched_go_online(void)
 	w = smp_load_acquire(&lrcu_gp_pub[LRCU_SCHED].word);
 
 	WRITE_ONCE(r->ctr[LRCU_SCHED], w);	/* fence after */
-	lrcu_reader.sched_nesting |= LRCU_SN_ONLINE;	/* mirrors the word (owner-only) */
+	lrcu_reader.sched_nesting &= ~LRCU_SN_OFFLINE;	/* mirrors the word (owner-only) */
 	smp_mb();	/* word before later sections' loads; pairs with G in
 			 * tree.c, the smp_mb() before its word loads */
 }
@@ -290,7 +291,7 @@ static int register_slot(bool internal, int want, const char *what)
 	r->flags = LRCU_R_REGISTERED;
 	if (LRCU_INJECTED(LRCU_BUG_SCHED_REJOIN))
 		r->flags |= inject_rejoin_keep;	/* INJECTED: stale join flag */
-	r->sched_nesting = 0;
+	r->sched_nesting = LRCU_SN_OFFLINE;	/* joins on first use */
 	/*
 	 * The slot's line (left by its last owner after it was detached;
 	 * nobody scans it before slot_attach()).  Published to the GP thread
@@ -394,7 +395,7 @@ static int unregister_slot(const char *what)
 		errno = EINVAL;
 		return -1;
 	}
-	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
+	if (rcu_read_lock_held() || lrcu__sched_counted()) {
 		lrcu_read_misuse("rcu_unregister_thread() inside a read-side critical section");
 		errno = EBUSY;
 		return -1;
@@ -410,7 +411,7 @@ static int unregister_slot(const char *what)
 	WRITE_ONCE(r->own.ctr[LRCU_PREEMPT], 0);
 	WRITE_ONCE(r->own.ctr[LRCU_SCHED], 0);
 	r->rw = &r->own;
-	r->sched_nesting = 0;	/* depth 0 (checked above), not online */
+	r->sched_nesting = LRCU_SN_OFFLINE;	/* depth 0 (checked above) */
 	if (LRCU_INJECTED(LRCU_BUG_SCHED_REJOIN))
 		inject_rejoin_keep = r->flags & LRCU_R_SCHED_INMASK;	/* INJECTED */
 	r->flags = 0;
@@ -473,7 +474,7 @@ static void registry_thread_exit(void *arg)
 
 	if (r != &lrcu_reader || !(r->flags & LRCU_R_REGISTERED))
 		return;
-	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
+	if (rcu_read_lock_held() || lrcu__sched_counted()) {
 		lrcu_read_misuse("thread exited inside an RCU read-side critical section");
 		/* Release pairs with the scanner's acquire, as an unlock. */
 		smp_store_release(&r->rw->ctr[LRCU_PREEMPT], LRCU_W_REG);
@@ -523,7 +524,7 @@ void lrcu_thread_offline(void)
 	}
 	if (r->flags & LRCU_R_OFFLINE)
 		return;
-	if (rcu_read_lock_held() || rcu_read_lock_sched_held()) {
+	if (rcu_read_lock_held() || lrcu__sched_counted()) {
 		lrcu_read_misuse("rcu_thread_offline() inside a read-side critical section");
 		return;
 	}
@@ -544,37 +545,56 @@ void lrcu_thread_online(void)
 }
 
 /*
- * rcu_read_lock_sched() found the sched word 0: first use of the flavor
- * (join it), or a section entered while the thread is in an extended
- * quiescent state.  The latter is what a signal handler does when it
- * interrupts a thread that is offline (or blocked in synchronize_*(),
- * which takes it offline): like an interrupt taken from the kernel's idle
- * loop, the section must be protected, so the thread comes online for its
- * duration and goes back offline at its outermost unlock
- * (lrcu_sched_exit_slow()).  Every step is a single store that a nested
- * handler restores, so this is async-signal-safe.
+ * rcu_read_lock_sched() found the thread offline in the flavor, or inside
+ * a section entered while offline.  Offline, it is either its first use
+ * of the flavor (join it), or a section entered in an extended quiescent
+ * state.  The latter is what a signal handler does when it interrupts a
+ * thread that is offline (or blocked in synchronize_*(), which takes it
+ * offline): like an interrupt taken from the kernel's idle loop, the
+ * section must be protected, so the thread comes online for its duration
+ * and goes back offline at its outermost unlock (lrcu_sched_exit_slow()).
+ * Such sections are counted in every build (`counted' or not), an online
+ * thread's only when `counted' (CONFIG_PROVE_RCU markers).  Every step is
+ * a single store that a nested handler restores, so this is
+ * async-signal-safe.
  */
-unsigned int lrcu_sched_enter_slow(void)
+void lrcu_sched_enter_slow(int counted)
 {
 	struct lrcu_reader *r = &lrcu_reader;
+	unsigned int n = r->sched_nesting;
 
+	if (n & LRCU_SN_MOMENTARY) {
+		r->sched_nesting = n + LRCU_SN_DEPTH_ONE;	/* nested in a momentary section */
+		return;
+	}
 	if (!(r->flags & LRCU_R_REGISTERED)) {
 		lrcu__read_lock_unregistered("rcu_read_lock_sched()");
-		return r->sched_nesting;
+		if (counted)
+			r->sched_nesting = n + LRCU_SN_DEPTH_ONE;
+		return;
 	}
-	if (r->flags & LRCU_R_OFFLINE)
-		r->sched_nesting |= LRCU_SN_MOMENTARY;
-	else
+	if (r->flags & LRCU_R_OFFLINE) {
+		r->sched_nesting = n | LRCU_SN_MOMENTARY;
+		counted = 1;
+	} else {
 		r->flags |= LRCU_R_SCHED_JOINED;
+	}
 	sched_go_online();
-	return r->sched_nesting;
+	if (counted)
+		r->sched_nesting += LRCU_SN_DEPTH_ONE;
 }
 
+/* The outermost unlock of a momentary section: back offline. */
 void lrcu_sched_exit_slow(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
+	unsigned int n = r->sched_nesting - LRCU_SN_DEPTH_ONE;
 
-	r->sched_nesting &= ~LRCU_SN_MOMENTARY;
+	if (n & LRCU_SN_DEPTH) {
+		r->sched_nesting = n;
+		return;
+	}
+	r->sched_nesting = n & ~LRCU_SN_MOMENTARY;
 	sched_go_offline(false);	/* maybe in a signal handler */
 }
 
@@ -583,7 +603,7 @@ void lrcu_qs_slow(void)
 {
 	struct lrcu_reader *r = &lrcu_reader;
 
-	if (rcu_read_lock_sched_held()) {
+	if (lrcu__sched_counted()) {
 		lrcu_read_misuse("rcu_quiescent_state() inside rcu_read_lock_sched()");
 		return;
 	}

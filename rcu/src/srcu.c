@@ -472,7 +472,7 @@ static void srcu_check_blocking(struct srcu_struct *ssp, const char *caller)
 	if (lrcu__srcu_in_callback)
 		lrcu__fatal("%s() on domain %s called from an SRCU callback: callbacks run on "
 			   "the srcu_worker thread and must not block", caller, name);
-	if (rcu_read_lock_sched_held())
+	if (lrcu__sched_counted())
 		lrcu__fatal("%s() on domain %s called inside rcu_read_lock_sched(): an rcu_sched "
 			   "read-side critical section must not block", caller, name);
 	if (lrcu_srcu_self_holds(ssp))

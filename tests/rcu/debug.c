@@ -219,6 +219,9 @@ static int deadlock(const char *which)
 	} else if (!strcmp(which, "sched-in-sched")) {
 		rcu_read_lock_sched();
 		synchronize_sched();
+	} else if (!strcmp(which, "sched-exp-in-sched")) {
+		rcu_read_lock_sched();
+		synchronize_sched_expedited();
 	} else if (!strcmp(which, "cond-in-rcu")) {
 		rcu_read_lock();
 		cond_synchronize_rcu(start_poll_synchronize_rcu());
@@ -359,6 +362,7 @@ static void test_deadlocks(void)
 		{ "sync-in-rcu", "synchronize_rcu() called inside rcu_read_lock()" },
 		{ "barrier-in-rcu", "rcu_barrier() called inside rcu_read_lock()" },
 		{ "sched-in-sched", "synchronize_sched() called inside rcu_read_lock_sched()" },
+		{ "sched-exp-in-sched", "synchronize_sched_expedited() called inside rcu_read_lock_sched()" },
 		{ "cond-in-rcu", "cond_synchronize_rcu() called inside rcu_read_lock()" },
 		{ "sync-in-cb", "synchronize_rcu() called from an RCU callback" },
 	};

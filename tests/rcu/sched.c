@@ -142,7 +142,8 @@ static void test_joined_caller(void)
 	ok(poll_state_synchronize_sched(c), "cond_synchronize_sched() from a joined thread");
 	rcu_quiescent_state();
 	rcu_quiescent_state();	/* repeated: no new GP, fast path */
-	ok(rcu_is_watching() && !rcu_read_lock_sched_held(), "still online, outside any section");
+	ok(rcu_is_watching() && lrcu_reader.sched_nesting == 0,
+	   "still online, outside any section (nothing counted, not momentary)");
 }
 
 /* Readers in a quiescent-state loop, with an updater: the classic QSBR

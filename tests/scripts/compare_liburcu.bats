@@ -40,10 +40,11 @@ setup() {
 		[ -s "$RUN/q/$w.txt" ]
 		grep -q "^compare-liburcu.sh: \[[1-7]/7\] $w: " "$RUN.err"
 	done
-	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr}, 0.02 s each, 2 rounds" "$RUN.err"
-	# Each plain loop once per round, the flavors interleaved.
-	[ "$(jq -r '"\(.run) \(.flavor)"' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = \
+	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr}, 0.02 s each at 4 loop offsets, 2 rounds" "$RUN.err"
+	# Each plain loop at its four offsets once per round, the flavors interleaved.
+	[ "$(jq -r 'select(.params.pad == 0) | "\(.run) \(.flavor)"' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = \
 	  "1 rcu 1 sched 1 sched-free 1 urcu-memb 1 urcu-qsbr 2 rcu 2 sched 2 sched-free 2 urcu-memb 2 urcu-qsbr " ]
+	[ "$(jq -r 'select(.flavor == "rcu" and .run == 1) | .params.pad' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = "0 16 32 48 " ]
 	grep -qx "compare-liburcu.sh: $RUN/q: compare.json compare.md" "$RUN.err"
 	# stdout is compare.md.
 	diff "$RUN.out" "$RUN/q/compare.md"
@@ -55,10 +56,12 @@ setup() {
 		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
 		     and (.liburcu | type) == "string")
 		and (.commands | length) == 8' "$j"
-	# Every metric: samples, one per repeat; impl by name; pairs name flavors with results.
+	# Every metric: samples, one per repeat (the plain loops': per repeat
+	# and loop offset); impl by name; pairs name flavors with results.
 	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
 		and (.better == "lower" or .better == "higher" or .better == "neither") and (.label | length) > 0
-		and all(.results[]; (.samples | length) == 2 and all(.samples[]; type == "number")
+		and all(.results[]; (.samples | length) == (if $m.name == "read_ns_plain" then 8 else 2 end)
+			and all(.samples[]; type == "number")
 			and .impl == (if .flavor | startswith("urcu-") then "liburcu" else "ours" end))
 		and all(.pairs[]; . as $p | [$m.results[].flavor] | index([$p.ours]) != null
 			and index([$p.liburcu]) != null))' "$j"
@@ -72,7 +75,16 @@ setup() {
 	# refscale's read side is checked against the plain loops.
 	jq_ok '[.metrics[] | select(.check) | [.name, .check]] == [["read_ns", "read_ns_plain"]]' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns_plain") | [.results[].flavor] ==
-		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr"] and (.pairs | length) == 3' "$j"
+		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr"] and (.pairs | length) == 3
+		and all(.results[]; (.samples | length) == 8)' "$j"
+	# The plain loops' targets: ours against liburcu's, nested against outermost.
+	jq_ok '[.targets[] | select(.what | test("plain program")) | [.what, .limit]] ==
+		[["rcu/urcu-memb ns (plain program, 4 loop offsets)", 1],
+		 ["sched/urcu-qsbr ns (plain program, 4 loop offsets)", 1.5],
+		 ["sched-free/urcu-qsbr ns (plain program, 4 loop offsets)", 1],
+		 ["rcu nested/outer pair (plain program, 4 loop offsets)", 1],
+		 ["sched nested/outer pair (plain program, 4 loop offsets)", 1],
+		 ["sched-free nested/outer pair (plain program, 4 loop offsets)", 1]]' "$j"
 	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 and .better == "higher"' "$j"
 	# The paced updater's rate is context, not a contest.
 	jq_ok '[.metrics[] | select(.better == "neither") | .name] == ["updater_gps_paced"]' "$j"

@@ -8,17 +8,18 @@
  * flavors interleaved, round by round, beside refscale's figures, and
  * says where the two methods disagree.
  *
- *   build/bench/readloop-FLAVOR [seconds [run]]
+ *   build/bench/readloop-FLAVOR [seconds [run [pad]]]
  *
  * One registered reader thread (not the main one, as in refscale) times,
  * in its own CPU time, loops of 1024 `lock; p = rcu_dereference(global);
  * check p->field; unlock', then the same pairs nested inside an outer
  * section, each pass for `seconds' (default 0.3) after a warm-up of a
- * tenth of it.  QSBR flavors announce a quiescent state every 1024 pairs
+ * tenth of it, in the copy of the loop that starts `pad' bytes (0, 16, 32
+ * or 48) into a 64-byte block (below).  QSBR flavors announce a quiescent state every 1024 pairs
  * outside the nested pass (as refscale's qs_interval).  Prints one JSON
  * line in refscale's shape:
  *   {"kind":"run","prog":"readloop","flavor":"rcu","run":1,
- *    "params":{"updater":0},"figures":{"ns":..,"nested_ns":..,"wall_ns":..}}
+ *    "params":{"updater":0,"pad":0},"figures":{"ns":..,"nested_ns":..,"wall_ns":..}}
  * Exit 1 if a reader saw a wrong value (the check cannot be optimized out).
  */
 #include <pthread.h>
@@ -103,7 +104,7 @@ static double rl_ns(clockid_t clk)
 }
 
 /* RL_CHUNK pairs; returns how many saw a wrong value. */
-static long chunk(void)
+static inline __attribute__((always_inline)) long chunk(void)
 {
 	long i, wrong = 0;
 
@@ -120,7 +121,8 @@ static long chunk(void)
 
 /* Chunks for `secs' of this thread's CPU time (nested: inside one outer
  * section, no quiescent state); ns per pair, in CPU and wall time. */
-static void pass(int nested, double secs, double *cpu_ns, double *wall_ns)
+static inline __attribute__((always_inline)) void
+pass(int nested, double secs, double *cpu_ns, double *wall_ns)
 {
 	double c0 = rl_ns(CLOCK_THREAD_CPUTIME_ID), w0 = rl_ns(CLOCK_MONOTONIC), c;
 	long pairs = 0, wrong = 0;
@@ -146,10 +148,35 @@ static void pass(int nested, double secs, double *cpu_ns, double *wall_ns)
 	bad += wrong != 0;
 }
 
+/*
+ * The same pass at four places in the 64-byte blocks the CPU fetches:
+ * each copy starts a block and puts `pad' bytes of no-ops before its loop.
+ * A loop this short costs up to 1.5x more or less by where it falls
+ * (liburcu-qsbr's pair: 0.43 to 0.67 ns on an AMD EPYC, 2026-12-07), for
+ * either side: bin/compare-liburcu.sh runs all four and pools them.
+ */
+#define RL_PASS_AT(pad)							\
+static __attribute__((noinline, aligned(64))) void			\
+pass_at_##pad(int nested, double secs, double *cpu_ns, double *wall_ns) \
+{									\
+	__asm__ __volatile__(".skip " #pad ", 0x90");			\
+	pass(nested, secs, cpu_ns, wall_ns);				\
+}
+RL_PASS_AT(1)
+RL_PASS_AT(16)
+RL_PASS_AT(32)
+RL_PASS_AT(48)
+
+typedef void rl_pass_fn(int nested, double secs, double *cpu_ns, double *wall_ns);
+static rl_pass_fn *const passes[] = { pass_at_1, pass_at_16, pass_at_32, pass_at_48 };
+static const int pads[] = { 0, 16, 32, 48 };
+static int layout;		/* index in passes[] */
+
 static double fig[3];	/* ns, nested_ns, wall_ns */
 
 static void *reader(void *arg)
 {
+	rl_pass_fn *run = passes[layout];
 	double unused;
 
 	(void)arg;
@@ -157,10 +184,10 @@ static void *reader(void *arg)
 		perror("readloop: register");
 		exit(2);
 	}
-	pass(0, seconds / 10, &unused, &unused);	/* warm-up */
-	pass(0, seconds, &fig[0], &fig[2]);
-	pass(1, seconds / 10, &unused, &unused);
-	pass(1, seconds, &fig[1], &unused);
+	run(0, seconds / 10, &unused, &unused);	/* warm-up */
+	run(0, seconds, &fig[0], &fig[2]);
+	run(1, seconds / 10, &unused, &unused);
+	run(1, seconds, &fig[1], &unused);
 	rl_unregister();
 	return NULL;
 }
@@ -168,13 +195,16 @@ static void *reader(void *arg)
 int main(int argc, char **argv)
 {
 	struct rl_obj *o = malloc(sizeof(*o));
-	long run = argc > 2 ? atol(argv[2]) : 1;
+	long run = argc > 2 ? atol(argv[2]) : 1, pad = argc > 3 ? atol(argv[3]) : 0;
 	pthread_t t;
 
 	if (argc > 1)
 		seconds = atof(argv[1]);
-	if (!o || seconds <= 0 || seconds > 60 || run < 1) {
-		fprintf(stderr, "usage: %s [seconds (0-60, default 0.3) [run (1..)]]\n", argv[0]);
+	for (layout = 0; layout < 4 && pads[layout] != pad; layout++)
+		;
+	if (!o || seconds <= 0 || seconds > 60 || run < 1 || layout == 4) {
+		fprintf(stderr, "usage: %s [seconds (0-60, default 0.3) [run (1..) [pad (0, 16, 32, 48)]]]\n",
+			argv[0]);
 		return 2;
 	}
 	o->field = RL_MAGIC;
@@ -184,8 +214,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("{\"kind\":\"run\",\"prog\":\"readloop\",\"flavor\":\"%s\",\"run\":%ld,"
-	       "\"params\":{\"updater\":0},\"figures\":{\"ns\":%.4f,\"nested_ns\":%.4f,"
-	       "\"wall_ns\":%.4f}}\n", RL_NAME, run, fig[0], fig[1], fig[2]);
+	       "\"params\":{\"updater\":0,\"pad\":%ld},\"figures\":{\"ns\":%.4f,"
+	       "\"nested_ns\":%.4f,\"wall_ns\":%.4f}}\n", RL_NAME, run, pad, fig[0], fig[1], fig[2]);
 	if (bad)
 		fprintf(stderr, "readloop: %s: a reader saw a wrong value\n", RL_NAME);
 	return bad ? 1 : 0;

@@ -231,11 +231,11 @@ void perf_ratio_target(struct perf_target *t, const struct perf_sweep *s,
 		       double limit, bool at_least);
 /* For every cell of type pairs[k][0] whose twin of type pairs[k][1] (the
  * same list parameters) was measured, the ratio of their medians of
- * figure fig: at most 1 (at_least: at least 1).  "PREFIX OURS/THEIRS
- * FIGNAME (PARAMS)", prefix(cell) if given; appends to t[n..max-1],
- * returns the new n. */
+ * figure fig: at most limit (at_least: at least limit).  "PREFIX
+ * OURS/THEIRS FIGNAME (PARAMS)", prefix(cell) if given; appends to
+ * t[n..max-1], returns the new n. */
 int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2], int npairs,
-		      int fig, const char *figname, bool at_least,
+		      int fig, const char *figname, double limit, bool at_least,
 		      const char *(*prefix)(const struct perf_cell *c), struct perf_target *t,
 		      int n, int max);
 /* "nreaders=2 updater=0" */

@@ -713,9 +713,9 @@ static int pair_targets(const struct perf_sweep *s, struct perf_target *t, int n
 {
 	static const char *const pairs[][2] = { { "rcu", "urcu-memb" }, { "sched", "urcu-qsbr" } };
 
-	n = perf_pair_targets(s, pairs, 2, G_P50, "p50", false, cell_kind_name, t, n, max);
-	n = perf_pair_targets(s, pairs, 2, G_P99, "p99", false, cell_kind_name, t, n, max);
-	return perf_pair_targets(s, pairs, 2, G_CALLS, "calls/s", true, cell_kind_name, t, n,
+	n = perf_pair_targets(s, pairs, 2, G_P50, "p50", 1, false, cell_kind_name, t, n, max);
+	n = perf_pair_targets(s, pairs, 2, G_P99, "p99", 1, false, cell_kind_name, t, n, max);
+	return perf_pair_targets(s, pairs, 2, G_CALLS, "calls/s", 1, true, cell_kind_name, t, n,
 				 max);
 }
 

@@ -378,7 +378,7 @@ void perf_ratio_target(struct perf_target *t, const struct perf_sweep *s,
 }
 
 int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2], int npairs,
-		      int fig, const char *figname, bool at_least,
+		      int fig, const char *figname, double limit, bool at_least,
 		      const char *(*prefix)(const struct perf_cell *c), struct perf_target *t,
 		      int n, int max)
 {
@@ -397,7 +397,7 @@ int perf_pair_targets(const struct perf_sweep *s, const char *const (*pairs)[2],
 			pre = prefix ? prefix(c) : "";
 			snprintf(t[n].what, sizeof(t[n].what), "%s%s%s/%s %s (%s)", pre,
 				 pre[0] ? " " : "", pairs[k][0], pairs[k][1], figname, params);
-			perf_ratio_target(&t[n++], s, c, fig, l, fig, 1, at_least);
+			perf_ratio_target(&t[n++], s, c, fig, l, fig, limit, at_least);
 		}
 	}
 	return n;

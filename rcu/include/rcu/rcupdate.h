@@ -203,11 +203,12 @@ static inline int rcu_read_lock_held(void)
 static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
 static inline int rcu_read_lock_sched_held(void)
 {
-#if defined(LRCU_SCHED_FREE_MARKERS) && !defined(CONFIG_PROVE_RCU)
-	/* Nothing counts the depth: anywhere online may be inside. */
-	return (lrcu_reader.sched_nesting & LRCU_SN_ONLINE) != 0;
-#else
+#ifdef CONFIG_PROVE_RCU
 	return (lrcu_reader.sched_nesting & LRCU_SN_DEPTH) != 0;
+#else
+	/* Only CONFIG_PROVE_RCU builds count the depth: anywhere online
+	 * may be inside. */
+	return !(lrcu_reader.sched_nesting & LRCU_SN_OFFLINE);
 #endif
 }
 /* Any flavor's reader: what the list macros accept. */
