@@ -176,15 +176,22 @@ static inline void lrcu_read_lock_inline(void)
 	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
 
 	/*
-	 * Branch hints decide whether the outermost or the nested pair is
-	 * cheaper (GCC lays the hinted path out straight): hinted here, a
-	 * nested pair cost 1.13x an outermost one; hinted in neither
-	 * function, the outermost pair cost 1.12x what it does with the
-	 * hint in rcu_read_unlock() alone, which gives an outermost pair
-	 * at 0.91x liburcu-memb's and a nested one at 0.9x the outermost
-	 * (build/bench/readloop-*, an AMD EPYC, 2026-12-07).
+	 * The order and hints of these tests decide which pair is cheaper,
+	 * by how GCC lays the paths out.  Nested first, then the fast
+	 * outermost path, hinted so, with the outermost unlock hinted: an
+	 * outermost pair 0.99x liburcu-memb's and a nested one 0.99x the
+	 * outermost; the fast path first and hinted, 0.94x and 1.1x; unhinted,
+	 * 1.5x and 0.6x (build/bench/readloop-*, medians over four loop
+	 * offsets, an AMD EPYC, 2026-12-07).
 	 */
-	if ((w & (LRCU_W_NEST_MASK | LRCU_W_REG)) == LRCU_W_REG) {
+	if (LRCU_UNLIKELY(w & LRCU_W_NEST_MASK)) {
+#ifdef CONFIG_PROVE_RCU
+		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
+			lrcu_read_misuse("rcu_read_lock() nesting overflow");
+#endif
+		/* Nested: only the depth changes; nobody orders against it. */
+		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w + 1);
+	} else if (LRCU_LIKELY(w & LRCU_W_REG)) {
 		/*
 		 * Outermost, fast: store the published word.  Its acquire
 		 * load pairs with the release store that publishes a grace
@@ -208,13 +215,6 @@ static inline void lrcu_read_lock_inline(void)
 		 * reader's half.
 		 */
 		LRCU_BARRIER();	/* pairs with G (tree.c) */
-	} else if (w & LRCU_W_NEST_MASK) {
-#ifdef CONFIG_PROVE_RCU
-		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
-			lrcu_read_misuse("rcu_read_lock() nesting overflow");
-#endif
-		/* Nested: only the depth changes; nobody orders against it. */
-		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w + 1);
 	} else {
 		/* Outermost without REG: the first section since
 		 * registering (joins the flavor), a reader that fences
