@@ -12,7 +12,7 @@
 # Tests find the build through $BUILD_DIR (absolute) and the tree through
 # $TOP.  TEST_TIMEOUT bounds each test program (seconds).
 
-TEST_LAYERS := rcu list torture scripts analysis formal
+TEST_LAYERS := rcu list torture scripts analysis formal docs
 TEST_SRCS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.c)))
 TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SH    := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.t)))
