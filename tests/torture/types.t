@@ -61,7 +61,7 @@ run objdebug rcutorture.torture_type=rcu rcutorture.object_debug=1 debug_objects
 [ "$RC" = 0 ] && grep -q "rcu_test_debug_objects: duplicated callback was detected" "$OUT" &&
 	grep -q "ODEBUG: activate active" "$OUT"
 ok $? "object_debug=1 debug_objects=1: the duplicate call_rcu() is reported, SUCCESS"
-run objdebug_off rcutorture.torture_type=rcu rcutorture.object_debug=1 \
+run objdebug_off rcutorture.torture_type=rcu rcutorture.object_debug=1 debug_objects=0 \
 	rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
 [ "$RC" = 0 ] && grep -q "rcu_test_debug_objects: Not testing" "$OUT"
 ok $? "object_debug=1 without debug objects: not tested (a duplicate would corrupt)"
