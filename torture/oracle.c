@@ -340,7 +340,7 @@ void gpwd_stop(void)
 	if (tp.gp_hang_timeout <= 0 || !READ_ONCE(gpwd_started))
 		return;
 	smp_store_release(&gpwd_state, 1);	/* pairs with the loop */
-	for (i = 0; i < 40 && smp_load_acquire(&gpwd_state) != 2; i++)
+	for (i = 0; i < 40 && smp_load_acquire(&gpwd_state) != 2; i++)	/* the watchdog's 2 */
 		usleep(25000);
 }
 

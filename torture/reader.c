@@ -271,7 +271,7 @@ void reader_segments_dump(void)
 	/* Acquire pairs with save_read()'s release of state 2. */
 	if (smp_load_acquire(&sr->state) != 2)
 		sr = &saved[1];
-	if (smp_load_acquire(&sr->state) != 2)
+	if (smp_load_acquire(&sr->state) != 2)	/* the same pairing */
 		return;
 	torout(" Failure/close-call rcutorture reader segments: (%s: pipe %d, batch %ld%s)",
 	       sr == &saved[0] ? "failure" : "close call", sr->pipe, sr->batch,
@@ -556,7 +556,7 @@ static void reader_onoff(struct torture_reader *r)
 	else
 		torture_offline();
 	smp_store_release(&r->onoff_ack, req);	/* pairs with onoff.c */
-	while (smp_load_acquire(&r->onoff_req) != ONOFF_ONLINE &&
+	while (smp_load_acquire(&r->onoff_req) != ONOFF_ONLINE &&	/* onoff.c's release */
 	       !torture_must_stop())
 		torture_sleep_us(1000);
 	if (req == ONOFF_UNREGISTERED) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# memory_ordering.t: rcu/ keeps one memory-ordering vocabulary
+# memory_ordering.t: rcu/ (and torture/) keep one memory-ordering vocabulary
 # (docs/design/memory-ordering.md):
 #   1. no raw __atomic_* / __sync_* builtin or __ATOMIC_* order outside
 #      rcu/include/rcu/compiler.h, the header that defines the helpers;
@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The C sources and headers under DIR (the defining headers excluded).
 sources() {
-	find "$1" -name '*.[ch]' ! -path '*/rcu/include/rcu/compiler.h' | sort
+	find "$1" -name '*.[ch]' ! -path '*/rcu/include/rcu/compiler.h' \
+		! -path '*/torture/include/torture/atomic.h' | sort
 }
 
 # 1: raw builtins, anywhere in the file (comments too: nothing else
@@ -155,6 +156,12 @@ kernel_spellings "$TOP/rcu" >"$tmp/found"
 report kernel "$tmp/found" "public headers: only LRCU_ spellings in code (<rcu/kernel.h> apart)"
 uncommented "$TOP/rcu" >"$tmp/found"
 report comments "$tmp/found" "rcu/: every fence, acquire, release and ordered RMW has a comment next to it"
+
+# The harness follows the same rule with its own header.
+raw_builtins "$TOP/torture" >"$tmp/found"
+report raw "$tmp/found" "torture/: raw __atomic/__sync builtins only in torture/include/torture/atomic.h"
+uncommented "$TOP/torture" >"$tmp/found"
+report comments "$tmp/found" "torture/: every fence, acquire, release and ordered RMW has a comment next to it"
 
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -240,14 +240,14 @@ static void view_get(struct srcud_view *v)
 {
 	v->guard = srcu_read_lock(&srcud_guard);
 	/* Acquire pairs with recreate()'s releases. */
-	v->trans = smp_load_acquire(&srcud_trans);
-	v->gen = smp_load_acquire(&srcud_gen);
+	v->trans = smp_load_acquire(&srcud_trans);	/* pairs with 1 */
+	v->gen = smp_load_acquire(&srcud_gen);		/* pairs with recreate() */
 	v->d = dom_of(v->gen);
 	v->old = NULL;
 	if (v->trans) {
 		/* Written before srcud_trans was set (release there). */
 		v->old_gen = READ_ONCE(srcud_trans_gen);
-		if (v->old_gen > smp_load_acquire(&srcud_retired))
+		if (v->old_gen > smp_load_acquire(&srcud_retired))	/* pairs with 4 */
 			v->old = dom_of(v->old_gen);
 	}
 }
@@ -372,7 +372,7 @@ static void recreate(void)
 	synchronize_srcu(&srcud_guard);
 	/* The slot of generation g+1 held generation g-1, freed long ago. */
 	smp_store_release(&srcud_dom[(g + 1) & 1], srcud_new());	/* 2 */
-	smp_store_release(&srcud_gen, g + 1);
+	smp_store_release(&srcud_gen, g + 1);	/* pairs with the readers' acquire */
 	synchronize_srcu(&srcud_outer);
 	synchronize_srcu(old);						/* 3 */
 	srcu_barrier(old);
