@@ -389,7 +389,7 @@ static void *cb_kthread(void *arg)
 
 int lrcu__cb_thread_start(struct lrcu_state *rsp)
 {
-	return lrcu__spawn(cb_kthread, rsp);
+	return lrcu__spawn(cb_kthread, rsp, rsp->cb_thread_name);
 }
 
 /* ------------------------------------------------------------------ */

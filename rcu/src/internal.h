@@ -398,7 +398,7 @@ void lrcu__init_once(void);		/* lrcu_init() or die trying */
  * thread on demand sets its "started" flag and calls this under one lock
  * its fork step takes, so that a fork sees both or neither.
  */
-int lrcu__spawn(void *(*fn)(void *), void *arg);
+int lrcu__spawn(void *(*fn)(void *), void *arg, const char *name);
 bool lrcu__kthread_check(void);		/* parks for a fork; true: stop */
 /* The idle sleep: futex wait on *word while it is val (sampled before
  * looking for work), at most timeout_us (< 0: no limit); true: stop. */

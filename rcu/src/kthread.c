@@ -25,6 +25,7 @@
 struct kthread {
 	void *(*fn)(void *);		/* the thread's function (const) */
 	void *arg;			/* its argument (const) */
+	const char *name;		/* its name, at most 15 characters (const) */
 	pthread_t tid;			/* the running instance */
 	uint32_t *wake;			/* the word it idles on (atomic) */
 	bool parked;			/* parked for a fork (kt.lock) */
@@ -53,7 +54,9 @@ static void *kthread_main(void *p)
 }
 
 /* Start k's thread, joinable, with every signal blocked (user handlers
- * never run on it). */
+ * never run on it), and named from here: whoever looks at the threads
+ * (ps, /proc, a stall warning) once this returns sees its name, not the
+ * program's until the thread gets to name itself. */
 static int kthread_start(struct kthread *k)
 {
 	sigset_t all, old;
@@ -63,10 +66,12 @@ static int kthread_start(struct kthread *k)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&k->tid, NULL, kthread_main, k);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!rc)
+		pthread_setname_np(k->tid, k->name);
 	return rc;
 }
 
-int lrcu__spawn(void *(*fn)(void *), void *arg)
+int lrcu__spawn(void *(*fn)(void *), void *arg, const char *name)
 {
 	struct kthread *k = calloc(1, sizeof(*k));
 	int rc;
@@ -75,6 +80,7 @@ int lrcu__spawn(void *(*fn)(void *), void *arg)
 		return ENOMEM;
 	k->fn = fn;
 	k->arg = arg;
+	k->name = name;
 	pthread_mutex_lock(&kt.lock);
 	rc = kthread_start(k);
 	if (!rc) {

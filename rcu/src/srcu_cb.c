@@ -67,7 +67,7 @@ void lrcu__srcu_worker_queue(struct lrcu_srcu_sup *sup)
 	/* Under W.lock, which fork() takes: a fork sees the flag and the
 	 * started thread (kthread.c's list) both, or neither. */
 	if (!W.started) {
-		if (lrcu__spawn(srcu_worker, NULL))
+		if (lrcu__spawn(srcu_worker, NULL, "srcu_worker"))
 			lrcu__fatal("cannot start the srcu_worker thread");
 		W.started = true;
 	}
@@ -245,7 +245,6 @@ static void *srcu_worker(void *arg)
 	unsigned long delay[SRCU_WORK_BATCH];
 	(void)arg;
 
-	pthread_setname_np(pthread_self(), "srcu_worker");
 	while (!lrcu__kthread_check()) {
 		/* Sample before looking for work: see lrcu__wake(). */
 		uint32_t w = smp_load_acquire(&W.wake);

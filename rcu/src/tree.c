@@ -1466,7 +1466,6 @@ static void *gp_kthread(void *arg)
 {
 	struct lrcu_state *rsp = arg;
 
-	pthread_setname_np(pthread_self(), rsp->gp_thread_name);
 	WRITE_ONCE(rsp->gp_tid, (int)syscall(SYS_gettid));	/* diagnostics */
 	while (!lrcu__kthread_check() && !gp_wait_request(rsp)) {
 		gp_start_delay(rsp);
@@ -1482,7 +1481,7 @@ static void *gp_kthread(void *arg)
 
 int lrcu__tree_start(struct lrcu_state *rsp)
 {
-	return lrcu__spawn(gp_kthread, rsp);
+	return lrcu__spawn(gp_kthread, rsp, rsp->gp_thread_name);
 }
 
 /* ------------------------------------------------------------------ */

@@ -467,7 +467,6 @@ static void *nocb_gp_kthread(void *arg)
 	uint32_t w;
 	bool poll;
 
-	pthread_setname_np(pthread_self(), grp->name);
 	WRITE_ONCE(grp->tid, (int)syscall(SYS_gettid));	/* stats */
 	while (!lrcu__kthread_check()) {
 		/* Sample before looking for work: see lrcu__wake(). */
@@ -498,13 +497,13 @@ static int threads_start(struct lrcu_nocb *n, int cpu)
 	struct nocb_group *grp = c->grp;
 
 	if (!grp->started) {
-		if (lrcu__spawn(nocb_gp_kthread, grp))
+		if (lrcu__spawn(nocb_gp_kthread, grp, grp->name))
 			return -1;
 		/* Release: the thread exists for lrcu__nocb_kick_all(). */
 		smp_store_release(&grp->started, 1);
 	}
 	if (!c->started) {
-		if (lrcu__spawn(nocb_cb_kthread, c))
+		if (lrcu__spawn(nocb_cb_kthread, c, c->name))
 			return -1;
 		smp_store_release(&c->started, 1);	/* ditto */
 	}
