@@ -8,11 +8,7 @@
 # bypasses them.  First shown planted violations, which must not compile.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 CC=${CC:-cc}
-n=0
-fails=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rcu-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$TOP/tests/lib/tap.sh"
 
 flags="-std=gnu11 -fsyntax-only -Wall -Wextra -Werror -Wshadow -D_GNU_SOURCE -I$TOP/rcu/include -I$TOP/rcu/src -DLRCU_LOCK_RULES_CHECK"
 
@@ -73,5 +69,4 @@ for f in "$TOP"/rcu/src/*.c; do
 done
 ok $bad "rcu/src: no write of a guarded field bypasses lockdep.h's macros"
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

@@ -10,11 +10,7 @@
 #      line above it, or on a line of the same statement.
 # Each check first runs on a planted violation, which it must report.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-n=0
-fails=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rcu-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$TOP/tests/lib/tap.sh"
 
 # The C sources and headers under DIR (the defining headers excluded).
 sources() {
@@ -163,5 +159,4 @@ report raw "$tmp/found" "torture/: raw __atomic/__sync builtins only in torture/
 uncommented "$TOP/torture" >"$tmp/found"
 report comments "$tmp/found" "torture/: every fence, acquire, release and ordered RMW has a comment next to it"
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing
