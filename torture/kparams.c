@@ -11,7 +11,15 @@
  * Names under the namespaces of rcutorture and of the RCU (rcutorture.,
  * rcutree., rcupdate., srcutree., torture.) must be known: anything else
  * there is a typo.  Other names are the kernel's business ("foreign").
+ *
+ * Some of rcutorture's own parameters define what a scenario tests (the
+ * boost test, reader preemption, a reader flavor): set to anything but
+ * their `inert' value they ask for a test that does not run here, and the
+ * run cannot be a plain SUCCESS (kparam_unhonoured(): --check reports
+ * them as "unhonoured"; bin/torture.sh makes the run INCOMPLETE, naming
+ * them).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "torture.h"
 
@@ -41,14 +49,18 @@ static const struct kparam kparams[] = {
 	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
 	{ "rcutorture.reader_flavor", SRCUF },
+	{ "rcutorture.n_up_down", "srcu_down_read()/srcu_up_read() readers across threads are "
+	  "not tortured" },
 	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
 	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
 	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
 	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
 	{ "rcutorture.gpwrap_lag*", "the kernel's grace-period wrap test" },
-	{ "rcutorture.nreaders_exp", "the kernel's expedited-reader test (NMI-context readers)" },
 	/* torture.c's */
-	{ "torture.*", "the kernel's torture.c knobs (boot-time onoff, ftrace dumps)" },
+	{ "torture.disable_onoff_at_boot", "no boot here: hotplug starts with the run" },
+	{ "torture.ftrace_dump_at_shutdown", "no ftrace in userspace" },
+	{ "torture.verbose_sleep_frequency", "the console is a file here: no need to slow it" },
+	{ "torture.verbose_sleep_duration", "the console is a file here: no need to slow it" },
 	/* Tree RCU's */
 	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
 	{ "rcutree.nocb_nobypass_lim_per_jiffy", BYPASS },
@@ -81,6 +93,20 @@ static const struct kparam kparams[] = {
 	{ "idle", KERNEL }, { "skew_tick", NOHZ },
 };
 
+/* rcutorture's parameters that define a test, and the value of each
+ * that asks for none (the kernel's default, but for n_up_down: a run
+ * that names it asks for the up/down readers). */
+static const struct {
+	const char *name, *inert;
+} defining[] = {
+	{ "rcutorture.test_boost", "0" }, { "rcutorture.preempt_duration", "0" },
+	{ "rcutorture.test_nmis", "0" }, { "rcutorture.leakpointer", "0" },
+	{ "rcutorture.reader_flavor", "1" }, { "rcutorture.n_up_down", "0" },
+	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.gp_cond_full", "0" },
+	{ "rcutorture.gp_cond_exp_full", "0" }, { "rcutorture.gp_poll_full", "0" },
+	{ "rcutorture.gp_poll_exp_full", "0" }, { "rcutorture.stall_gp_kthread", "0" },
+};
+
 static const char *const owned[] = {
 	"rcutorture.", "rcutree.", "rcupdate.", "srcutree.", "torture.",
 };
@@ -102,6 +128,28 @@ const char *kparam_ignored(const char *name)
 		if (kparam_match(kparams[i].name, name))
 			return kparams[i].why;
 	return NULL;
+}
+
+/*
+ * NAME=VALUE asks for a test that does not run here: a defining
+ * parameter set to anything but its inert value (numbers compared as
+ * numbers: 0x0 is 0).
+ */
+bool kparam_unhonoured(const char *name, const char *value)
+{
+	char *end;
+	size_t i;
+	long v;
+
+	for (i = 0; i < sizeof(defining) / sizeof(defining[0]); i++) {
+		if (strcmp(defining[i].name, name))
+			continue;
+		v = strtol(value, &end, 0);
+		if (*value && !*end)
+			return v != strtol(defining[i].inert, NULL, 0);
+		return strcmp(value, defining[i].inert) != 0;
+	}
+	return false;
 }
 
 bool kparam_owned(const char *name)

@@ -285,6 +285,8 @@ static void write_summary(const char *result, const char *reason, int status)
 	json_string(f, cur_ops->name);
 	fprintf(f, ",\"params\":");
 	params_json(f);
+	fputc(',', f);
+	params_said_json(f);
 	fprintf(f, ",\"result\":\"%s\",\"reason\":\"%s\",\"errors\":", result, reason);
 	failures_json(f);
 	/* The counters (counters.c's summary places) between our own keys. */
@@ -398,6 +400,10 @@ static int finish(void)
 		status = 4;
 		snprintf(reason, sizeof(reason), "stopped by %s after %.1f of %ld s",
 			 signame(stop_sig), stop_s, tp.shutdown_secs);
+	} else if (params_unhonoured(reason, sizeof(reason))) {
+		/* Every check passed, but not the test the parameters asked for. */
+		result = "INCOMPLETE";
+		status = 6;
 	}
 	write_summary(result, status ? reason : "", status);
 	if (status) {

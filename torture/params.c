@@ -86,9 +86,66 @@ static struct {
 static int nfindings, nerrors, skip_idx = -1;
 static bool check_mode;
 
+/*
+ * rcutorture's own parameters that this run does not honour (the tokens,
+ * with why): those that define a test (unhonoured: the run cannot be a
+ * plain SUCCESS) and the others (ignored), for the verdict and
+ * summary.json.
+ */
+#define MAX_SAID 32
+struct said {
+	char tok[96];
+	const char *why;
+};
+static struct said unhonoured[MAX_SAID], ignored[MAX_SAID];
+static int nunhonoured, nignored;
+
+static void say(struct said *list, int *n, const char *tok, const char *why)
+{
+	if (*n == MAX_SAID)
+		return;
+	snprintf(list[*n].tok, sizeof(list[0].tok), PREFIX "%s", tok);
+	list[(*n)++].why = why;
+}
+
+static void said_json(FILE *out, const struct said *list, int n)
+{
+	int i;
+
+	fputc('[', out);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s{\"param\":", i ? "," : "");
+		json_string(out, list[i].tok);
+		fprintf(out, ",\"why\":");
+		json_string(out, list[i].why);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+void params_said_json(FILE *out)
+{
+	fprintf(out, "\"unhonoured\":");
+	said_json(out, unhonoured, nunhonoured);
+	fprintf(out, ",\"ignored\":");
+	said_json(out, ignored, nignored);
+}
+
+int params_unhonoured(char *buf, size_t len)
+{
+	size_t used;
+	int i;
+
+	used = (size_t)snprintf(buf, len, "not honoured:");
+	for (i = 0; i < nunhonoured && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s %s (%s)",
+					 i ? ";" : "", unhonoured[i].tok, unhonoured[i].why);
+	return nunhonoured;
+}
+
 static const char *const finding_names[] = {
 	[PF_ERROR] = "error", [PF_IGNORED] = "ignored", [PF_FOREIGN] = "foreign",
-	[PF_NOTE] = "note", [PF_SKIP] = "skip",
+	[PF_NOTE] = "note", [PF_SKIP] = "skip", [PF_UNHONOURED] = "unhonoured",
 };
 
 void param_finding(enum param_finding kind, int idx, const char *fmt, ...)
@@ -234,8 +291,14 @@ static void parse_own(int idx, const char *tok)
 	if (d)
 		return parse_long(idx, d, eq + 1, d->val);
 	snprintf(name, sizeof(name), PREFIX "%.*s", (int)(eq - tok), tok);
-	if (kparam_ignored(name))
+	if (kparam_unhonoured(name, eq + 1)) {
+		param_finding(PF_UNHONOURED, idx, PREFIX "%s: not honoured: %s", tok,
+			      kparam_ignored(name));
+		say(unhonoured, &nunhonoured, tok, kparam_ignored(name));
+	} else if (kparam_ignored(name)) {
 		param_finding(PF_IGNORED, idx, PREFIX "%s: ignored: %s", tok, kparam_ignored(name));
+		say(ignored, &nignored, tok, kparam_ignored(name));
+	}
 	else
 		param_finding(PF_ERROR, idx, "unknown parameter '%s'", name);
 }
@@ -333,8 +396,10 @@ void params_usage(FILE *out)
 	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types] [--check] [--help]\n"
 		"                  [rcutorture.NAME=VALUE ...] [RCU parameters: rcutree.NAME=VALUE ...]\n"
 		"--check: check every parameter, print one line a finding (\"error N: ...\",\n"
-		"  \"ignored N: ...\", \"foreign N: ...\", \"note N: ...\", \"skip N: ...\"; N: the\n"
-		"  parameter's position, 0 for the whole) and exit 0, or 2 if any is an error\n"
+		"  \"ignored N: ...\", \"unhonoured N: ...\", \"foreign N: ...\", \"note N: ...\",\n"
+		"  \"skip N: ...\"; N: the parameter's position, 0 for the whole) and exit 0,\n"
+		"  or 2 if any is an error.  An unhonoured parameter asks for a test that does\n"
+		"  not run here: the run's verdict is INCOMPLETE (exit 6)\n"
 		"rcutorture parameters (kernel names) and defaults:\n"
 		"  torture_type=%s (see --list-types; lib:PATH.so loads a plugin)\n"
 		"  seed=0 (0: pick one and print it)\n"

@@ -60,7 +60,7 @@ extern long torture_ncpus;		/* "CPUs": see ncpus_init() in main.c */
 
 /* What params.c found about a token (N = its position among the PARAM
  * arguments, 0 for the command line as a whole); see params_report(). */
-enum param_finding { PF_ERROR, PF_IGNORED, PF_FOREIGN, PF_NOTE, PF_SKIP };
+enum param_finding { PF_ERROR, PF_IGNORED, PF_FOREIGN, PF_NOTE, PF_SKIP, PF_UNHONOURED };
 __attribute__((format(printf, 3, 4)))
 void param_finding(enum param_finding kind, int idx, const char *fmt, ...);
 int params_report(void);		/* print the findings; number of errors */
@@ -78,6 +78,12 @@ int params_parse(int argc, char **argv, struct lib_arg *lib, int *nlib,
 		 const char **outdir, const char **scenario, int *list_types);
 void params_print(FILE *out);		/* "name=value ..." */
 void params_json(FILE *out);		/* {"name":value,...} */
+/* "unhonoured":[...],"ignored":[...]: rcutorture's own parameters given
+ * but not honoured here ({"param":"NAME=VALUE","why":...} each). */
+void params_said_json(FILE *out);
+/* "not honoured: rcutorture.X=V (why); ..." into buf: the parameters that
+ * define a test this run does not do; returns how many. */
+int params_unhonoured(char *buf, size_t len);
 void params_usage(FILE *out);
 
 /* ------------------------------------------------------------------ */
@@ -90,6 +96,7 @@ int torture_param_known_elsewhere(const char *name);
 /* The kernel's parameters (kparams.c): why one is ignored here (NULL if it
  * is not one of them); is a name in rcutorture's or the RCU's namespace? */
 const char *kparam_ignored(const char *name);
+bool kparam_unhonoured(const char *name, const char *value);
 bool kparam_owned(const char *name);
 
 /* ------------------------------------------------------------------ */

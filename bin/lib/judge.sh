@@ -105,7 +105,9 @@ judge_console() {
 	/End of test: INCOMPLETE/ {
 		incomplete = $0
 		sub(/.*End of test: INCOMPLETE:? */, "", incomplete)
-		sub(/:? *[a-z_]+=.*$/, "", incomplete)
+		# The parameters follow (name=value name=value ...); the
+		# reason may name one (not honoured: rcutorture.X=V (why)).
+		sub(/:? *[a-z_]+=[^ ]* [a-z_]+=.*$/, "", incomplete)
 		if (incomplete == "") incomplete = "End of test: INCOMPLETE"
 	}
 	/End of test: FAILURE/ {
@@ -197,7 +199,7 @@ judge_numbers() {
 judge_status_reason() {
 	local st=$1 msg what
 	case $st in
-	0 | 1 | 4 | 5) return 0 ;;
+	0 | 1 | 4 | 5 | 6) return 0 ;;
 	2 | 3)
 		# The program's own message, else the library's, else the last line.
 		msg=$({ grep -m1 '^rcutorture: ' "$2" || grep -m1 '^rcu: ' "$2" || tail -n1 "$2"; } 2>/dev/null) || true
@@ -274,6 +276,8 @@ judge_dir() {
 		why+=("no console.log")
 	fi
 	judge_summary_check "$dir" "$status" f why
+	w=$(judge_ignored "$dir")
+	[ -z "$w" ] || notes+=("ignored: $w")
 
 	planned=$(judge_cmdline_param "$dir" shutdown_secs)
 	secs=${f[duration]:-$planned}
@@ -369,10 +373,18 @@ judge_console_reasons() {
 # program's result (torture/INTERFACE.md)?
 judge_status_fits() {
 	case $1:$2 in
-	SUCCESS:0 | FAILURE:1 | INCOMPLETE:4 | INCOMPLETE:5) return 0 ;;
+	SUCCESS:0 | FAILURE:1 | INCOMPLETE:[456]) return 0 ;;
 	*:1?? | *:2??) return 0 ;;	# killed later: the exit status says it
 	esac
 	return 1
+}
+
+# judge_ignored DIR: rcutorture's own parameters the run ignored
+# (summary.json's "ignored"), comma-separated; those that defined a test
+# it did not do make the run INCOMPLETE instead (its end line says them).
+judge_ignored() {
+	[ -f "$1/summary.json" ] && have_jq || return 0
+	jq -r '[.ignored[]?.param] | join(", ")' "$1/summary.json" 2>/dev/null || true
 }
 
 # judge_summary_check DIR STATUS FACTS WHY: summary.json must agree with

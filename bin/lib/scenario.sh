@@ -97,7 +97,7 @@ RCU_NOCB_CPU_ALL            bool      model
 RCU_NOCB_CPU_DEFAULT_ALL    bool      model
 RCU_LAZY                    bool      param:rcutree.enable_rcu_lazy
 RCU_TRACE                   bool      ignored
-RCU_BOOST                   bool      ignored
+RCU_BOOST                   bool      model
 RCU_BOOST_DELAY             int       ignored
 RCU_KTHREAD_PRIO            int       ignored
 RCU_CPU_STALL_TIMEOUT       int       param:rcupdate.rcu_cpu_stall_timeout
@@ -389,6 +389,14 @@ scen_derive() {
 			SP_NOTES+=("CONFIG_$m=${SP_VAL[CONFIG_$m]}: needs CONFIG_RCU_EXPERT=y and TREE_RCU (the kernel ignores it without): ignored (${SP_FROM[CONFIG_$m]})")
 		fi
 	done
+	# Priority boosting: (PREEMPT_RCU && RCU_EXPERT) || PREEMPT_RT, as set
+	# (PREEMPT_RT's default y); it asks rcutorture for its boost test.
+	SP_EFF[RCU_BOOST]=n
+	if scen_y PREEMPT_RCU && scen_y RCU_EXPERT || scen_y PREEMPT_RT; then
+		scen_visible RCU_BOOST "$(scen_y PREEMPT_RT && echo y || echo n)"
+	elif [ "${SP_VAL[CONFIG_RCU_BOOST]:-n}" = y ]; then
+		SP_NOTES+=("CONFIG_RCU_BOOST=y: needs PREEMPT_RCU and RCU_EXPERT (the kernel ignores it without): ignored (${SP_FROM[CONFIG_RCU_BOOST]})")
+	fi
 }
 
 # scen_kconfig_effects: notes for the Kconfig settings (unknown, no
@@ -603,6 +611,10 @@ scen_boot_args() {
 	scen_given rcutorture.stat_interval ||
 		scen_arg "rcutorture.stat_interval=$(scen_stat_interval "$duration" "${SP_BV[rcutorture.stutter]:-5}")" "(default)"
 	scen_given rcutorture.shutdown_secs || scen_arg "rcutorture.shutdown_secs=$duration" "(default)"
+	# The kernel's rcutorture tests boosting by default (test_boost=1)
+	# where CONFIG_RCU_BOOST=y: say that the scenario asks for it.
+	! scen_y RCU_BOOST || scen_given rcutorture.test_boost ||
+		scen_arg rcutorture.test_boost=1 "(CONFIG_RCU_BOOST=y: the kernel's boost test)"
 	for key in "${SP_ORDER[@]}"; do
 		read -r _ name <<<"${SCEN_CONFIG[${key#CONFIG_}]:-x x}"
 		[[ $name == param:* ]] || continue
@@ -699,7 +711,7 @@ scen_check() {
 	plan_has "$plan" skip && { scen_check_write "$plan" toks drop notes; return 0; }
 	mapfile -t out < <("$bin" --check ${toks[@]+"${toks[@]}"} 2>&1; echo "exit $?")
 	for msg in "${out[@]}"; do
-		if ! [[ $msg =~ ^(error|ignored|foreign|note|skip|exit)\ ([0-9]+):?\ ?(.*)$ ]]; then
+		if ! [[ $msg =~ ^(error|ignored|unhonoured|foreign|note|skip|exit)\ ([0-9]+):?\ ?(.*)$ ]]; then
 			echo "$(plan_get name <"$plan"): $bin --check: $msg" >&2
 			rc=2
 			continue
@@ -716,7 +728,14 @@ scen_check() {
 			else
 				notes+=("${toks[n - 1]}: unknown kernel parameter (the kernel would pass it to init): ignored ($org)")
 			fi ;;
-		ignored) notes+=("$msg ($org)") ;;
+		ignored | unhonoured)
+			# rcutorture's own stay on the command line: the run
+			# lists them, and does not call a test it did not do a
+			# SUCCESS (unhonoured).  Others (the RCU's, the
+			# kernel's) are dropped with the note.
+			# shellcheck disable=SC2034  # scen_check_write reads it by name
+			[[ $msg != rcutorture.* ]] || drop[n - 1]=''
+			notes+=("$msg ($org)") ;;
 		note)
 			if ((n == 0)); then
 				notes+=("$msg")

@@ -297,6 +297,24 @@ CONFIG_HOTPLUG_CPU=n'
 	[[ $output == *"check rcutorture.stat_interval=2"* ]]
 }
 
+@test "CONFIG_RCU_BOOST=y (with PREEMPT_RCU and RCU_EXPERT, as the kernel requires) asks for rcutorture's boost test, unless test_boost is given" {
+	scenario_file B1 'CONFIG_NR_CPUS=4
+CONFIG_PREEMPT=y
+CONFIG_RCU_EXPERT=y
+CONFIG_RCU_BOOST=y'
+	run plan_of B1
+	[[ $output == *"check rcutorture.test_boost=1"$'\t'"(CONFIG_RCU_BOOST=y: the kernel's boost test)"* ]]
+	scenario_file B1.boot 'rcutorture.test_boost=0'
+	run plan_of B1
+	[[ $output == *"check rcutorture.test_boost=0"* && $output != *"test_boost=1"* ]]
+	scenario_file B2 'CONFIG_NR_CPUS=4
+CONFIG_PREEMPT=y
+CONFIG_RCU_BOOST=y'
+	run plan_of B2
+	[[ $output != *test_boost* ]]
+	[[ $output == *"note CONFIG_RCU_BOOST=y: needs PREEMPT_RCU and RCU_EXPERT (the kernel ignores it without): ignored"* ]]
+}
+
 @test "stall-warning Kconfig options become the library's parameters (no model rule needed)" {
 	scenario_file STALLCFG 'CONFIG_NR_CPUS=2
 CONFIG_RCU_CPU_STALL_TIMEOUT=5
@@ -349,6 +367,16 @@ rcutorture.test_boost=0 rcutorture.stutter=3'
 	[[ $output == *"note frobnicate=2: unknown kernel parameter (the kernel would pass it to init): ignored ("*"/scenarios/C1.boot:1)"* ]]
 	[[ $output == *"note rcutorture.test_boost=0: ignored: no priority boosting in userspace"* ]]
 	[[ $output == *"arg rcutorture.stutter=3"* && $output != *"arg nohz_full"* && $output != *"arg frobnicate"* ]]
+	# rcutorture's own stay, so that the run lists them (and calls a
+	# test it did not do INCOMPLETE: rcutorture.preempt_duration).
+	[[ $output == *"arg rcutorture.test_boost=0"* ]]
+	scenario_file C1.boot 'rcutorture.preempt_duration=10 rcutree.kthread_prio=2'
+	scen_resolve C1 60 >"$BATS_TEST_TMPDIR/C1.plan"
+	run scen_check "$BATS_TEST_TMPDIR/C1.plan" "$REAL"
+	[ "$status" -eq 0 ]
+	run cat "$BATS_TEST_TMPDIR/C1.plan"
+	[[ $output == *"note rcutorture.preempt_duration=10: not honoured: threads cannot preempt one another at will here"* ]]
+	[[ $output == *"arg rcutorture.preempt_duration=10"* && $output != *"arg rcutree.kthread_prio"* ]]
 	[[ $output != *"check "* ]]
 	# From the command line, a foreign parameter is a mistake.
 	scen_resolve C1 60 --bootargs "frobnicate=3" >"$BATS_TEST_TMPDIR/C1.plan"

@@ -44,6 +44,26 @@ teardown() {
 	[ "$(grep -c '^BUSTED ------- .* FAILURE: ' <<<"$output")" -eq 1 ]
 }
 
+@test "a scenario asking for a test that does not run here (the kernel's boost test, reader preemption) is INCOMPLETE, naming them; ignored ones are listed" {
+	scenario_file BOOSTY 'CONFIG_NR_CPUS=4
+CONFIG_PREEMPT=y
+CONFIG_RCU_EXPERT=y
+CONFIG_RCU_BOOST=y
+CONFIG_HOTPLUG_CPU=n'
+	scenario_file BOOSTY.boot 'rcutorture.preempt_duration=10 rcutorture.test_boost_interval=3'
+	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 4s --cpus 4 BOOSTY
+	echo "$output"
+	[ "$status" -eq 1 ]
+	local want="INCOMPLETE: not honoured: rcutorture.test_boost=1 (no priority boosting in userspace); rcutorture.preempt_duration=10 (threads cannot preempt one another at will here) (ignored: rcutorture.test_boost_interval=3)"
+	[[ $output == *$'\n'"BOOSTY ------- "*" GPs ("*" $want"$'\n'* ]]
+	[[ $output == *"1 of 1 runs incomplete."* ]]
+	RES=$(ls -d "$BATS_TEST_TMPDIR"/res/*/)
+	[ "$(cat "$RES/BOOSTY/exit_status")" = 6 ]
+	run "$RECHECK" "$RES"
+	[ "$status" -eq 1 ]
+	[[ $output == *"BOOSTY ------- "*" $want"* ]]
+}
+
 # start_run SCENARIO...: torture.sh with the real program for 60 s in
 # the background (SIGINT not ignored: bats runs it as a background job);
 # PID, OUT; returns once the runs' consoles say they started.

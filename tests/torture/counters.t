@@ -46,7 +46,7 @@ STATS_KEYS=$(words "t ver rta rtaf rtf rtmbe rtmbkf_fail rtmbkf_try rtbe rtbke r
 	onoff{on_ok on_try off_ok off_try min_on max_on min_off max_off sum_on sum_off failures}
 	read_exits nocb_toggles{offload deoffload} fwd{floods n_max_cbs launders errors} misuse
 	oracle_checks failures{$FAILURES} errors final")
-SUMMARY_KEYS=$(words "scenario torture_type params{} result reason errors{$FAILURES}
+SUMMARY_KEYS=$(words "scenario torture_type params{} unhonoured[0] ignored[0] result reason errors{$FAILURES}
 	oracle_checks first_error_s gps ver reads close_calls duration_s seed latency_us{} stalls
 	rcu_stalls exit_status")
 

@@ -59,6 +59,25 @@ WANT
 	! grep -q "Start of test" "$T_TMP/check.out"
 ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 [ "$rc" = 2 ] || sed 's/^/#   /' "$T_TMP/check.out"
+# A parameter that defines a test this program does not do is
+# "unhonoured" unless set to the value that asks for nothing; made-up
+# names under the kernel's namespaces are errors.
+"$RCUTORTURE" --check rcutorture.test_boost=2 rcutorture.reader_flavor=0x4 rcutorture.reader_flavor=0x1 \
+	rcutorture.n_up_down=32 rcutorture.nreaders_exp=1 torture.nosuch=1 \
+	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
+rc=$?
+cat >"$T_TMP/check.want" <<'WANT'
+unhonoured 1: rcutorture.test_boost=2: not honoured: no priority boosting in userspace
+unhonoured 2: rcutorture.reader_flavor=0x4: not honoured: SRCU reader flavors other than srcu_read_lock() are not selectable
+ignored 3: rcutorture.reader_flavor=0x1: ignored: SRCU reader flavors other than srcu_read_lock() are not selectable
+unhonoured 4: rcutorture.n_up_down=32: not honoured: srcu_down_read()/srcu_up_read() readers across threads are not tortured
+error 5: unknown parameter 'rcutorture.nreaders_exp'
+error 6: unknown parameter 'torture.nosuch'
+ignored 7: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
+WANT
+[ "$rc" = 2 ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want"
+ok $? "--check: a defining parameter set is unhonoured, its inert value ignored; made-up names are errors"
+[ "$rc" = 2 ] || diff "$T_TMP/check.want" "$T_TMP/check.out" | sed 's/^/#   /'
 "$RCUTORTURE" --check rcutorture.stutter=2 nr_cpus=4 threadirqs >"$T_TMP/check.out" 2>&1
 [ $? = 0 ] && grep -qx "ignored 3: threadirqs: ignored: no interrupt threads in userspace" "$T_TMP/check.out" &&
 	grep -q "^note 0: thread slots: 4: 3 readers" "$T_TMP/check.out" && [ "$(grep -vc '^note\|^ignored' "$T_TMP/check.out")" = 0 ]
@@ -138,6 +157,19 @@ run kvals nr_cpus=3 rcutorture.nfakewriters=-1 rcutorture.test_boost=0 rcutree.k
 	grep -q "^rcu-torture: rcutorture.test_boost=0: ignored: no priority boosting" "$OUT" &&
 	grep -q "^rcu-torture: rcutree.kthread_prio=2: ignored" "$OUT"
 ok $? "nfakewriters=-1 is ncpus; kernel-only parameters are noted on the console"
+
+# Every check may pass, but a run whose parameters ask for a test it does
+# not do is INCOMPLETE (exit 6), naming them; summary.json lists them and
+# the other rcutorture parameters it ignored.
+run unhon rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.test_boost=2 \
+	rcutorture.test_boost_interval=3
+[ "$RC" = 6 ] &&
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_boost=2 (no priority boosting in userspace): " &&
+	jq -e '.result == "INCOMPLETE" and .exit_status == 6
+		and .unhonoured == [{"param": "rcutorture.test_boost=2", "why": "no priority boosting in userspace"}]
+		and .ignored == [{"param": "rcutorture.test_boost_interval=3", "why": "no priority boosting in userspace"}]' \
+		"$DIR/summary.json" >/dev/null
+ok $? "a test asked for and not done: INCOMPLETE (exit 6) naming it, summary.json's unhonoured and ignored"
 
 # A run stopped by a signal before shutdown_secs is INCOMPLETE (exit 4).
 "$RCUTORTURE" rcutorture.shutdown_secs=60 rcutorture.stat_interval=0 --out "$T_TMP/early" \
