@@ -170,10 +170,12 @@ static void params_adjust(void)
 			      "offloading", cur_ops->name);
 		tp.nocbs_nthreads = 0;
 	}
-	if (tp.fwd_progress > 1) {
-		param_finding(PF_NOTE, 0, "fwd_progress=%ld: one forward-progress thread is run",
-			      tp.fwd_progress);
-		tp.fwd_progress = 1;
+	/* As the kernel: -1 is one thread a CPU, and never more than that. */
+	if (tp.fwd_progress < 0 || tp.fwd_progress > torture_ncpus) {
+		if (tp.fwd_progress > torture_ncpus)
+			param_finding(PF_NOTE, 0, "fwd_progress=%ld: one forward-progress thread "
+				      "a CPU: %ld", tp.fwd_progress, torture_ncpus);
+		tp.fwd_progress = torture_ncpus;
 	}
 }
 

@@ -48,7 +48,7 @@ static const struct pdesc ptab[] = {
 	I(fqs_duration, 0, 100000000), I(fqs_holdoff, 0, 100000000), I(fqs_stutter, 0, 3600),
 	I(stall_cpu, 0, 3600), I(stall_cpu_holdoff, 0, 3600), B(stall_cpu_block),
 	B(stall_cpu_irqsoff), I(stall_cpu_repeat, 0, 100),
-	I(fwd_progress, 0, 64), I(fwd_progress_holdoff, 0, 3600), I(fwd_progress_div, 1, 1000),
+	I(fwd_progress, -1, 4096), I(fwd_progress_holdoff, 0, 3600), I(fwd_progress_div, 1, 1000),
 	B(gp_sync), B(gp_exp), B(gp_normal), B(gp_cond), B(gp_poll), B(gp_cond_exp), B(gp_poll_exp),
 	I(gp_cond_wi, 0, 10000000), I(gp_poll_wi, 0, 10000000),
 	I(gp_cond_wi_exp, 0, 10000000), I(gp_poll_wi_exp, 0, 10000000),

@@ -443,7 +443,7 @@ int torture_slots_init(long readers)
 			      "%s has %ld (nr_cpus)", readers, readers, cur_ops->name, cap);
 		return -1;
 	}
-	prio = (tp.stall_cpu > 0) + (tp.fwd_progress > 0);
+	prio = (tp.stall_cpu > 0) + tp.fwd_progress;
 	if (prio > cap - readers)
 		prio = cap - readers;
 	slots_free[POOL_PRIO] = prio;

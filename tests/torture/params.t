@@ -158,6 +158,18 @@ run kvals nr_cpus=3 rcutorture.nfakewriters=-1 rcutorture.test_boost=0 rcutree.k
 	grep -q "^rcu-torture: rcutree.kthread_prio=2: ignored" "$OUT"
 ok $? "nfakewriters=-1 is ncpus; kernel-only parameters are noted on the console"
 
+# fwd_progress=N runs N forward-progress threads; -1 one a CPU, and never
+# more than one a CPU (said).
+run fwd3 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.fwd_progress=3 maxcpus=4
+n3=$(grep -c "rcu_torture_fwd_progress task started" "$OUT")
+run fwdall rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.fwd_progress=-1 maxcpus=2
+nall=$(grep -c "rcu_torture_fwd_progress task started" "$OUT")
+run fwd9 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.fwd_progress=9 maxcpus=2
+[ "$n3" = 3 ] && [ "$nall" = 2 ] && [ "$RC" = 0 ] &&
+	[ "$(grep -c "rcu_torture_fwd_progress task started" "$OUT")" = 2 ] &&
+	grep -q "^rcu-torture: fwd_progress=9: one forward-progress thread a CPU: 2" "$OUT"
+ok $? "fwd_progress: 3 threads, -1 one a CPU, 9 on 2 CPUs two (said) ($n3, $nall)"
+
 # Every check may pass, but a run whose parameters ask for a test it does
 # not do is INCOMPLETE (exit 6), naming them; summary.json lists them and
 # the other rcutorture parameters it ignored.
