@@ -17,10 +17,15 @@ the other (measurements must not overlap), after checking every scenario
 (nothing is run if one is wrong: exit 2).  A scenario is a file of the
 suite's folder (scenarios/$1/ by default) in the kernel's layout:
 CFcommon (applied first), NAME (Kconfig lines: CONFIG_NR_CPUS=N becomes
-the library's nr_cpus=N, the others are noted and ignored), NAME.boot
-(parameters: $1.*, rcutree.*, nr_cpus=, ...), CFLIST (the default list).
-Prints one line a scenario: SUCCESS, FAILURE or SKIPPED (a type it
-measures is not built here); exit status 0 if none failed, 1 if one did.
+the library's nr_cpus=N; as for rcutorture, RCU_FANOUT and the others
+that stand for boot parameters become them, and PREEMPT_RCU decides what
+the type rcu is: without it the kernel's non-preemptible RCU, our sched;
+the rest mean nothing here), NAME.boot (parameters: $1.*,
+rcutree.*, nr_cpus=, ...), CFLIST (the default list).  The kernel's
+$1 parameters with no userspace meaning ($1.shutdown ...) are
+accepted and named as ignored in the line.  Prints one line a scenario:
+SUCCESS, FAILURE or SKIPPED (Tiny RCU, a type only the kernel has, or a
+liburcu type not built here); exit status 0 if none failed, 1 if one did.
 
 Options:
   --scenario-dir DIR  the suite's scenario folder
@@ -38,7 +43,7 @@ Options:
 Per scenario: RESULTS/DATE/NAME/ holds command, output.txt (the
 program's table and messages), perf.jsonl (its JSON lines), status and
 summary.json (suite, scenario, run: NAME or NAME.N, result, exit_status,
-duration_s, measurements, targets_met, targets_missed; reason when not a
+duration_s, measurements, targets_met, targets_missed, ignored; reason when not a
 SUCCESS).  RESULTS/DATE/log has the
 lines printed.  bin/compare-liburcu.sh compares our flavors with
 liburcu's.  Environment: PERF_BIN=PATH runs PATH instead of building.
@@ -147,34 +152,69 @@ perf_expand() {
 	done
 }
 
+# perf_plan NAME FIELD: a field of scenario NAME's plan as the rcutorture
+# runner settles it from the Kconfig lines (bin/lib/scenario.sh, the
+# kernel's derivations): "type" (rcu, or sched without PREEMPT_RCU),
+# "skip" (Tiny RCU ...); nothing if the files cannot be read so.
+perf_plan() {
+	(SCENARIO_DIR=$PERF_DIR scen_resolve "$1" 60 2>/dev/null) | sed -n "s/^$2 //p" | head -n 1
+}
+
+# perf_kconfig_args NAME: the library's boot parameters that scenario
+# NAME's Kconfig lines stand for, as for rcutorture (RCU_FANOUT is
+# rcutree.rcu_fanout ...; the CPU count is perf_args' business).
+perf_kconfig_args() {
+	(SCENARIO_DIR=$PERF_DIR scen_resolve "$1" 60 2>/dev/null) |
+		sed -n 's/^check \([^\t]*\)\t.*(CONFIG_[A-Z0-9_]*=[^)]*)$/\1/p' | grep -v '^rcutorture\.' || true
+}
+
 # perf_args NAME: the program's arguments for scenario NAME, one a line.
+# As in the kernel, the types are those of the configuration: without
+# PREEMPT_RCU the kernel's rcu is the non-preemptible flavor, our sched
+# (also the default type, rcu, then).
 perf_args() {
-	local f w
+	local f w sched=0 typed=0
+	[ "$(perf_plan "$1" type)" != sched ] || sched=1
+	perf_kconfig_args "$1"
 	for f in "$PERF_DIR/CFcommon" "$PERF_DIR/$1" "$PERF_DIR/$1.boot"; do
 		[ -f "$f" ] || continue
 		while IFS= read -r w; do
 			case $w in
 			CONFIG_NR_CPUS=*) echo "nr_cpus=${w#*=}" ;;
 			CONFIG_*) ;;
+			"$PERF_SUITE".scale_type=*)
+				typed=1
+				((sched)) || { echo "$w"; continue; }
+				# rcu is sched here (once: a list may name both).
+				echo "$PERF_SUITE.scale_type=$(tr ',' '\n' <<<"${w#*=}" |
+					sed 's/^rcu$/sched/' | awk '!seen[$0]++' | paste -sd, -)" ;;
 			*) echo "$w" ;;
 			esac
 		done < <(perf_words "$f")
 	done
+	((typed || !sched)) || echo "$PERF_SUITE.scale_type=sched"
 	# shellcheck disable=SC2086  # split the --bootargs words
 	[ -z "${PERF_EXTRA// /}" ] || printf '%s\n' $PERF_EXTRA
 	[ -z "$PERF_TIMEOUT" ] || echo "$PERF_SUITE.timeout=$PERF_TIMEOUT"
 }
 
-# perf_missing_type NAME: the first liburcu type scenario NAME measures
-# that is not built here (nothing if all are; the program's --check
-# names a type that does not exist at all).
-perf_missing_type() {
-	local types t
+# perf_skip NAME: why scenario NAME cannot run here, or nothing: its
+# configuration needs what this project lacks (Tiny RCU), a liburcu type
+# it measures is not built, or the program says a type is the kernel's
+# and not implemented here (--check's exit status 4).
+perf_skip() {
+	local types t out
+	out=$(perf_plan "$1" skip)
+	[ -z "$out" ] || { echo "$out"; return; }
 	types=$(perf_args "$1" | sed -n "s/^$PERF_SUITE\.scale_type=//p" | tail -n 1)
 	for t in ${types//,/ }; do
 		[[ $t == urcu-* ]] || continue
-		grep -qx -- "$t" <<<"$PERF_TYPES" || { echo "$t"; return; }
+		grep -qx -- "$t" <<<"$PERF_TYPES" || { echo "torture type $t not built here"; return; }
 	done
+	local -a args
+	mapfile -t args < <(perf_args "$1")
+	out=$("$PERF_PROG" --check ${args[@]+"${args[@]}"} 2>&1) && return
+	[ $? != 4 ] || echo "${out##*: }"
 }
 
 perf_build() {
@@ -198,7 +238,7 @@ perf_check() {
 	local n out rc=0
 	local -a args
 	for n in $(printf '%s\n' "$@" | sort -u); do
-		[ -z "$(perf_missing_type "$n")" ] || continue
+		[ -z "$(perf_skip "$n")" ] || continue
 		mapfile -t args < <(perf_args "$n")
 		if ! out=$("$PERF_PROG" --check ${args[@]+"${args[@]}"} 2>&1); then
 			echo "$PROG: $n: ${out##*$'\n'}" >&2
@@ -218,16 +258,15 @@ perf_pin() {
 # perf_run_one NAME DIR: run a scenario into DIR (NAME, NAME.2, ...);
 # prints its line.
 perf_run_one() {
-	local name=$1 dir=$2 inst=${2##*/} missing t0 t1 st=0 secs meas met missed result why=
+	local name=$1 dir=$2 inst=${2##*/} skip t0 t1 st=0 secs meas met missed result ign why=
 	local -a args pin
 	mkdir -p "$dir"
-	missing=$(perf_missing_type "$name")
-	if [ -n "$missing" ]; then
+	skip=$(perf_skip "$name")
+	if [ -n "$skip" ]; then
 		echo skipped >"$dir/status"
-		jq -n -c --arg s "$PERF_SUITE" --arg n "$name" --arg i "$inst" --arg t "$missing" \
-			'{suite: $s, scenario: $n, run: $i, result: "SKIPPED",
-			  reason: "torture type \($t) not built here"}' >"$dir/summary.json"
-		echo "$inst: SKIPPED (torture type $missing not built here)"
+		jq -n -c --arg s "$PERF_SUITE" --arg n "$name" --arg i "$inst" --arg r "$skip" \
+			'{suite: $s, scenario: $n, run: $i, result: "SKIPPED", reason: $r}' >"$dir/summary.json"
+		echo "$inst: SKIPPED ($skip)"
 		return 0
 	fi
 	mapfile -t args < <(perf_args "$name")
@@ -244,6 +283,9 @@ perf_run_one() {
 		"$dir/perf.jsonl" 2>/dev/null || echo 0)
 	missed=$(jq -s '[.[] | select(.kind == "targets") | .targets[] | select(.met | not)] | length' \
 		"$dir/perf.jsonl" 2>/dev/null || echo 0)
+	# The kernel's parameters the program accepted without acting on them.
+	ign=$(sed -n 's/^[a-z]*: note: \([^ :]*\): ignored: .*/\1/p' "$dir/output.txt" |
+		sort -u | paste -sd' ' -)
 	result=SUCCESS
 	if [ "$st" != 0 ] || [ "$meas" = 0 ]; then
 		result=FAILURE
@@ -251,11 +293,12 @@ perf_run_one() {
 	fi
 	jq -n -c --arg s "$PERF_SUITE" --arg n "$name" --arg i "$inst" --arg r "$result" --argjson st "$st" \
 		--argjson d "$secs" --argjson m "$meas" --argjson met "$met" --argjson mi "$missed" \
-		--arg why "$why" '{suite: $s, scenario: $n, run: $i, result: $r, exit_status: $st, duration_s: $d,
-		measurements: $m, targets_met: $met, targets_missed: $mi}
+		--arg why "$why" --arg ign "$ign" '{suite: $s, scenario: $n, run: $i, result: $r, exit_status: $st,
+		duration_s: $d, measurements: $m, targets_met: $met, targets_missed: $mi,
+		ignored: ($ign | split(" ") | map(select(. != "")))}
 		+ (if $why != "" then {reason: $why} else {} end)' >"$dir/summary.json"
 	if [ "$result" = SUCCESS ]; then
-		echo "$inst: SUCCESS ($secs s, $meas measurements, targets met $met of $((met + missed)))"
+		echo "$inst: SUCCESS ($secs s, $meas measurements, targets met $met of $((met + missed))${ign:+; ignored: $ign})"
 	else
 		echo "$inst: FAILURE (exit $st, $secs s): $why"
 	fi
@@ -277,8 +320,8 @@ perf_main() {
 	perf_check "${list[@]}" || exit 2
 	if ((PERF_DRYRUN)); then
 		for n in $(printf '%s\n' "${list[@]}" | sort -u); do
-			if [ -n "$(perf_missing_type "$n")" ]; then
-				echo "$n: skipped (torture type $(perf_missing_type "$n") not built here)"
+			if [ -n "$(perf_skip "$n")" ]; then
+				echo "$n: skipped ($(perf_skip "$n"))"
 			else
 				echo "$n: $PERF_PROG $(perf_args "$n" | paste -sd' ' -)"
 			fi

@@ -111,3 +111,52 @@ EOF
 	[ "$status" -eq 0 ] && grep -q "^usage: bin/torture.sh --torture refscale|rcuscale" <<<"$output"
 	grep -q "scenarios/rcuscale/" <<<"$output"
 }
+
+# kernel_folder DIR: a scenario folder laid out and worded as the kernel's
+# configs/refscale (NOPREEMPT, PREEMPT, TINY) and configs/rcuscale
+# (TREE54's fanout, TRACE01's tasks-tracing).
+kernel_folder() {
+	mkdir -p "$1"
+	printf 'CONFIG_RCU_REF_SCALE_TEST=y\nCONFIG_PRINTK_TIME=y\n' >"$1/CFcommon"
+	printf 'NOPREEMPT\nPREEMPT\n' >"$1/CFLIST"
+	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT_LAZY=y\nCONFIG_PREEMPT_NONE=n\nCONFIG_PREEMPT=n\n#CHECK#CONFIG_PREEMPT_RCU=n\nCONFIG_RCU_EXPERT=y\n' >"$1/NOPREEMPT"
+	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=y\n#CHECK#CONFIG_PREEMPT_RCU=y\nCONFIG_RCU_FANOUT=3\nCONFIG_RCU_FANOUT_LEAF=2\nCONFIG_RCU_EXPERT=y\n' >"$1/PREEMPT"
+	printf 'CONFIG_SMP=n\nCONFIG_PREEMPT_NONE=y\nCONFIG_PREEMPT=n\n#CHECK#CONFIG_TINY_RCU=y\n' >"$1/TINY"
+	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=y\nCONFIG_NR_CPUS=4\n' >"$1/TRACE01"
+	echo 'refscale.scale_type=tasks-tracing' >"$1/TRACE01.boot"
+	echo 'refscale.scale_type=rcu,sched,srcu' >"$1/BOTH.boot"
+	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=n\n' >"$1/BOTH"
+}
+
+@test "torture.sh --torture refscale: the kernel's folders as they are: NOPREEMPT measures sched, Kconfig fanout passes, Tiny RCU and tasks-tracing SKIPPED, kernel-only parameters named as ignored" {
+	local K=$BATS_TEST_TMPDIR/kernel
+	kernel_folder "$K"
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" --dryrun \
+		NOPREEMPT PREEMPT TINY TRACE01 BOTH
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"NOPREEMPT: $BIN/refscale refscale.scale_type=sched"$'\n'* ]]
+	[[ $output == *"PREEMPT: $BIN/refscale rcutree.rcu_fanout=3 rcutree.rcu_fanout_leaf=2"$'\n'* ]]
+	[[ $output == *"BOTH: $BIN/refscale refscale.scale_type=sched,srcu"$'\n'* ]]
+	[[ $output == *"TINY: skipped (CONFIG_TINY_RCU=y "*"Tiny RCU is not implemented"* ]]
+	[[ $output == *"TRACE01: skipped (torture_type=tasks-tracing is not implemented"* ]]
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" \
+		--results "$BATS_TEST_TMPDIR/res" --datestamp k \
+		--bootargs "refscale.nruns=1 refscale.loops=200 refscale.nreaders=1 refscale.shutdown=1 refscale.verbose_batched=8" \
+		NOPREEMPT TINY TRACE01
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "NOPREEMPT: SUCCESS ("*"; ignored: refscale.shutdown=1 refscale.verbose_batched=8)" ]]
+	[[ ${lines[1]} == "TINY: SKIPPED (CONFIG_TINY_RCU=y "* ]]
+	[[ ${lines[2]} == "TRACE01: SKIPPED (torture_type=tasks-tracing is not implemented"* ]]
+	local r=$BATS_TEST_TMPDIR/res/k
+	jq_ok '.result == "SUCCESS" and .ignored == ["refscale.shutdown=1", "refscale.verbose_batched=8"]' \
+		"$r/NOPREEMPT/summary.json"
+	jq_ok -s '[.[] | select(.kind == "summary") | .flavor] | unique == ["sched"]' "$r/NOPREEMPT/perf.jsonl"
+	jq_ok '.result == "SKIPPED" and (.reason | test("Tiny RCU"))' "$r/TINY/summary.json"
+	# A kernel-only parameter is accepted; a misspelt one is still an error.
+	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" \
+		--bootargs "refscale.shutdwn=1" --dryrun NOPREEMPT
+	[ "$status" -eq 2 ]
+	[ "$output" = "torture.sh: NOPREEMPT: refscale: unknown parameter 'refscale.shutdwn' (see --help)" ]
+}

@@ -274,6 +274,17 @@ bad noflavor "refscale.read_flavor=SRCU_NMI: torture type rcu has no such read f
 bad libparam "unknown parameter 'nosuch.thing'" "$REFSCALE" nosuch.thing=1
 bad libvalue "rcutree.blimit" "$REFSCALE" rcutree.blimit=x
 bad malformed "malformed argument 'loops'" "$REFSCALE" loops
+bad otherprog "unknown parameter 'refscale.shutdown_secs'" "$REFSCALE" refscale.shutdown_secs=5
+
+# The kernel's parameters with no meaning here: accepted, each named on
+# stderr as ignored, and the measurement is made.
+perf kernelonly "$RCUSCALE" rcuscale.shutdown=1 rcuscale.minruntime=5 rcuscale.nexp=1 \
+	rcuscale.nruns=1 rcuscale.nreaders=0 rcuscale.nwriters=1 rcuscale.gps=10
+[ "$RC" = 0 ] && grep -q "^rcuscale: note: rcuscale.shutdown=1: ignored: " "$OUT" &&
+	grep -q "^rcuscale: note: rcuscale.minruntime=5: ignored: " "$OUT" &&
+	grep -q "^rcuscale: note: rcuscale.nexp=1: ignored: .*gp_exp=1" "$OUT" &&
+	jq -s -e 'map(select(.kind == "summary")) | length == 1' "$JSON" >/dev/null
+ok $? "the kernel's rcuscale.shutdown, minruntime, nexp: noted as ignored, the run made" || show
 
 perf noplugin "$REFSCALE" refscale.scale_type=lib:/nonexistent.so
 [ "$RC" = 3 ] && [ "$(wc -l <"$OUT")" = 1 ] && grep -q "lib:/nonexistent.so: cannot load" "$OUT"

@@ -34,6 +34,43 @@ static const struct perf_param common_params[] = {
 };
 #define NCOMMON (sizeof(common_params) / sizeof(common_params[0]))
 
+/*
+ * The kernel's refscale and rcuscale parameters that mean nothing here
+ * (prog NULL: both), accepted with a note so that the kernel's scenario
+ * folders and their ver_functions run unmodified.
+ */
+static const struct {
+	const char *prog, *name, *why;
+} kernel_only[] = {
+	{ NULL, "shutdown", "the kernel powers off when the test ends; this program exits" },
+	{ "rcuscale", "shutdown_secs", "the kernel powers off when the test ends; this program exits" },
+	{ "refscale", "verbose_batched", "the kernel's console batching: one table here" },
+	{ "refscale", "lookup_instances", "the kernel's typesafe-lookup tests are not measured here" },
+	{ "rcuscale", "minruntime", "each measurement runs until its gps are done" },
+	{ "rcuscale", "writer_holdoff_jiffies", "use rcuscale.writer_holdoff (microseconds)" },
+	{ "rcuscale", "writer_no_print", "no ring buffer here: the durations are summarised" },
+	{ "rcuscale", "reader_cpu_offset", "readers are pinned from the last CPU (rcuscale.pin)" },
+	{ "rcuscale", "writer_cpu_offset", "writers are pinned from the first CPU (rcuscale.pin)" },
+	{ "rcuscale", "kfree_cpu_offset", "kfree threads are not pinned here" },
+	{ "rcuscale", "kfree_mult", "one object size here" },
+	{ "rcuscale", "kfree_by_call_rcu", "kfree_rcu_test frees through the type's call()" },
+	{ "rcuscale", "kfree_rcu_test_double", "kfree_rcu_test frees through the type's call()" },
+	{ "rcuscale", "kfree_rcu_test_single", "kfree_rcu_test frees through the type's call()" },
+	{ "rcuscale", "nexp", "expedited writers: rcuscale.gp_exp=1" },
+	{ "rcuscale", "exp_interval", "expedited writers: rcuscale.gp_exp=1" },
+};
+
+static const char *kernel_only_why(const struct perf_cli *cli, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kernel_only) / sizeof(kernel_only[0]); i++)
+		if ((!kernel_only[i].prog || !strcmp(kernel_only[i].prog, cli->prog)) &&
+		    strlen(kernel_only[i].name) == len && !strncmp(kernel_only[i].name, name, len))
+			return kernel_only[i].why;
+	return NULL;
+}
+
 static int fail(const struct perf_cli *cli, int status, const char *fmt, const char *a,
 		const char *b)
 {
@@ -201,7 +238,7 @@ static int parse_args(struct perf_cli *cli, int argc, char **argv, char *libargs
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
+		const char *a = argv[i], *eq = strchr(a, '='), *why;
 		const struct perf_param *p;
 
 		if (!strcmp(a, "--json")) {
@@ -234,6 +271,11 @@ static int parse_args(struct perf_cli *cli, int argc, char **argv, char *libargs
 				continue;
 			}
 			p = param_find(cli, a, (size_t)(eq - a));
+			if (!p && (why = kernel_only_why(cli, a, (size_t)(eq - a)))) {
+				fprintf(stderr, "%s: note: %s.%s: ignored: %s\n", cli->prog, cli->prog,
+					a, why);
+				continue;
+			}
 			if (!p) {
 				fprintf(stderr, "%s: unknown parameter '%s.%.*s' (see --help)\n",
 					cli->prog, cli->prog, (int)(eq - a), a);
