@@ -116,18 +116,16 @@ static void thread_desc(struct lrcu_msg *m)
 
 #ifdef LRCU_DEBUG
 /*
- * The caller's thread id (a system call, so cached), which lock.h and
- * glibc record as a lock's holder.  A fork() child's thread has a new
- * one, but holds the locks its parent's thread took before the fork
- * until fork_locks() lets go of them: it answers to both ids.
+ * The caller's thread id (lock.c's, cached), which lock.h and glibc
+ * record as a lock's holder.  A fork() child's thread has a new one, but
+ * holds the locks its parent's thread took before the fork until
+ * fork_locks() lets go of them: it answers to both ids.
  */
-static __thread int tid_cache, tid_before_fork;
+static __thread int tid_before_fork;
 
 int lrcu__debug_tid(void)
 {
-	if (!tid_cache)
-		tid_cache = (int)syscall(SYS_gettid);
-	return tid_cache;
+	return lrcu__tid();
 }
 
 bool lrcu__debug_held_by_me(int owner)
@@ -141,8 +139,7 @@ static void debug_tid_fork(enum lrcu_fork_phase ph)
 		tid_before_fork = lrcu__debug_tid();
 	else if (ph == LRCU_FORK_PARENT)
 		tid_before_fork = 0;
-	else
-		tid_cache = 0;	/* the child's own, on next use */
+	/* (The child's own id: fork_child() reset lock.c's cache.) */
 }
 
 void lrcu__lock_rule_broken(const char *what, const char *lock, const char *file, int line)

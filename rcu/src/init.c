@@ -55,7 +55,7 @@ static int rda_init(struct lrcu_state *rsp)
 
 		rdp->slot = i;
 		rdp->rsp = rsp;
-		pthread_mutex_init(&rdp->cblock, NULL);
+		lrcu__mutex_init(&rdp->cblock);
 		lrcu__cblist_init(&rdp->cbl);
 		if (i == lrcu__nr_slots)
 			continue;	/* the unbound rdp is in no leaf */
@@ -66,6 +66,22 @@ static int rda_init(struct lrcu_state *rsp)
 		rdp->grpmask = 1UL << (i - leaf0[j].grplo);
 	}
 	return 0;
+}
+
+/* The mutexes the GP and callback threads share with other threads, of
+ * the protocol boost.c chose (priority inheritance for real-time RCU
+ * threads); nobody holds them before the library starts. */
+static void state_mutexes_init(void)
+{
+	struct lrcu_state *rsp;
+
+	lrcu__mutex_init(&lrcu__slots_lock);
+	for (rsp = lrcu__states; rsp < lrcu__states + LRCU_NR_FLAVORS; rsp++) {
+		lrcu__mutex_init(&rsp->gp_wq_lock);
+		lrcu__mutex_init(&rsp->barrier_mutex);
+		lrcu__mutex_init(&rsp->barrier_lock);
+		lrcu__mutex_init(&rsp->barrier_done_lock);
+	}
 }
 
 /* Set up and start the tree; 0, or -1 after printing why (what was set up
@@ -81,6 +97,8 @@ int lrcu__start(void)
 		return -1;
 	}
 	lrcu__params_freeze();
+	lrcu__boost_setup();	/* the locks' protocol: before any is made */
+	state_mutexes_init();
 	lrcu__nr_internal = LRCU_NR_CB_THREADS + lrcu__nocb_nr_slots();
 	lrcu__nr_slots = (int)lrcu__params.nr_cpus + lrcu__nr_internal;
 	lrcu__slots = calloc((size_t)lrcu__nr_slots, sizeof(*lrcu__slots));
@@ -109,6 +127,10 @@ int lrcu__start(void)
 		lrcu__cb_init(&lrcu__states[f]);
 		if (lrcu__nocb_init(&lrcu__states[f]))
 			return -1;
+		if (lrcu__boost_init(&lrcu__states[f])) {
+			fprintf(stderr, "rcu: cannot start the booster\n");
+			return -1;
+		}
 	}
 	for (f = 0; f < LRCU_NR_FLAVORS; f++) {
 		if (lrcu__tree_start(&lrcu__states[f]) ||

@@ -17,7 +17,8 @@
  *                    caller is in a read-side section)
  *   kthread.c        the library's threads (spawn, idle, park, stop)
  *   geometry.c, membarrier.c, and init.c's state (lrcu__states)
- *   tree.c           grace periods; tree_exp.c, tree_stall.c beside it
+ *   tree.c           grace periods; tree_exp.c, tree_stall.c, boost.c
+ *                    beside it
  *   registry.c       threads as CPUs: registration reports quiescent
  *                    states up the tree and, like the kernel's CPU
  *                    hotplug, moves a departing slot's callbacks
@@ -114,6 +115,10 @@ struct lrcu__params {
 	long lazy_gp_delay;		/* rcutree.jiffies_lazy_flush (ms) a lazy
 					 * callback may wait for a GP request */
 	long enable_lazy;		/* rcutree.enable_rcu_lazy: call_rcu() is lazy */
+	/* Real-time RCU threads and priority boosting (boost.c). */
+	long kthread_prio;		/* rcutree.kthread_prio: SCHED_FIFO priority */
+	long rcu_boost;			/* rcutree.rcu_boost: CONFIG_RCU_BOOST */
+	long rcu_boost_delay;		/* rcutree.rcu_boost_delay (ms) */
 };
 extern struct lrcu__params lrcu__params;
 
@@ -198,6 +203,9 @@ struct lrcu_slot {
 	struct lrcu_reader *__guarded_by(lrcu__slots_lock) reader;
 	int __guarded_by(lrcu__slots_lock) tid;	/* owner's kernel thread id */
 	char name[16];			/* owner's thread name at registration */
+	/* PI futex the booster makes the owner hold while boosted (boost.c;
+	 * atomic) */
+	uint32_t boost_pi;
 };
 
 /* ------------------------------------------------------------------ */
@@ -427,6 +435,8 @@ void lrcu__kthreads_fork(enum lrcu_fork_phase ph);	/* the threads' lock */
 void lrcu__kthreads_fork_child(void);	/* child: nobody parked, nothing asked */
 void lrcu__kthreads_restart(void);	/* child: start every thread again */
 void lrcu__kthreads_join(void);		/* after LRCU_KT_STOP: join and forget them */
+extern int lrcu__kthread_prio;		/* the RCU threads' SCHED_FIFO priority,
+					 * 0: ordinary (boost.c sets it at start) */
 /* params.c */
 void lrcu__params_freeze(void);		/* fixed parameters are now fixed */
 void lrcu__params_thaw(void);		/* ... until the library stops */
@@ -553,6 +563,9 @@ void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
 void lrcu__gp_run(struct lrcu_state *rsp, bool expedited);	/* gp_mutex held */
 void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
 bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap);
+/* May callers drive grace periods (normal ones: rcutree.gp_caller_drives),
+ * or only the GP kthread (always with real-time RCU threads: boost.c)? */
+bool lrcu__callers_drive(bool expedited);
 void lrcu__gp_release(struct lrcu_state *rsp);			/* drops gp_mutex */
 void lrcu__report_qs_rnp(struct lrcu_state *rsp, unsigned long mask,
 			struct lrcu_node *rnp, unsigned long gp_seq);
@@ -612,6 +625,14 @@ void lrcu__update_end(bool was_online);
 
 /* tree_exp.c: wait for the grace period ending at snap, expedited */
 void lrcu__exp_wait(struct lrcu_state *rsp, unsigned long snap);
+
+/* boost.c: real-time RCU threads and priority boosting.  Setup at start
+ * (before any thread or lock), the rcu flavor's booster, and the
+ * reader's half (the outermost rcu_read_unlock()'s slow path). */
+void lrcu__boost_setup(void);
+int lrcu__boost_init(struct lrcu_state *rsp);
+unsigned long lrcu__boost_count(void);	/* readers boosted */
+void lrcu__boost_unlock(void);
 
 /* tree_stall.c: the flavors' hooks, and the API any source of grace
  * periods (a flavor, an SRCU domain) uses to get stall warnings. */

@@ -18,8 +18,10 @@
  * caller) parks through lrcu__fork_park() under the same lock.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 struct kthread {
@@ -44,9 +46,26 @@ static struct {
 
 static __thread struct kthread *kt_self;	/* this thread's entry, if any */
 
+int lrcu__kthread_prio;
+
+/*
+ * rcutree.kthread_prio (boost.c settles it at start): the kernel's RCU
+ * kthreads run SCHED_FIFO at that priority; SRCU's work runs in
+ * workqueues, which do not, so srcu_worker stays ordinary.  A thread
+ * that may not (boost.c checked the permission first) runs on as it is.
+ */
+static void kthread_set_prio(const struct kthread *k)
+{
+	struct sched_param sp = { .sched_priority = lrcu__kthread_prio };
+
+	if (lrcu__kthread_prio && strncmp(k->name, "srcu", 4))
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
 static void *kthread_main(void *p)
 {
 	kt_self = p;
+	kthread_set_prio(kt_self);
 	/* Born while a fork() is being prepared: park before doing anything. */
 	if (lrcu__kthread_check())
 		return NULL;
@@ -247,15 +266,18 @@ void lrcu__fork_mutex(pthread_mutex_t *m, enum lrcu_fork_phase ph)
 {
 	if (ph == LRCU_FORK_PREPARE)
 		pthread_mutex_lock(m);
-	else
+	else if (ph == LRCU_FORK_PARENT || !READ_ONCE(lrcu__pi_locks))	/* set at init */
 		pthread_mutex_unlock(m);	/* ours, in the child too */
+	else
+		lrcu__mutex_init(m);	/* a PI mutex knows its holder by the
+					 * parent's thread id: only fresh */
 }
 
 void lrcu__fork_reclaim(pthread_mutex_t *m)
 {
 	/* Held by a thread that does not exist here (or free). */
 	if (pthread_mutex_trylock(m))
-		pthread_mutex_init(m, NULL);
+		lrcu__mutex_init(m);
 	else
 		pthread_mutex_unlock(m);
 }

@@ -104,8 +104,10 @@ static void node_fork(struct lrcu_node *rnp, enum lrcu_fork_phase ph)
 {
 	if (ph == LRCU_FORK_PREPARE)
 		lrcu__node_lock(rnp);
+	else if (ph == LRCU_FORK_PARENT)
+		lrcu__node_unlock(rnp);
 	else
-		lrcu__node_unlock(rnp);	/* ours, in the child too */
+		lrcu__lock_reset(&rnp->lock);	/* ours, under the parent's id */
 }
 
 static void tree_fork(enum lrcu_fork_phase ph)
@@ -169,6 +171,7 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+	lrcu__tid_fork_child();	/* before any lock: lock.h's PI words hold ids */
 	fork_locks(LRCU_FORK_CHILD);
 	lrcu__kthreads_fork_child();
 	if (fork_tree) {

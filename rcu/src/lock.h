@@ -17,10 +17,22 @@
  *
  * Debug builds (LRCU_DEBUG) also record the holder's thread id, for
  * lockdep.h's checks.
+ *
+ * Priority inheritance (lrcu__pi_locks, set when the library starts with
+ * real-time RCU threads: rcutree.kthread_prio, boost.c): the word is the
+ * holder's thread id, with FUTEX_WAITERS once somebody sleeps on it, and
+ * a contended locker sleeps in FUTEX_LOCK_PI, which lends the holder its
+ * priority.  The kernel's rcu_node locks are raw spinlocks, held with
+ * preemption off: the holder runs until it lets go.  Ours may be taken by
+ * an ordinary thread (registration, a report) and preempted by the
+ * real-time threads of a boost test while a real-time grace-period thread
+ * waits for it; inheritance lets the holder run.  The mode is chosen
+ * before any lock is taken and kept until the library stops.
  */
 #ifndef LRCU_LOCK_H
 #define LRCU_LOCK_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <rcu/kernel.h>
@@ -36,6 +48,22 @@ struct lrcu_lock {
 
 void lrcu__lock_slow(struct lrcu_lock *l);	/* contended: sleep until ours */
 void lrcu__unlock_wake(struct lrcu_lock *l);	/* wake one sleeper */
+extern bool lrcu__pi_locks;			/* the priority-inheriting protocol */
+void lrcu__lock_pi(struct lrcu_lock *l);
+void lrcu__unlock_pi(struct lrcu_lock *l);
+int lrcu__tid(void);				/* the caller's thread id (cached) */
+void lrcu__tid_fork_child(void);		/* a fork() child: forget it */
+/* A library pthread mutex: priority-inheriting under lrcu__pi_locks. */
+void lrcu__mutex_init(pthread_mutex_t *m);
+/* A fork() child: every lock is free again (the child's only thread held
+ * them under its parent's thread id). */
+static inline void lrcu__lock_reset(struct lrcu_lock *l)
+{
+	WRITE_ONCE(l->word, 0);	/* nobody else runs in the child yet */
+#ifdef LRCU_DEBUG
+	WRITE_ONCE(l->owner, 0);
+#endif
+}
 #ifdef LRCU_DEBUG
 /* debug.c: the caller's thread id; is a lock whose holder is owner ours? */
 int lrcu__debug_tid(void);
@@ -46,8 +74,11 @@ static inline void lrcu__lock(struct lrcu_lock *l)
 {
 	uint32_t free = 0;
 
+	/* Relaxed: set before any lock is taken (init.c). */
+	if (__builtin_expect(READ_ONCE(lrcu__pi_locks), 0))
+		lrcu__lock_pi(l);
 	/* Acquire: pairs with the release exchange in lrcu__unlock(). */
-	if (__builtin_expect(!try_cmpxchg_acquire(&l->word, &free, 1), 0))
+	else if (__builtin_expect(!try_cmpxchg_acquire(&l->word, &free, 1), 0))
 		lrcu__lock_slow(l);
 #ifdef LRCU_DEBUG
 	WRITE_ONCE(l->owner, lrcu__debug_tid());	/* read by lrcu__lock_held() */
@@ -59,8 +90,10 @@ static inline void lrcu__unlock(struct lrcu_lock *l)
 #ifdef LRCU_DEBUG
 	WRITE_ONCE(l->owner, 0);	/* ditto */
 #endif
+	if (__builtin_expect(READ_ONCE(lrcu__pi_locks), 0))	/* as above */
+		lrcu__unlock_pi(l);
 	/* Release: pairs with the acquire in lrcu__lock()/lrcu__lock_slow(). */
-	if (__builtin_expect(xchg_release(&l->word, 0) == 2, 0))
+	else if (__builtin_expect(xchg_release(&l->word, 0) == 2, 0))
 		lrcu__unlock_wake(l);
 }
 

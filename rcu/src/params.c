@@ -56,6 +56,9 @@ struct lrcu__params lrcu__params = {
 	.nocb_gp_stride = -1,
 	.lazy_gp_delay = 10000,		/* the kernel's LAZY_FLUSH_JIFFIES, 10 * HZ */
 	.enable_lazy = 0,		/* CONFIG_RCU_LAZY=n */
+	.kthread_prio = 0,		/* CONFIG_RCU_KTHREAD_PRIO=0 (RCU_BOOST=n) */
+	.rcu_boost = 0,			/* CONFIG_RCU_BOOST=n */
+	.rcu_boost_delay = 500,		/* CONFIG_RCU_BOOST_DELAY=500 */
 };
 
 /* ------------------------------------------------------------------ */
@@ -212,6 +215,12 @@ static const struct param_desc param_table[] = {
 	  "the older name of rcutree.jiffies_lazy_flush (RCU_FAST_NO_HZ's, 6 s there)"),
 	P("rcutree.enable_rcu_lazy", enable_lazy, 0, 1, false,
 	  "call_rcu() queues lazy callbacks (CONFIG_RCU_LAZY; call_rcu_hurry() never)"),
+	P("rcutree.kthread_prio", kthread_prio, 0, 99, true,
+	  "SCHED_FIFO priority of the RCU threads (0: ordinary threads; needs CAP_SYS_NICE)"),
+	P("rcutree.rcu_boost", rcu_boost, 0, 1, true,
+	  "boost readers that hold up a grace period (CONFIG_RCU_BOOST; raises kthread_prio to 1)"),
+	P("rcutree.rcu_boost_delay", rcu_boost_delay, 0, 3600000, false,
+	  "ms a grace period lasts before its readers are boosted (CONFIG_RCU_BOOST_DELAY)"),
 };
 #undef P
 #undef SECS

@@ -637,6 +637,8 @@ void lrcu_read_unlock_special(enum lrcu_flavor f)
 	 * (Only a registered thread's need_qs is ever set.) */
 	WRITE_ONCE(lrcu_reader.rw->need_qs[f], 0);
 	lrcu__wake(&lrcu__states[f].gp_wake);
+	if (f == LRCU_PREEMPT)
+		lrcu__boost_unlock();	/* a booster's loan ends here */
 }
 
 /*

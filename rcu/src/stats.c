@@ -47,6 +47,7 @@ int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st)
 		pthread_mutex_unlock(&rdp->cblock);
 	}
 	st->nocb_offloaded = lrcu__nocb_nr_offloaded(rsp);
+	st->boosts = f == LRCU_PREEMPT ? lrcu__boost_count() : 0;
 	pthread_mutex_lock(&lrcu__slots_lock);
 	for (i = 0; i < lrcu__nr_slots; i++)
 		st->nr_registered += lrcu__slots[i].reader != NULL;

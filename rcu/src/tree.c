@@ -1264,6 +1264,12 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 	}
 }
 
+bool lrcu__callers_drive(bool expedited)
+{
+	/* kthread_prio: fixed at start; gp_caller_drives: a run-time parameter. */
+	return !lrcu__kthread_prio && (expedited || READ_ONCE(lrcu__params.gp_caller_drives));
+}
+
 /*
  * For a library thread that would otherwise ask the GP kthread for the
  * grace period ending at snap and sleep until its end wakes it again (the
@@ -1286,8 +1292,7 @@ bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 
 	if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: pairs with rcu_seq_end() */
 		return true;
-	if (!READ_ONCE(lrcu__params.gp_caller_drives) ||	/* a run-time parameter */
-	    pthread_mutex_trylock(&rsp->gp_mutex)) {
+	if (!lrcu__callers_drive(false) || pthread_mutex_trylock(&rsp->gp_mutex)) {
 		lrcu__gp_request(rsp, snap);
 		return false;
 	}

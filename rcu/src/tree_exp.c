@@ -23,7 +23,9 @@
  * What makes it expedited: it waits for holdouts by polling briefly, then
  * sleeping until one wakes it, never on the force-quiescent-state timer;
  * and it is driven by a caller even when the kthread would drive a
- * normal one (rcutree.gp_caller_drives=0, or a start_poll request).
+ * normal one (rcutree.gp_caller_drives=0, or a start_poll request) --
+ * but for real-time RCU threads (rcutree.kthread_prio, boost.c), whose
+ * grace periods only the kthread drives.
  * Threads that are idle (offline, or outside any section) or never read
  * are not asked anything: their words prove them quiescent.
  *
@@ -88,5 +90,11 @@ void lrcu_end_inkernel_boot(void)
  * cookie), driving it the expedited way or sharing its driver's. */
 void lrcu__exp_wait(struct lrcu_state *rsp, unsigned long snap)
 {
-	lrcu__gp_drive(rsp, snap, true);
+	if (lrcu__callers_drive(true)) {
+		lrcu__gp_drive(rsp, snap, true);
+		return;
+	}
+	/* Real-time RCU threads (boost.c): the GP kthread drives it. */
+	lrcu__gp_request_exp(rsp, snap);
+	lrcu__gp_wait(rsp, snap);
 }

@@ -17,10 +17,11 @@
 #include "internal.h"
 
 /* Wait for the grace period ending at snap, the normal way: drive it
- * (lrcu__gp_drive()), or with rcutree.gp_caller_drives=0 ask the kthread. */
+ * (lrcu__gp_drive()), or with rcutree.gp_caller_drives=0 (or real-time
+ * RCU threads) ask the kthread. */
 static void normal_wait(struct lrcu_state *rsp, unsigned long snap)
 {
-	if (READ_ONCE(lrcu__params.gp_caller_drives)) {	/* may change at run time */
+	if (lrcu__callers_drive(false)) {
 		lrcu__gp_drive(rsp, snap, false);
 		return;
 	}

@@ -30,6 +30,7 @@ membarrier 2
 tree 3
 tree_exp 3
 tree_stall 3
+boost 3
 registry 4
 callbacks 5
 lazy 5

@@ -53,6 +53,15 @@ LRCU_API int lrcu_init(void);
  */
 LRCU_API int lrcu_shutdown(void);
 
+/*
+ * The SCHED_FIFO priority the RCU threads run at (rcutree.kthread_prio),
+ * 0 if they are ordinary threads (not asked for, or not allowed: no
+ * CAP_SYS_NICE).  The kernel's rcu_get_gp_kthreads_prio(), which
+ * rcutorture's boost test needs at 2 or more.
+ */
+LRCU_API int lrcu_get_gp_kthreads_prio(void);
+static inline int rcu_get_gp_kthreads_prio(void) { return lrcu_get_gp_kthreads_prio(); }
+
 /* Print the rcu_node tree: levels, nodes, which slots each leaf covers. */
 LRCU_API void lrcu_print_tree(FILE *out);
 
@@ -83,6 +92,7 @@ struct lrcu_stats {
 					 * fence (membarrier() for rcu); the others
 					 * ended on the scans before it
 					 * (rcutree.gp_defer_fence) */
+	unsigned long boosts;		/* readers boosted (rcutree.rcu_boost) */
 };
 LRCU_API int lrcu_get_stats(enum lrcu_flavor f, struct lrcu_stats *st);
 
