@@ -43,7 +43,6 @@ static unsigned long get_rtc(void)
 	/* The address only, never dereferenced: relaxed. */
 	return (unsigned long)READ_ONCE(rcu_torture_current);
 }
-static unsigned long get_zero(void) { return 0; }
 static unsigned long get_tfle(void) { return (unsigned long)pool_freelist_empty(); }
 static unsigned long get_close_calls(void) { return hist_sum_from(tc.batch, 2); }
 static unsigned long min_or_zero(unsigned long m) { return m == ULONG_MAX ? 0 : m; }
@@ -131,10 +130,10 @@ static const struct counter counters[] = {
 	{ "rtmbkf_fail", TC(rtmbkf_fail), CON(8, " rtmbkf: ") },
 	{ "rtmbkf_try", TC(rtmbkf_try), JOIN("/") },
 	{ "rtbe", TC(rtbe), CON(9, " rtbe: ") },
-	/* The kernel's priority-boost counters: no boosting here. */
-	{ "rtbke", FN(get_zero), CON(10, " rtbke: ") },
-	{ "rtbf", FN(get_zero), CON(11, " rtbf: ") },
-	{ "rtb", FN(get_zero), CON(12, " rtb: ") },
+	/* The priority-boost test (boost.c). */
+	{ "rtbke", TC(boost_ktrerror), CON(10, " rtbke: ") },
+	{ "rtbf", TC(boost_failure), CON(11, " rtbf: ") },
+	{ "rtb", TC(boosts), CON(12, " rtb: ") },
 	{ "nt", TC(nt), CON(13, " nt: ") },
 	{ "tfle", FN(get_tfle), CON(3, " tfle: ") },
 	{ "pipe", HIST(pipe), LINE("Reader Pipe"), .flags = C_BANG },
@@ -150,6 +149,11 @@ static const struct counter counters[] = {
 	/* As kvm-recheck counts "Stalls". */
 	{ "stalls", FN(get_stalls), SUM(6), .flags = C_SUMMARY_ONLY },
 	{ "rcu_stalls", TC(rcu_stalls), SUM(7) },
+	/* The priority-boost test and reader preemption (boost.c, preempt.c). */
+	{ "boost_tests", TC(boosts), SUM(8), .flags = C_SUMMARY_ONLY },
+	{ "readers_boosted", OPS(boosts), SUM(9) },
+	{ "preemptions", TC(preemptions), SUM(10) },
+	{ "boost_holds", TC(boost_holds) },
 	/* The kernel's onoff field ends with its HZ. */
 	{ "barrier_ok", TC(barrier_ok), CON(15, " (HZ=" XSTR(TORTURE_HZ) ") barrier: ") },
 	{ "barrier_attempts", TC(barrier_attempts), JOIN("/") },
@@ -176,6 +180,12 @@ static const struct counter counters[] = {
 	{ "oracle_checks", TC(gpo_checks), SUM(1) },
 
 	/* Failure counters: stats.jsonl's "failures", summary.json's "errors". */
+	{ "rtbf", TC(boost_failure),
+	  FAIL("boost failure: a grace period outlasted test_boost_duration while real-time "
+	       "threads kept every processor busy: its readers were not boosted (rtbf)") },
+	{ "rtbke", TC(boost_ktrerror), FAIL("a boost-test thread could not start (rtbke)") },
+	{ "rtbre", TC(boost_rterror),
+	  FAIL("a boost-test thread could not be made SCHED_FIFO (rtbre)") },
 	{ "reader_pipe", FN(get_pipe),
 	  FAIL("too-short grace period (Reader Pipe entries past index 1)") },
 	{ "gp_oracle", TC(gpo_fail),

@@ -28,7 +28,6 @@ struct kparam {
 	const char *why;
 };
 
-#define BOOST	"no priority boosting in userspace"
 #define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
 		"which its rcuo thread shares"
 #define NOHZ	"no scheduling-clock ticks in userspace"
@@ -41,10 +40,6 @@ struct kparam {
 
 static const struct kparam kparams[] = {
 	/* rcutorture's own */
-	{ "rcutorture.test_boost", BOOST }, { "rcutorture.test_boost_interval", BOOST },
-	{ "rcutorture.test_boost_duration", BOOST }, { "rcutorture.test_boost_holdoff", BOOST },
-	{ "rcutorture.preempt_duration", "threads cannot preempt one another at will here" },
-	{ "rcutorture.preempt_interval", "threads cannot preempt one another at will here" },
 	{ "rcutorture.test_nmis", "no NMIs in userspace" },
 	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
@@ -62,7 +57,7 @@ static const struct kparam kparams[] = {
 	{ "torture.verbose_sleep_frequency", "the console is a file here: no need to slow it" },
 	{ "torture.verbose_sleep_duration", "the console is a file here: no need to slow it" },
 	/* Tree RCU's */
-	{ "rcutree.kthread_prio", BOOST }, { "rcutree.use_softirq", "no softirqs in userspace" },
+	{ "rcutree.use_softirq", "no softirqs in userspace" },
 	{ "rcutree.nocb_nobypass_lim_per_jiffy", BYPASS },
 	{ "rcutree.rcu_nocb_poll", "not a kernel parameter: the kernel's is rcu_nocb_poll" },
 	{ "rcutree.rcu_normal_wake_from_gp", "a kernel wake-up optimisation of synchronize_rcu()" },
@@ -99,7 +94,6 @@ static const struct kparam kparams[] = {
 static const struct {
 	const char *name, *inert;
 } defining[] = {
-	{ "rcutorture.test_boost", "0" }, { "rcutorture.preempt_duration", "0" },
 	{ "rcutorture.test_nmis", "0" }, { "rcutorture.leakpointer", "0" },
 	{ "rcutorture.reader_flavor", "1" }, { "rcutorture.n_up_down", "0" },
 	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.gp_cond_full", "0" },

@@ -223,7 +223,8 @@ static int start_threads(void)
 	int (*const starters[])(void) = {
 		readers_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
-		read_exit_start, nocb_toggle_start, gpwd_start,
+		read_exit_start, nocb_toggle_start, gpwd_start, boost_start,
+		preempt_start,
 	};
 	size_t i;
 
@@ -356,8 +357,10 @@ static void stop_threads(void)
 	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls) ||
 	    STAT_READ(tc.gp_hangs) > STAT_READ(tc.gp_hangs_deliberate))
 		timeout = 5;
-	if (torture_join_all(timeout, gp_hang_reported, hung, sizeof(hung)))
+	if (torture_join_all(timeout, gp_hang_reported, hung, sizeof(hung))) {
+		boost_restore();	/* the boost threads are gone */
 		return;
+	}
 	STAT_SET(torture_hung_at_stop, 1);
 	torout(" threads did not stop within %lu s: %s", timeout, hung);
 	writer_stall_report();

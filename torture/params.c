@@ -28,6 +28,8 @@ struct torture_params tp = {
 	.gp_cond_wi = 16000, .gp_poll_wi = 16000, .gp_cond_wi_exp = 128, .gp_poll_wi_exp = 128,
 	.read_exit_delay = 13, .read_exit_burst = 16, .gp_hang_timeout = 10,
 	.nocbs_toggle = 1000,
+	.test_boost = 1, .test_boost_duration = 4, .test_boost_interval = 7,
+	.preempt_interval = 1000,
 	.span_reads = 1,
 };
 
@@ -54,6 +56,9 @@ static const struct pdesc ptab[] = {
 	I(gp_cond_wi_exp, 0, 10000000), I(gp_poll_wi_exp, 0, 10000000),
 	I(read_exit_delay, 1, 3600), I(read_exit_burst, 0, 1024),
 	I(nocbs_nthreads, 0, 64), I(nocbs_toggle, 1, 3600000),
+	I(test_boost, 0, 2), I(test_boost_duration, 0, 3600), I(test_boost_interval, 0, 3600),
+	I(test_boost_holdoff, 0, 3600), I(preempt_duration, 0, 10000),
+	I(preempt_interval, 1, 3600000),
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */
@@ -129,6 +134,11 @@ void params_said_json(FILE *out)
 	said_json(out, unhonoured, nunhonoured);
 	fprintf(out, ",\"ignored\":");
 	said_json(out, ignored, nignored);
+}
+
+void params_unhonoured_add(const char *tok, const char *why)
+{
+	say(unhonoured, &nunhonoured, tok, why);
 }
 
 int params_unhonoured(char *buf, size_t len)

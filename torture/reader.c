@@ -444,6 +444,8 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	mbox_hang(r, p, rng);
 	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
 	read_delay(&rd, rng, span_delay_us(r, rng));
+	if (r)
+		boost_hold(r->id);	/* the boost test's long section */
 	n = __builtin_popcount(allowed_mask) > 1 ? (int)(torture_random(rng) % 8) : 0;
 	for (i = 0; i < n; i++) {
 		rd_switch(&rd, random_mask(rng));

@@ -45,6 +45,8 @@ struct torture_params {
 	long gp_cond_wi, gp_poll_wi, gp_cond_wi_exp, gp_poll_wi_exp;
 	long read_exit_delay, read_exit_burst, stop_on_error;
 	long nocbs_nthreads, nocbs_toggle;
+	long test_boost, test_boost_duration, test_boost_interval, test_boost_holdoff;
+	long preempt_duration, preempt_interval;
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
 	long weak_mem;			/* ours: widen store-buffer windows */
@@ -84,6 +86,9 @@ void params_said_json(FILE *out);
 /* "not honoured: rcutorture.X=V (why); ..." into buf: the parameters that
  * define a test this run does not do; returns how many. */
 int params_unhonoured(char *buf, size_t len);
+/* At run time: the test rcutorture.TOK asked for cannot run (why: a
+ * string that lives as long as the run). */
+void params_unhonoured_add(const char *tok, const char *why);
 void params_usage(FILE *out);
 
 /* ------------------------------------------------------------------ */
@@ -121,8 +126,10 @@ void torture_spin_us(unsigned long us);
 /* Threads (util.c) */
 bool torture_must_stop(void);
 void torture_request_stop(void);
-/* Spawn a torture thread; it is joined by torture_stop_all(). */
+/* Spawn a torture thread; it is joined by torture_stop_all().  A bound
+ * one keeps its own affinity: the shuffler leaves it alone. */
 int torture_spawn(const char *name, void *(*fn)(void *), void *arg);
+int torture_spawn_bound(const char *name, void *(*fn)(void *), void *arg);
 /* Stop every thread, waiting at most timeout_s (less once give_up(),
  * if given, says so); false if some hung. */
 bool torture_join_all(unsigned long timeout_s, bool (*give_up)(void), char *hung, size_t len);
@@ -211,6 +218,12 @@ struct torture_counters {
 	unsigned long gpo_cb_early;	/* callbacks invoked before their GP */
 	unsigned long gp_hangs;		/* hang watchdog reports */
 	unsigned long gp_hangs_deliberate;	/* ... during stall_cpu */
+	unsigned long boosts;		/* boost-test intervals done (rtb) */
+	unsigned long boost_failure;	/* grace periods that outlasted one (rtbf) */
+	unsigned long boost_ktrerror;	/* boost threads not started (rtbke) */
+	unsigned long boost_rterror;	/* ... not made SCHED_FIFO (rtbre) */
+	unsigned long boost_holds;	/* sections held across an interval */
+	unsigned long preemptions;	/* preempt_duration episodes (preempt.c) */
 };
 extern struct torture_counters tc;
 
@@ -299,6 +312,13 @@ void stall_final_check(void);	/* at the end, before the verdict */
 int fwd_prog_start(void);
 int read_exit_start(void);
 int nocb_toggle_start(void);
+int boost_start(void);			/* the priority-boost test (boost.c) */
+void boost_restore(void);		/* put real-time throttling back */
+void boost_hold(int reader);		/* a reader's section across an interval */
+int preempt_start(void);		/* reader preemption (preempt.c) */
+/* May this process make a thread SCHED_FIFO at prio (CAP_SYS_NICE, or an
+ * RLIMIT_RTPRIO that high)? */
+bool torture_may_rt(int prio);
 int object_debug_test(void);		/* 0 ok, -1 failed */
 
 /* Stats (stats.c) */

@@ -75,6 +75,24 @@ void torture_hrtimeout_us(unsigned long base, unsigned long fuzz, struct torture
 	torture_sleep_us(base + (fuzz ? torture_random(r) % fuzz : 0));
 }
 
+/*
+ * May this process's threads run SCHED_FIFO at priority prio?  Tried
+ * on the calling thread, then undone: a capability or rlimit check
+ * would miss the refusals that come from elsewhere (a cgroup without
+ * real-time bandwidth, a seccomp filter).
+ */
+bool torture_may_rt(int prio)
+{
+	struct sched_param old, sp = { .sched_priority = prio };
+	int policy;
+
+	if (pthread_getschedparam(pthread_self(), &policy, &old) ||
+	    pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+		return false;
+	pthread_setschedparam(pthread_self(), policy, &old);
+	return true;
+}
+
 void torture_spin_us(unsigned long us)
 {
 	uint64_t end = mono_us() + us;
@@ -105,6 +123,7 @@ struct tthread {
 	pthread_t t;
 	char name[32];
 	int alive;	/* cleared by torture_thread_exiting(); under threads_lock */
+	bool bound;	/* keeps its affinity (torture_spawn_bound()) */
 };
 
 static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -132,7 +151,7 @@ static void *thread_trampoline(void *p)
 	return ret;
 }
 
-int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
+static int spawn(const char *name, void *(*fn)(void *), void *arg, bool bound)
 {
 	struct spawn_arg *sa = malloc(sizeof(*sa));
 	struct tthread *t;
@@ -158,6 +177,7 @@ int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
 	t = &threads[nthreads];
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->alive = 1;
+	t->bound = bound;
 	rc = pthread_create(&t->t, NULL, thread_trampoline, sa);
 	if (rc) {
 		pthread_mutex_unlock(&threads_lock);
@@ -169,6 +189,16 @@ int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
 	nthreads++;
 	pthread_mutex_unlock(&threads_lock);
 	return 0;
+}
+
+int torture_spawn(const char *name, void *(*fn)(void *), void *arg)
+{
+	return spawn(name, fn, arg, false);
+}
+
+int torture_spawn_bound(const char *name, void *(*fn)(void *), void *arg)
+{
+	return spawn(name, fn, arg, true);
 }
 
 void torture_thread_exiting(void)
@@ -188,7 +218,7 @@ void torture_for_each_thread(void (*fn)(pthread_t t, void *arg), void *arg)
 
 	pthread_mutex_lock(&threads_lock);
 	for (i = 0; i < nthreads; i++)
-		if (threads[i].alive)
+		if (threads[i].alive && !threads[i].bound)
 			fn(threads[i].t, arg);
 	pthread_mutex_unlock(&threads_lock);
 }

@@ -98,8 +98,8 @@ RCU_NOCB_CPU_DEFAULT_ALL    bool      model
 RCU_LAZY                    bool      param:rcutree.enable_rcu_lazy
 RCU_TRACE                   bool      ignored
 RCU_BOOST                   bool      model
-RCU_BOOST_DELAY             int       ignored
-RCU_KTHREAD_PRIO            int       ignored
+RCU_BOOST_DELAY             int       param:rcutree.rcu_boost_delay
+RCU_KTHREAD_PRIO            int       param:rcutree.kthread_prio
 RCU_CPU_STALL_TIMEOUT       int       param:rcupdate.rcu_cpu_stall_timeout
 RCU_EXP_CPU_STALL_TIMEOUT   int       param:rcupdate.rcu_exp_cpu_stall_timeout
 RCU_CPU_STALL_INFO          bool      param:rcupdate.rcu_cpu_stall_info
@@ -390,7 +390,8 @@ scen_derive() {
 		fi
 	done
 	# Priority boosting: (PREEMPT_RCU && RCU_EXPERT) || PREEMPT_RT, as set
-	# (PREEMPT_RT's default y); it asks rcutorture for its boost test.
+	# (PREEMPT_RT's default y): the library's rcutree.rcu_boost
+	# (scen_boost_args), which rcutorture's default test_boost=1 tests.
 	SP_EFF[RCU_BOOST]=n
 	if scen_y PREEMPT_RCU && scen_y RCU_EXPERT || scen_y PREEMPT_RT; then
 		scen_visible RCU_BOOST "$(scen_y PREEMPT_RT && echo y || echo n)"
@@ -597,6 +598,18 @@ scen_nocb() {
 	SP[nocbs_from]=$from
 }
 
+# scen_kthread_prio: the kernel's sanitize_kthread_prio() in an rcutorture
+# kernel: with RCU_BOOST the RCU threads run at real-time priority 2 at
+# least (above the boost test's threads), whatever rcutree.kthread_prio
+# (or CONFIG_RCU_KTHREAD_PRIO) says.  After the boot arguments: it wins.
+scen_kthread_prio() {
+	local p=${SP_BV[rcutree.kthread_prio]:-${SP_VAL[CONFIG_RCU_KTHREAD_PRIO]:-0}}
+
+	scen_y RCU_BOOST || return 0
+	[[ $p =~ ^[0-9]+$ ]] && ((p >= 2)) && return 0
+	scen_arg rcutree.kthread_prio=2 "(CONFIG_RCU_BOOST=y in an rcutorture kernel: at least 2, as sanitize_kthread_prio())"
+}
+
 # scen_boot_args DURATION: the arguments to check and run: the kernel
 # scripts' defaults (ver_functions.sh) for what is not given, the Kconfig
 # options that stand for boot parameters, the boot arguments as given,
@@ -611,10 +624,8 @@ scen_boot_args() {
 	scen_given rcutorture.stat_interval ||
 		scen_arg "rcutorture.stat_interval=$(scen_stat_interval "$duration" "${SP_BV[rcutorture.stutter]:-5}")" "(default)"
 	scen_given rcutorture.shutdown_secs || scen_arg "rcutorture.shutdown_secs=$duration" "(default)"
-	# The kernel's rcutorture tests boosting by default (test_boost=1)
-	# where CONFIG_RCU_BOOST=y: say that the scenario asks for it.
-	! scen_y RCU_BOOST || scen_given rcutorture.test_boost ||
-		scen_arg rcutorture.test_boost=1 "(CONFIG_RCU_BOOST=y: the kernel's boost test)"
+	! scen_y RCU_BOOST || scen_given rcutree.rcu_boost ||
+		scen_arg rcutree.rcu_boost=1 "(CONFIG_RCU_BOOST=y)"
 	for key in "${SP_ORDER[@]}"; do
 		read -r _ name <<<"${SCEN_CONFIG[${key#CONFIG_}]:-x x}"
 		[[ $name == param:* ]] || continue
@@ -630,6 +641,7 @@ scen_boot_args() {
 		[ -n "${SP_NOCB_DROP[$i]:-}" ] || scen_arg "${SP_BOOT[i]}" "${SP_BOOTFROM[i]}"
 	done
 	[ -z "${SP[nocbs]:-}" ] || scen_arg "${SP[nocbs]}" "${SP[nocbs_from]}"
+	scen_kthread_prio
 	[ "${SP_BV[rcutorture.torture_type]:-}" = "${SP[type]}" ] ||
 		scen_arg "rcutorture.torture_type=${SP[type]}" "(the torture type)"
 	[ "${SP_BV[nr_cpus]:-}" = "${SP[possible]}" ] ||

@@ -30,16 +30,17 @@ done_testing() {
 	[ "$T_FAIL" -eq 0 ]
 }
 
-# run NAME ARGS...: run rcutorture with --out $T_TMP/NAME; sets RC, OUT
-# (console file), ELAPSED (seconds); dumps the console tail on failure of
-# the caller's checks via show.
+# run NAME ARGS...: run rcutorture with --out $T_TMP/NAME (under the
+# command in the array T_WRAP, if any); sets RC, OUT (console file),
+# ELAPSED (seconds); dumps the console tail on failure of the caller's
+# checks via show.
 run() {
 	local name=$1 t0 t1
 	shift
 	OUT=$T_TMP/$name.log
 	DIR=$T_TMP/$name
 	t0=$(date +%s.%N)
-	timeout -k 5 300 "$RCUTORTURE" --out "$DIR" "$@" >"$OUT" 2>&1
+	timeout -k 5 300 "${T_WRAP[@]}" "$RCUTORTURE" --out "$DIR" "$@" >"$OUT" 2>&1
 	RC=$?
 	t1=$(date +%s.%N)
 	ELAPSED=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')

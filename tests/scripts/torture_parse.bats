@@ -297,21 +297,27 @@ CONFIG_HOTPLUG_CPU=n'
 	[[ $output == *"check rcutorture.stat_interval=2"* ]]
 }
 
-@test "CONFIG_RCU_BOOST=y (with PREEMPT_RCU and RCU_EXPERT, as the kernel requires) asks for rcutorture's boost test, unless test_boost is given" {
+@test "CONFIG_RCU_BOOST=y (with PREEMPT_RCU and RCU_EXPERT, as the kernel requires) turns boosting on, with RCU threads at real-time priority 2 at least" {
 	scenario_file B1 'CONFIG_NR_CPUS=4
 CONFIG_PREEMPT=y
 CONFIG_RCU_EXPERT=y
 CONFIG_RCU_BOOST=y'
 	run plan_of B1
-	[[ $output == *"check rcutorture.test_boost=1"$'\t'"(CONFIG_RCU_BOOST=y: the kernel's boost test)"* ]]
-	scenario_file B1.boot 'rcutorture.test_boost=0'
+	[[ $output == *"check rcutree.rcu_boost=1"$'\t'"(CONFIG_RCU_BOOST=y)"* ]]
+	[[ $output == *"check rcutree.kthread_prio=2"$'\t'"(CONFIG_RCU_BOOST=y in an rcutorture kernel: at least 2, as sanitize_kthread_prio())"* ]]
+	[[ $output != *test_boost* ]]	# rcutorture's default (1) runs the test
+	scenario_file B1.boot 'rcutorture.test_boost=0 rcutree.kthread_prio=3'
 	run plan_of B1
-	[[ $output == *"check rcutorture.test_boost=0"* && $output != *"test_boost=1"* ]]
+	[[ $output == *"check rcutorture.test_boost=0"* && $output == *"check rcutree.kthread_prio=3"* ]]
+	[[ $output != *"kthread_prio=2"* ]]
+	scenario_file B1.boot 'rcutree.kthread_prio=1'
+	run plan_of B1
+	[[ $output == *"check rcutree.kthread_prio=1"*"check rcutree.kthread_prio=2"* ]]	# the last wins
 	scenario_file B2 'CONFIG_NR_CPUS=4
 CONFIG_PREEMPT=y
 CONFIG_RCU_BOOST=y'
 	run plan_of B2
-	[[ $output != *test_boost* ]]
+	[[ $output != *rcu_boost* && $output != *kthread_prio* ]]
 	[[ $output == *"note CONFIG_RCU_BOOST=y: needs PREEMPT_RCU and RCU_EXPERT (the kernel ignores it without): ignored"* ]]
 }
 
@@ -365,18 +371,16 @@ rcutorture.test_boost=0 rcutorture.stutter=3'
 	run cat "$BATS_TEST_TMPDIR/C1.plan"
 	[[ $output == *"note nohz_full=1-3: ignored: no scheduling-clock ticks in userspace ("*"/scenarios/C1.boot:1)"* ]]
 	[[ $output == *"note frobnicate=2: unknown kernel parameter (the kernel would pass it to init): ignored ("*"/scenarios/C1.boot:1)"* ]]
-	[[ $output == *"note rcutorture.test_boost=0: ignored: no priority boosting in userspace"* ]]
 	[[ $output == *"arg rcutorture.stutter=3"* && $output != *"arg nohz_full"* && $output != *"arg frobnicate"* ]]
-	# rcutorture's own stay, so that the run lists them (and calls a
-	# test it did not do INCOMPLETE: rcutorture.preempt_duration).
 	[[ $output == *"arg rcutorture.test_boost=0"* ]]
+	# The boost and preemption parameters are honoured: no note.
 	scenario_file C1.boot 'rcutorture.preempt_duration=10 rcutree.kthread_prio=2'
 	scen_resolve C1 60 >"$BATS_TEST_TMPDIR/C1.plan"
 	run scen_check "$BATS_TEST_TMPDIR/C1.plan" "$REAL"
 	[ "$status" -eq 0 ]
 	run cat "$BATS_TEST_TMPDIR/C1.plan"
-	[[ $output == *"note rcutorture.preempt_duration=10: not honoured: threads cannot preempt one another at will here"* ]]
-	[[ $output == *"arg rcutorture.preempt_duration=10"* && $output != *"arg rcutree.kthread_prio"* ]]
+	[[ $output == *"arg rcutorture.preempt_duration=10"* && $output == *"arg rcutree.kthread_prio=2"* ]]
+	[[ $output != *"note rcutorture.preempt_duration"* && $output != *"note rcutree.kthread_prio"* ]]
 	[[ $output != *"check "* ]]
 	# From the command line, a foreign parameter is a mistake.
 	scen_resolve C1 60 --bootargs "frobnicate=3" >"$BATS_TEST_TMPDIR/C1.plan"

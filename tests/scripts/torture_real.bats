@@ -44,24 +44,34 @@ teardown() {
 	[ "$(grep -c '^BUSTED ------- .* FAILURE: ' <<<"$output")" -eq 1 ]
 }
 
-@test "a scenario asking for a test that does not run here (the kernel's boost test, reader preemption) is INCOMPLETE, naming them; ignored ones are listed" {
-	scenario_file BOOSTY 'CONFIG_NR_CPUS=4
+@test "a scenario asking for a test that does not run here (NMIs, the pointer-leak test) is INCOMPLETE, naming them; ignored ones are listed" {
+	scenario_file NMIS 'CONFIG_NR_CPUS=4
 CONFIG_PREEMPT=y
-CONFIG_RCU_EXPERT=y
-CONFIG_RCU_BOOST=y
 CONFIG_HOTPLUG_CPU=n'
-	scenario_file BOOSTY.boot 'rcutorture.preempt_duration=10 rcutorture.test_boost_interval=3'
-	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 4s --cpus 4 BOOSTY
+	scenario_file NMIS.boot 'rcutorture.test_nmis=1 rcutorture.leakpointer=1 rcutorture.fwd_progress_need_resched=1'
+	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 4s --cpus 4 NMIS
 	echo "$output"
 	[ "$status" -eq 1 ]
-	local want="INCOMPLETE: not honoured: rcutorture.test_boost=1 (no priority boosting in userspace); rcutorture.preempt_duration=10 (threads cannot preempt one another at will here) (ignored: rcutorture.test_boost_interval=3)"
-	[[ $output == *$'\n'"BOOSTY ------- "*" GPs ("*" $want"$'\n'* ]]
+	local want="INCOMPLETE: not honoured: rcutorture.test_nmis=1 (no NMIs in userspace); rcutorture.leakpointer=1 (the kernel's pointer-leak test) (ignored: rcutorture.fwd_progress_need_resched=1)"
+	[[ $output == *$'\n'"NMIS ------- "*" GPs ("*" $want"$'\n'* ]]
 	[[ $output == *"1 of 1 runs incomplete."* ]]
 	RES=$(ls -d "$BATS_TEST_TMPDIR"/res/*/)
-	[ "$(cat "$RES/BOOSTY/exit_status")" = 6 ]
+	[ "$(cat "$RES/NMIS/exit_status")" = 6 ]
 	run "$RECHECK" "$RES"
 	[ "$status" -eq 1 ]
-	[[ $output == *"BOOSTY ------- "*" $want"* ]]
+	[[ $output == *"NMIS ------- "*" $want"* ]]
+}
+
+@test "the kernel's BUSTED-BOOST fails its boost test, where threads may be SCHED_FIFO; elsewhere it is INCOMPLETE, naming why" {
+	scenario_copy BUSTED-BOOST
+	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 15s BUSTED-BOOST
+	echo "$output"
+	[ "$status" -eq 1 ]
+	if chrt -f 1 true 2>/dev/null && [ -w /proc/sys/kernel/sched_rt_runtime_us ]; then
+		[[ $output == *"BUSTED-BOOST ------- "*" FAILURE: boost failure: "* ]]
+	else
+		[[ $output == *"BUSTED-BOOST ------- "*" INCOMPLETE: not honoured: rcutorture.test_boost=2 ("* ]]
+	fi
 }
 
 # start_run SCENARIO...: torture.sh with the real program for 60 s in

@@ -45,7 +45,7 @@ bad rcutorture.torture_type=lib:/bin/true -- 3 "torture_type=lib:/bin/true" "lib
 # --check: every parameter checked, nothing started; one line a finding,
 # in command-line order, N the parameter's position (0: the whole).
 "$RCUTORTURE" --check rcutorture.nosuch=1 nohz_full=1-3 frobnicate=2 rcutree.rcu_fanout=1 \
-	rcutorture.test_boost=0 rcutorture.stutter=2 rcutorture.nfakewriters=-1 nr_cpus=4 \
+	rcutorture.fwd_progress_need_resched=0 rcutorture.stutter=2 rcutorture.nfakewriters=-1 nr_cpus=4 \
 	>"$T_TMP/check.out" 2>"$T_TMP/check.err"
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
@@ -53,7 +53,7 @@ error 1: unknown parameter 'rcutorture.nosuch'
 ignored 2: nohz_full=1-3: ignored: no scheduling-clock ticks in userspace (bin/torture.sh offloads its CPUs' callbacks, as the kernel does)
 foreign 3: unknown parameter 'frobnicate'
 error 4: rcutree.rcu_fanout: value 1 out of range (2 to 64)
-ignored 5: rcutorture.test_boost=0: ignored: no priority boosting in userspace
+ignored 5: rcutorture.fwd_progress_need_resched=0: ignored: no cond_resched() in userspace
 WANT
 [ "$rc" = 2 ] && [ ! -s "$T_TMP/check.err" ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want" &&
 	! grep -q "Start of test" "$T_TMP/check.out"
@@ -62,12 +62,12 @@ ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 # A parameter that defines a test this program does not do is
 # "unhonoured" unless set to the value that asks for nothing; made-up
 # names under the kernel's namespaces are errors.
-"$RCUTORTURE" --check rcutorture.test_boost=2 rcutorture.reader_flavor=0x4 rcutorture.reader_flavor=0x1 \
+"$RCUTORTURE" --check rcutorture.test_nmis=2 rcutorture.reader_flavor=0x4 rcutorture.reader_flavor=0x1 \
 	rcutorture.n_up_down=32 rcutorture.nreaders_exp=1 torture.nosuch=1 \
 	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
-unhonoured 1: rcutorture.test_boost=2: not honoured: no priority boosting in userspace
+unhonoured 1: rcutorture.test_nmis=2: not honoured: no NMIs in userspace
 unhonoured 2: rcutorture.reader_flavor=0x4: not honoured: SRCU reader flavors other than srcu_read_lock() are not selectable
 ignored 3: rcutorture.reader_flavor=0x1: ignored: SRCU reader flavors other than srcu_read_lock() are not selectable
 unhonoured 4: rcutorture.n_up_down=32: not honoured: srcu_down_read()/srcu_up_read() readers across threads are not tortured
@@ -151,11 +151,11 @@ fi
 
 # The kernel's values: nfakewriters=-1 is one a CPU; boot parameters of
 # the kernel with no userspace meaning are accepted with a note.
-run kvals nr_cpus=3 rcutorture.nfakewriters=-1 rcutorture.test_boost=0 rcutree.kthread_prio=2 \
-	rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+run kvals nr_cpus=3 rcutorture.nfakewriters=-1 rcutorture.fwd_progress_need_resched=0 \
+	rcutree.use_softirq=0 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
 [ "$RC" = 0 ] && grep -q "Start of test: nreaders=2 nfakewriters=3 " "$OUT" &&
-	grep -q "^rcu-torture: rcutorture.test_boost=0: ignored: no priority boosting" "$OUT" &&
-	grep -q "^rcu-torture: rcutree.kthread_prio=2: ignored" "$OUT"
+	grep -q "^rcu-torture: rcutorture.fwd_progress_need_resched=0: ignored: no cond_resched()" "$OUT" &&
+	grep -q "^rcu-torture: rcutree.use_softirq=0: ignored" "$OUT"
 ok $? "nfakewriters=-1 is ncpus; kernel-only parameters are noted on the console"
 
 # fwd_progress=N runs N forward-progress threads; -1 one a CPU, and never
@@ -173,13 +173,13 @@ ok $? "fwd_progress: 3 threads, -1 one a CPU, 9 on 2 CPUs two (said) ($n3, $nall
 # Every check may pass, but a run whose parameters ask for a test it does
 # not do is INCOMPLETE (exit 6), naming them; summary.json lists them and
 # the other rcutorture parameters it ignored.
-run unhon rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.test_boost=2 \
-	rcutorture.test_boost_interval=3
+run unhon rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.test_nmis=2 \
+	rcutorture.fwd_progress_need_resched=1
 [ "$RC" = 6 ] &&
-	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_boost=2 (no priority boosting in userspace): " &&
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_nmis=2 (no NMIs in userspace): " &&
 	jq -e '.result == "INCOMPLETE" and .exit_status == 6
-		and .unhonoured == [{"param": "rcutorture.test_boost=2", "why": "no priority boosting in userspace"}]
-		and .ignored == [{"param": "rcutorture.test_boost_interval=3", "why": "no priority boosting in userspace"}]' \
+		and .unhonoured == [{"param": "rcutorture.test_nmis=2", "why": "no NMIs in userspace"}]
+		and .ignored == [{"param": "rcutorture.fwd_progress_need_resched=1", "why": "no cond_resched() in userspace"}]' \
 		"$DIR/summary.json" >/dev/null
 ok $? "a test asked for and not done: INCOMPLETE (exit 6) naming it, summary.json's unhonoured and ignored"
 

@@ -182,6 +182,27 @@ int rcut_nocb_toggle(int cpu, int offload)
 	return offload ? rcu_nocb_cpu_offload(cpu) : rcu_nocb_cpu_deoffload(cpu);
 }
 
+int rcut_kthreads_prio(void)
+{
+	return rcu_get_gp_kthreads_prio();
+}
+
+/* rcutree.rcu_boost (boosting needs the real-time threads too, which
+ * gp_kthreads_prio() tells apart, as the kernel's test does). */
+int rcut_can_boost(void)
+{
+	char v[16];
+
+	return !lrcu_param_get("rcutree.rcu_boost", v, sizeof(v)) && !strcmp(v, "1");
+}
+
+unsigned long rcut_boosts(void)
+{
+	struct lrcu_stats st;
+
+	return lrcu_get_stats(LRCU_PREEMPT, &st) ? 0 : st.boosts;
+}
+
 int rcut_debug_objects(void)
 {
 	char v[16];
@@ -196,10 +217,10 @@ static void stats_of(enum lrcu_flavor f, FILE *out)
 	if (lrcu_get_stats(f, &st))
 		return;
 	fprintf(out, "%s: g%ld gps: %lu gp_max: %lu us fqs: %lu cbs: %lu/%lu pending %lu "
-		"max-batch %lu barriers: %lu orphaned: %lu registered: %d fenced: %lu\n",
+		"max-batch %lu barriers: %lu orphaned: %lu registered: %d fenced: %lu boosts: %lu\n",
 		lrcu_flavor_name(f), (long)st.gp_seq, st.gps_completed, st.gp_max_us, st.fqs_scans,
 		st.cbs_queued, st.cbs_invoked, st.cbs_pending, st.cb_max_batch, st.barriers,
-		st.cbs_orphaned, st.nr_registered, st.gps_fenced);
+		st.cbs_orphaned, st.nr_registered, st.gps_fenced, st.boosts);
 }
 
 static void rcut_stats(FILE *out) { stats_of(LRCU_PREEMPT, out); }
@@ -248,6 +269,7 @@ const struct torture_ops rcu_ops = {
 	.flags = TORTURE_OPS_IRQ_CAPABLE,
 	.read_flavors = rcu_flavors,
 	.n_read_flavors = 4,
+	.can_boost = rcut_can_boost,
 };
 
 /* ------------------------------------------------------------------ */

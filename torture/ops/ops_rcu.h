@@ -48,6 +48,9 @@ long rcut_capacity(void);
 int rcut_register_cpu(int cpu);
 int rcut_cpu_group(int cpu);
 int rcut_nocb_toggle(int cpu, int offload);
+int rcut_kthreads_prio(void);
+int rcut_can_boost(void);
+unsigned long rcut_boosts(void);
 unsigned long rcut_comp_state(void);
 unsigned long rcut_sched_gp_seq(void);
 unsigned long rcut_sched_gps(void);
@@ -91,7 +94,9 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.cpu_group = rcut_cpu_group,					\
 	.stall_notifier = rcut_stall_notifier,				\
 	.stall_timeout_ms = rcut_stall_timeout_ms,			\
-	.nocb_toggle = rcut_nocb_toggle
+	.nocb_toggle = rcut_nocb_toggle,				\
+	.gp_kthreads_prio = rcut_kthreads_prio,				\
+	.boosts = rcut_boosts
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\

@@ -11,6 +11,7 @@
  *   smp_load_acquire(p), smp_store_release(p, v)
  *   smp_load_mb(p), smp_store_mb(x, v)     sequentially consistent load
  *                                          and store (x86: mov, xchg)
+ *   smp_mb()                               full fence
  *   barrier()                              compiler only (signal handlers)
  *   xchg(p, v), try_cmpxchg(p, &old, v)    fully ordered; _relaxed,
  *                                          _acquire, _release variants (a
@@ -47,6 +48,9 @@
 #endif
 #ifndef smp_store_mb
 #define smp_store_mb(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+#endif
+#ifndef smp_mb
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 #ifndef barrier
 #define barrier()		__atomic_signal_fence(__ATOMIC_SEQ_CST)

@@ -234,6 +234,16 @@ struct torture_ops {
 	 * an adapter's own functions.  NULL: refscale calls the three through
 	 * the table. */
 	long (*read_section)(long n, void *const *pp);
+
+	/* Priority boosting (the boost test, rcutorture.test_boost):
+	 * gp_kthreads_prio(), the SCHED_FIFO priority the RCU's own threads
+	 * run at (the kernel's rcu_get_gp_kthreads_prio(); 0: ordinary
+	 * threads); can_boost(), 1 if it lends readers that hold up a grace
+	 * period a real-time priority (the kernel's CONFIG_RCU_BOOST).
+	 * boosts(): readers boosted so far.  NULL: 0. */
+	int (*gp_kthreads_prio)(void);
+	int (*can_boost)(void);
+	unsigned long (*boosts)(void);
 };
 
 /*

@@ -1,0 +1,198 @@
+#!/bin/bash
+# Priority boosting and reader preemption through the rcutorture program
+# (torture/boost.c, torture/preempt.c; the library's boosting itself:
+# tests/rcu/boost.c).  Where this process may make threads SCHED_FIFO
+# and switch real-time throttling off (root), the boost test runs and
+# passes on the rcu type with rcutree.rcu_boost=1, catches a run without
+# boosting (the kernel's BUSTED-BOOST: test_boost=2), preemption episodes
+# happen, and the throttling setting is put back, even after kill -9; a
+# run that finds throttling switched back on mid-test says so.
+# Each obstacle (SCHED_FIFO refused, RCU threads below priority 2,
+# throttling that cannot be switched off) makes the run INCOMPLETE,
+# naming it: those checks run wherever they can be set up.
+. "$(dirname "$0")/../lib/torture_prog.sh"
+
+RT=/proc/sys/kernel/sched_rt_runtime_us
+RT0=$(cat "$RT" 2>/dev/null)
+COMMON="rcutorture.torture_type=rcu nr_cpus=4 rcutorture.stat_interval=1 rcutorture.onoff_interval=0
+	rcutorture.fwd_progress=0 rcutorture.test_boost_interval=1 rcutorture.test_boost_duration=2"
+BOOST="rcutree.rcu_boost=1 rcutree.kthread_prio=2"
+
+# Can threads here be SCHED_FIFO (the program's own test: it tries)?
+if chrt -f 1 true 2>/dev/null; then CAN_RT=1; else CAN_RT=; fi
+# May the throttling be switched off (or is it off)?
+if [ "$RT0" = -1 ] || { [ -n "$CAN_RT" ] && [ -w "$RT" ]; }; then CAN_THROTTLE=1; else CAN_THROTTLE=; fi
+
+# incomplete NAME PATTERN: the last run ended INCOMPLETE (exit 6) with
+# PATTERN in its reason, and summary.json says so.
+incomplete() {
+	if [ "$RC" = 6 ] && tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: .*$2" &&
+	   jq -e '.result == "INCOMPLETE" and (.unhonoured | length) > 0' "$DIR/summary.json" >/dev/null; then
+		ok 0 "$1: INCOMPLETE, naming why"
+	else
+		ok 1 "$1: INCOMPLETE naming '$2' (status $RC)"
+		show
+	fi
+}
+
+rt_restored() {	# rt_restored WHAT: the throttling setting is as it was
+	local now
+	now=$(cat "$RT" 2>/dev/null)
+	[ "$now" = "$RT0" ]
+	ok $? "$1: sched_rt_runtime_us back to $RT0 (now $now)"
+}
+
+# 1. The boost test on a boosting RCU.
+# shellcheck disable=SC2086
+run boost $COMMON $BOOST rcutorture.shutdown_secs=$(short_secs 6 6)
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ]; then
+	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
+	   grep -q "rcu_torture_boost started" "$OUT" &&
+	   jq -e '.result == "SUCCESS" and .boost_tests >= 1 and .readers_boosted >= 0' \
+		"$DIR/summary.json" >/dev/null; then
+		ok 0 "boost test on rcu with rcu_boost=1: SUCCESS, $(jq .boost_tests "$DIR/summary.json") intervals ($ELAPSED s)"
+		diag "readers boosted: $(jq .readers_boosted "$DIR/summary.json")"
+	else
+		ok 1 "boost test on rcu with rcu_boost=1: SUCCESS (status $RC)"
+		show
+	fi
+	rt_restored "after the boost test"
+elif [ -n "$CAN_RT" ]; then
+	incomplete "boost test, throttling not writable" "real-time throttling is on"
+	skip "sched_rt_runtime_us put back" "$RT is not writable here"
+else
+	incomplete "boost test without SCHED_FIFO" "SCHED_FIFO, refused here"
+	skip "sched_rt_runtime_us put back" "no SCHED_FIFO here (run as root)"
+fi
+
+# 2. A run without boosting fails the forced boost test (BUSTED-BOOST).
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ]; then
+	# shellcheck disable=SC2086
+	run busted $COMMON rcutree.kthread_prio=2 rcutorture.test_boost=2 rcutorture.stop_on_error=1 \
+		rcutorture.shutdown_secs=30 nr_cpus=6
+	if [ "$RC" = 1 ] && tail -n 1 "$OUT" | grep -q "End of test: FAILURE: boost failure" &&
+	   grep -q "Boost inversion" "$OUT" && jq -e '.result == "FAILURE"' "$DIR/summary.json" >/dev/null; then
+		ok 0 "test_boost=2 without rcu_boost: FAILURE rtbf ($ELAPSED s)"
+	else
+		ok 1 "test_boost=2 without rcu_boost: FAILURE rtbf (status $RC)"
+		show
+	fi
+	rt_restored "after the busted run"
+else
+	skip "test_boost=2 without rcu_boost fails" "no SCHED_FIFO or throttling control here (run as root)"
+	skip "sched_rt_runtime_us put back" "no SCHED_FIFO here (run as root)"
+fi
+
+# 3. RCU threads below priority 2 cannot be tested (the kernel warns).
+# shellcheck disable=SC2086
+run lowprio $COMMON rcutree.rcu_boost=1 rcutree.kthread_prio=1 rcutorture.shutdown_secs=1
+if [ -n "$CAN_RT" ]; then
+	incomplete "kthread_prio=1" "the RCU's threads run at real-time priority 1"
+else
+	incomplete "kthread_prio=1 without SCHED_FIFO" "SCHED_FIFO, refused here"
+fi
+
+# 4. Without CAP_SYS_NICE (dropped by setpriv where we have it): the boost
+# test and reader preemption are not run, and the run says so.
+NOCAP=()
+if [ -n "$CAN_RT" ]; then
+	if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null; then
+		NOCAP=(setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice prlimit --rtprio=0)
+	fi
+fi
+if [ -z "$CAN_RT" ] || [ ${#NOCAP[@]} -gt 0 ]; then
+	T_WRAP=("${NOCAP[@]}")
+	# shellcheck disable=SC2086
+	run nocap $COMMON $BOOST rcutorture.test_boost=2 rcutorture.preempt_duration=10 \
+		rcutorture.shutdown_secs=1
+	T_WRAP=()
+	incomplete "no CAP_SYS_NICE: test_boost" "test_boost=2 (the boost test's threads need SCHED_FIFO, refused here"
+	tail -n 1 "$OUT" | grep -q "preempt_duration=10 (preempting readers takes SCHED_FIFO, refused here"
+	ok $? "no CAP_SYS_NICE: preempt_duration named too"
+else
+	skip "no CAP_SYS_NICE: test_boost" "cannot drop CAP_SYS_NICE here (setpriv, prlimit as root)"
+	skip "no CAP_SYS_NICE: preempt_duration" "cannot drop CAP_SYS_NICE here (setpriv, prlimit as root)"
+fi
+
+# 5. Throttling that cannot be switched off: the file read-only in a mount
+# namespace of the run's own.
+if [ -n "$CAN_RT" ] && [ "$(id -u)" = 0 ] && [ "$RT0" != -1 ] &&
+   unshare -m sh -c "mount --bind $RT $RT && mount -o remount,bind,ro $RT && ! echo $RT0 >$RT" 2>/dev/null; then
+	# shellcheck disable=SC2016
+	T_WRAP=(unshare -m sh -c "mount --bind $RT $RT && mount -o remount,bind,ro $RT && exec \"\$0\" \"\$@\"")
+	# shellcheck disable=SC2086
+	run rothrottle $COMMON $BOOST rcutorture.shutdown_secs=1
+	T_WRAP=()
+	incomplete "read-only sched_rt_runtime_us" "real-time throttling is on"
+	rt_restored "after the read-only run"
+else
+	skip "read-only sched_rt_runtime_us" "needs root, unshare -m and throttling on (sched_rt_runtime_us=$RT0)"
+	skip "sched_rt_runtime_us unchanged" "needs root, unshare -m and throttling on"
+fi
+
+# 6. kill -9 in the middle of a boost test: the watcher puts the
+# throttling back.
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
+	OUT=$T_TMP/killed.log
+	# shellcheck disable=SC2086
+	"$RCUTORTURE" --out "$T_TMP/killed" $COMMON $BOOST rcutorture.shutdown_secs=60 >"$OUT" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		grep -q "real-time throttling off for the run" "$OUT" 2>/dev/null && break
+		sleep 0.1
+	done
+	off=$(cat "$RT")
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat "$RT")" = "$RT0" ] && break
+		sleep 0.1
+	done
+	[ "$off" = -1 ]
+	ok $? "a boost run switches real-time throttling off (sched_rt_runtime_us was $off)"
+	rt_restored "after kill -9"
+else
+	skip "throttling off during a boost run" "needs SCHED_FIFO and a writable $RT, throttling on"
+	skip "sched_rt_runtime_us put back after kill -9" "needs SCHED_FIFO and a writable $RT"
+fi
+
+# 7. Throttling switched back on by someone else during the run: the rest
+# of the test would prove nothing, and the run says so.
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
+	OUT=$T_TMP/lost.log DIR=$T_TMP/lost
+	# shellcheck disable=SC2086
+	"$RCUTORTURE" --out "$DIR" $COMMON $BOOST rcutorture.test_boost_holdoff=1 \
+		rcutorture.shutdown_secs=$(short_secs 6 6) >"$OUT" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		grep -q "real-time throttling off for the run" "$OUT" 2>/dev/null && break
+		sleep 0.1
+	done
+	echo "$RT0" >"$RT"
+	wait "$pid"
+	RC=$?
+	incomplete "throttling switched back on mid-run" "real-time throttling was switched back on during the run"
+	rt_restored "after the run that lost it"
+else
+	skip "throttling switched back on mid-run" "needs SCHED_FIFO and a writable $RT, throttling on"
+	skip "sched_rt_runtime_us after it" "needs SCHED_FIFO and a writable $RT"
+fi
+
+# 8. Reader preemption: episodes happen and are counted.
+# shellcheck disable=SC2086
+run preempt $COMMON rcutorture.preempt_duration=10 rcutorture.preempt_interval=100 \
+	rcutorture.stall_cpu_holdoff=0 rcutorture.shutdown_secs=$(short_secs 3 3)
+if [ -n "$CAN_RT" ]; then
+	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
+	   jq -e '.result == "SUCCESS" and .preemptions > 0' "$DIR/summary.json" >/dev/null; then
+		ok 0 "preempt_duration=10: SUCCESS, $(jq .preemptions "$DIR/summary.json") preemptions"
+	else
+		ok 1 "preempt_duration=10: SUCCESS with preemptions (status $RC)"
+		show
+	fi
+else
+	incomplete "preempt_duration=10 without SCHED_FIFO" "SCHED_FIFO, refused here"
+fi
+
+done_testing
