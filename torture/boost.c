@@ -23,7 +23,7 @@
  * it back at the end -- a watcher process (a shell that waits for this
  * process's end on a pipe) puts it back even if this one is killed.  A
  * test asked for that cannot run makes the run INCOMPLETE, naming why
- * (params_unhonoured_add()).
+ * (params_unhonour()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -144,15 +144,13 @@ void boost_restore(void)
  * switched it back on; the rest of the test would then prove nothing. */
 static void rt_throttle_check(void)
 {
-	static char tok[48];
 
 	/* One thread reports it (an ordered RMW: any would do). */
 	if (rt_runtime_read() == -1 || xchg(&throttle_lost, true))
 		return;
 	torout(" rcu_torture_boost: WARN: real-time throttling was switched back on during the run");
-	snprintf(tok, sizeof(tok), "test_boost=%ld", tp.test_boost);
-	params_unhonoured_add(tok, "real-time throttling was switched back on during the run "
-			      "(by another program)");
+	params_unhonour("test_boost", "real-time throttling was switched back on during the run "
+			"(by another program)");
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,7 +332,6 @@ static const char *boost_obstacle(void)
 
 int boost_start(void)
 {
-	static char tok[48];
 	cpu_set_t set;
 	const char *why;
 	int cpu;
@@ -349,8 +346,7 @@ int boost_start(void)
 		return 0;
 	if ((why = boost_obstacle())) {
 		torout(" rcu_torture_boost: WARN: not testing boosting: %s", why);
-		snprintf(tok, sizeof(tok), "test_boost=%ld", tp.test_boost);
-		params_unhonoured_add(tok, why);
+		params_unhonour("test_boost", "%s", why);
 		return 0;
 	}
 	boost_starttime_us = torture_now_us() + (unsigned long)tp.test_boost_interval * 1000000;

@@ -100,17 +100,20 @@ static bool check_mode;
 #define MAX_SAID 32
 struct said {
 	char tok[96];
-	const char *why;
+	char why[200];
 };
 static struct said unhonoured[MAX_SAID], ignored[MAX_SAID];
 static int nunhonoured, nignored;
+/* The position of the token that set each ptab[] entry last (0: none). */
+static int given_at[sizeof(ptab) / sizeof(ptab[0])];
 
 static void say(struct said *list, int *n, const char *tok, const char *why)
 {
 	if (*n == MAX_SAID)
 		return;
 	snprintf(list[*n].tok, sizeof(list[0].tok), PREFIX "%s", tok);
-	list[(*n)++].why = why;
+	snprintf(list[*n].why, sizeof(list[0].why), "%s", why);
+	(*n)++;
 }
 
 static void said_json(FILE *out, const struct said *list, int n)
@@ -136,8 +139,28 @@ void params_said_json(FILE *out)
 	said_json(out, ignored, nignored);
 }
 
-void params_unhonoured_add(const char *tok, const char *why)
+/*
+ * One of rcutorture's own parameters asks for a test that this run
+ * cannot do (the torture type lacks a call, the machine a capability):
+ * "not honoured", as kparams.c's defining parameters are, named with its
+ * value, and at the token that set it when one did (--check lists it).
+ * The caller says so on the console and turns the test off.
+ */
+void params_unhonour(const char *name, const char *fmt, ...)
 {
+	const struct pdesc *d = pfind(name, strlen(name));
+	char tok[64], why[200];
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(tok, sizeof(tok), "%s=%ld", d->name, *d->val);
+	if (given_at[d - ptab])
+		param_finding(PF_UNHONOURED, given_at[d - ptab], PREFIX "%s: not honoured: %s",
+			      tok, why);
 	say(unhonoured, &nunhonoured, tok, why);
 }
 
@@ -298,8 +321,10 @@ static void parse_own(int idx, const char *tok)
 	if (!strncmp(tok, "seed=", 5))
 		return parse_seed(idx, eq + 1);
 	d = pfind(tok, (size_t)(eq - tok));
-	if (d)
+	if (d) {
+		given_at[d - ptab] = idx;
 		return parse_long(idx, d, eq + 1, d->val);
+	}
 	snprintf(name, sizeof(name), PREFIX "%.*s", (int)(eq - tok), tok);
 	if (kparam_unhonoured(name, eq + 1)) {
 		param_finding(PF_UNHONOURED, idx, PREFIX "%s: not honoured: %s", tok,

@@ -74,14 +74,11 @@ static void *rcu_torture_preempt(void *arg)
 
 int preempt_start(void)
 {
-	static char tok[48];
-
 	if (tp.preempt_duration <= 0)
 		return 0;
 	if (!torture_may_rt(PREEMPT_PRIO)) {
-		snprintf(tok, sizeof(tok), "preempt_duration=%ld", tp.preempt_duration);
-		params_unhonoured_add(tok, "preempting readers takes SCHED_FIFO, refused here "
-				      "(CAP_SYS_NICE: run as root)");
+		params_unhonour("preempt_duration", "preempting readers takes SCHED_FIFO, refused "
+				"here (CAP_SYS_NICE: run as root)");
 		torout(" rcu_torture_preempt: WARN: not preempting: SCHED_FIFO refused");
 		return 0;
 	}

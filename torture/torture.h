@@ -88,7 +88,7 @@ void params_said_json(FILE *out);
 int params_unhonoured(char *buf, size_t len);
 /* At run time: the test rcutorture.TOK asked for cannot run (why: a
  * string that lives as long as the run). */
-void params_unhonoured_add(const char *tok, const char *why);
+void params_unhonour(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void params_usage(FILE *out);
 
 /* ------------------------------------------------------------------ */
