@@ -154,6 +154,7 @@ static const struct counter counters[] = {
 	{ "readers_boosted", OPS(boosts), SUM(9) },
 	{ "preemptions", TC(preemptions), SUM(10) },
 	{ "boost_holds", TC(boost_holds) },
+	{ "nmi_dumps", TC(nmi_dumps) },
 	/* The kernel's onoff field ends with its HZ. */
 	{ "barrier_ok", TC(barrier_ok), CON(15, " (HZ=" XSTR(TORTURE_HZ) ") barrier: ") },
 	{ "barrier_attempts", TC(barrier_attempts), JOIN("/") },
@@ -200,6 +201,9 @@ static const struct counter counters[] = {
 	{ "rtbe", TC(rtbe), FAIL("callback barrier error (rtbe)") },
 	{ "cookie", TC(cookie_errors), FAIL("polled grace-period cookie check failed") },
 	{ "leaks", TC(leaks), FAIL("callback lost (leak check)") },
+	{ "leakpointer", TC(leaked_used),
+	  FAIL("leakpointer: a pointer leaked out of a read-side section was used after its "
+	       "element's grace period (expected with rcutorture.leakpointer=1)") },
 	{ "gp_hang", FN(get_hang),
 	  FAIL("grace-period hang: no grace period ended within gp_hang_timeout while an "
 	       "updater waited") },

@@ -40,8 +40,6 @@ struct kparam {
 
 static const struct kparam kparams[] = {
 	/* rcutorture's own */
-	{ "rcutorture.test_nmis", "no NMIs in userspace" },
-	{ "rcutorture.leakpointer", "the kernel's pointer-leak test" },
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
 	{ "rcutorture.reader_flavor", SRCUF },
 	{ "rcutorture.n_up_down", "srcu_down_read()/srcu_up_read() readers across threads are "
@@ -50,7 +48,9 @@ static const struct kparam kparams[] = {
 	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
 	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
 	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
-	{ "rcutorture.gpwrap_lag*", "the kernel's grace-period wrap test" },
+	{ "rcutorture.gpwrap_lag*", "the kernel's recovery from a CPU's gp_seq lagging far "
+	  "behind (rdp->gpwrap) has no counterpart: a slot's grace-period sample is compared "
+	  "exactly for up to 2^44 grace periods, and an idle slot is quiescent whatever it holds" },
 	/* torture.c's */
 	{ "torture.disable_onoff_at_boot", "no boot here: hotplug starts with the run" },
 	{ "torture.ftrace_dump_at_shutdown", "no ftrace in userspace" },
@@ -94,7 +94,6 @@ static const struct kparam kparams[] = {
 static const struct {
 	const char *name, *inert;
 } defining[] = {
-	{ "rcutorture.test_nmis", "0" }, { "rcutorture.leakpointer", "0" },
 	{ "rcutorture.reader_flavor", "1" }, { "rcutorture.n_up_down", "0" },
 	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.gp_cond_full", "0" },
 	{ "rcutorture.gp_cond_exp_full", "0" }, { "rcutorture.gp_poll_full", "0" },

@@ -497,6 +497,8 @@ int main(int argc, char **argv)
 	}
 	stop_sig = run_until_shutdown();
 	stop_s = (double)torture_now_us() / 1e6;
+	if (!stop_sig)
+		test_nmis_run();	/* the kernel's, as the test ends */
 	stop_threads();
 	status = finish();
 	if (STAT_READ(torture_hung_at_stop)) {

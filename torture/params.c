@@ -58,7 +58,7 @@ static const struct pdesc ptab[] = {
 	I(nocbs_nthreads, 0, 64), I(nocbs_toggle, 1, 3600000),
 	I(test_boost, 0, 2), I(test_boost_duration, 0, 3600), I(test_boost_interval, 0, 3600),
 	I(test_boost_holdoff, 0, 3600), I(preempt_duration, 0, 10000),
-	I(preempt_interval, 1, 3600000),
+	I(preempt_interval, 1, 3600000), I(leakpointer, 0, 1), I(test_nmis, 0, 1000),
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */

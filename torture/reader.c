@@ -35,6 +35,11 @@
 struct torture_reader *torture_readers;
 static long nrealreaders;
 
+long torture_nreaders(void)
+{
+	return nrealreaders;
+}
+
 /* The read flavors in use: the ops' list, or readlock alone. */
 static struct torture_read_flavor flav[TORTURE_MAX_FLAVORS];
 static unsigned int nflav, allowed_mask, protect_mask;
@@ -413,6 +418,33 @@ static void record(int pipe, long batch)
 	STAT_INC(tc.reads);
 }
 
+/*
+ * leakpointer (the kernel's rcutorture.leakpointer): a reader keeps the
+ * element of one of its reads after that read's rcu_read_unlock(), and
+ * uses it at its later reads, for up to 100 ms: long enough for grace
+ * periods to end.  A pipe_count above 1 then shows the use after the
+ * grace period that the leak allows: a WARNING, expected, which fails the
+ * run, as the kernel's splat does.  (Elements are recycled, never freed:
+ * the use itself is safe here.)
+ */
+static __thread struct rcu_torture *leaked;
+static __thread unsigned long leaked_at;
+
+static void leak_check(struct rcu_torture *p)
+{
+	/* Pairs with pipe_update_one()'s store; the race is the point. */
+	int pipe = leaked ? READ_ONCE(leaked->pipe_count) : 0;
+
+	if (pipe > 1 && STAT_INC(tc.leaked_used) == 0)
+		torout(" WARNING: leakpointer: element %p used after rcu_read_unlock() and a "
+		       "grace period (pipe_count %d): expected with leakpointer=1",
+		       (void *)leaked, pipe);
+	if (!leaked || pipe > 1 || torture_now_us() - leaked_at > 100000) {
+		leaked = p;	/* leak this read's element */
+		leaked_at = torture_now_us();
+	}
+}
+
 bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 {
 	struct rt_read rd = { .nsegs = 0, .held = 0 };
@@ -461,6 +493,8 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		cookie_check_failed("Cookie check 2");
 	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
 	rd_switch(&rd, 0);
+	if (tp.leakpointer && r)
+		leak_check(p);
 	batch = gp_diff(completed, started);
 	record(pipe, batch);
 	if (pipe > 1 || batch > 1 || rd.oracle_failed)

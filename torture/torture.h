@@ -47,6 +47,7 @@ struct torture_params {
 	long nocbs_nthreads, nocbs_toggle;
 	long test_boost, test_boost_duration, test_boost_interval, test_boost_holdoff;
 	long preempt_duration, preempt_interval;
+	long leakpointer, test_nmis;
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
 	long weak_mem;			/* ours: widen store-buffer windows */
@@ -223,6 +224,8 @@ struct torture_counters {
 	unsigned long boost_ktrerror;	/* boost threads not started (rtbke) */
 	unsigned long boost_rterror;	/* ... not made SCHED_FIFO (rtbre) */
 	unsigned long boost_holds;	/* sections held across an interval */
+	unsigned long leaked_used;	/* leakpointer: a leaked element freed */
+	unsigned long nmi_dumps;	/* test_nmis: thread dumps done */
 	unsigned long preemptions;	/* preempt_duration episodes (preempt.c) */
 };
 extern struct torture_counters tc;
@@ -281,6 +284,7 @@ struct torture_reader {
 	unsigned long span_window;	/* last quiet window it spanned (oracle.c) */
 } __attribute__((aligned(64)));
 extern struct torture_reader *torture_readers;
+long torture_nreaders(void);
 enum { ONOFF_ONLINE, ONOFF_OFFLINE, ONOFF_UNREGISTERED };
 void *rcu_torture_reader(void *arg);
 /* One read; ctx may be NULL (aux readers: read_exit, stall, fwd). */
@@ -315,6 +319,7 @@ int nocb_toggle_start(void);
 int boost_start(void);			/* the priority-boost test (boost.c) */
 void boost_restore(void);		/* put real-time throttling back */
 void boost_hold(int reader);		/* a reader's section across an interval */
+void test_nmis_run(void);		/* rcutorture.test_nmis, at the end (nmis.c) */
 int preempt_start(void);		/* reader preemption (preempt.c) */
 /* May this process make a thread SCHED_FIFO at prio (CAP_SYS_NICE, or an
  * RLIMIT_RTPRIO that high)? */

@@ -44,22 +44,22 @@ teardown() {
 	[ "$(grep -c '^BUSTED ------- .* FAILURE: ' <<<"$output")" -eq 1 ]
 }
 
-@test "a scenario asking for a test that does not run here (NMIs, the pointer-leak test) is INCOMPLETE, naming them; ignored ones are listed" {
-	scenario_file NMIS 'CONFIG_NR_CPUS=4
+@test "a scenario asking for a test that does not run here (lockdep's SRCU deadlocks) is INCOMPLETE, naming them; ignored ones are listed" {
+	scenario_file LOCKDEP 'CONFIG_NR_CPUS=4
 CONFIG_PREEMPT=y
 CONFIG_HOTPLUG_CPU=n'
-	scenario_file NMIS.boot 'rcutorture.test_nmis=1 rcutorture.leakpointer=1 rcutorture.fwd_progress_need_resched=1'
-	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 4s --cpus 4 NMIS
+	scenario_file LOCKDEP.boot 'rcutorture.test_srcu_lockdep=1 rcutorture.fwd_progress_need_resched=1'
+	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 4s --cpus 4 LOCKDEP
 	echo "$output"
 	[ "$status" -eq 1 ]
-	local want="INCOMPLETE: not honoured: rcutorture.test_nmis=1 (no NMIs in userspace); rcutorture.leakpointer=1 (the kernel's pointer-leak test) (ignored: rcutorture.fwd_progress_need_resched=1)"
-	[[ $output == *$'\n'"NMIS ------- "*" GPs ("*" $want"$'\n'* ]]
+	local want="INCOMPLETE: not honoured: rcutorture.test_srcu_lockdep=1 (the kernel's lockdep deadlock scenarios) (ignored: rcutorture.fwd_progress_need_resched=1)"
+	[[ $output == *$'\n'"LOCKDEP ------- "*" GPs ("*" $want"$'\n'* ]]
 	[[ $output == *"1 of 1 runs incomplete."* ]]
 	RES=$(ls -d "$BATS_TEST_TMPDIR"/res/*/)
-	[ "$(cat "$RES/NMIS/exit_status")" = 6 ]
+	[ "$(cat "$RES/LOCKDEP/exit_status")" = 6 ]
 	run "$RECHECK" "$RES"
 	[ "$status" -eq 1 ]
-	[[ $output == *"NMIS ------- "*" $want"* ]]
+	[[ $output == *"LOCKDEP ------- "*" $want"* ]]
 }
 
 @test "the kernel's BUSTED-BOOST fails its boost test, where threads may be SCHED_FIFO; elsewhere it is INCOMPLETE, naming why" {

@@ -6,7 +6,8 @@
 # early, a reader unlock that drops nesting, a polled-GP check that
 # completes one grace period early, a lost reader unlock (hang), a
 # call_rcu() that loses callbacks, an expedited grace period that ignores
-# the readers already inside, one that skips the heavy fence.
+# the readers already inside, one that skips the heavy fence; and a reader
+# that leaks a pointer out of its section (rcutorture.leakpointer).
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
@@ -76,5 +77,12 @@ run skip_empty_leaf rcutorture.torture_type=rcu rcutorture.nreaders=1 rcutorture
 	rcutree.rcu_fanout_leaf=2 rcutree.fault_skip_leaf=5 rcutorture.read_exit_burst=0 \
 	rcutorture.shutdown_secs="$(short_secs 2 3)" rcutorture.stat_interval=1
 ok "$RC" "fault_skip_leaf on an empty leaf: SUCCESS (no false alarm)"
+
+# The kernel's leakpointer: readers keep an element past rcu_read_unlock();
+# its use after the grace period is caught (the expected failure).
+caught leakpointer "leakpointer: a pointer leaked out of a read-side section" \
+	rcutorture.torture_type=rcu rcutorture.leakpointer=1
+grep -q "WARNING: leakpointer: element .* used after rcu_read_unlock() and a grace period" "$OUT"
+ok $? "leakpointer: the WARNING names the element"
 
 done_testing

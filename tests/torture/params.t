@@ -62,12 +62,12 @@ ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 # A parameter that defines a test this program does not do is
 # "unhonoured" unless set to the value that asks for nothing; made-up
 # names under the kernel's namespaces are errors.
-"$RCUTORTURE" --check rcutorture.test_nmis=2 rcutorture.reader_flavor=0x4 rcutorture.reader_flavor=0x1 \
+"$RCUTORTURE" --check rcutorture.test_srcu_lockdep=2 rcutorture.reader_flavor=0x4 rcutorture.reader_flavor=0x1 \
 	rcutorture.n_up_down=32 rcutorture.nreaders_exp=1 torture.nosuch=1 \
 	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
-unhonoured 1: rcutorture.test_nmis=2: not honoured: no NMIs in userspace
+unhonoured 1: rcutorture.test_srcu_lockdep=2: not honoured: the kernel's lockdep deadlock scenarios
 unhonoured 2: rcutorture.reader_flavor=0x4: not honoured: SRCU reader flavors other than srcu_read_lock() are not selectable
 ignored 3: rcutorture.reader_flavor=0x1: ignored: SRCU reader flavors other than srcu_read_lock() are not selectable
 unhonoured 4: rcutorture.n_up_down=32: not honoured: srcu_down_read()/srcu_up_read() readers across threads are not tortured
@@ -122,6 +122,14 @@ awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|cond_
 	"$DIR/gp-latency.dat"
 ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
 
+# test_nmis: as the test ends, one thread dump per count, of the next
+# reader ("CPU"), each answered by the reader's signal handler.
+run nmis nr_cpus=3 rcutorture.test_nmis=2 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && [ "$(grep -c "rcutorture_test_nmis: CPU [0-9]* invoking dump_cpu_task([01])" "$OUT")" = 2 ] &&
+	[ "$(grep -c '^[^ ]*(.*)\[0x[0-9a-f]*\]$' "$OUT")" -ge 2 ] && ! grep -q "did not answer" "$OUT" &&
+	jq -e 'select(.final) | .nmi_dumps == 2' "$DIR/stats.jsonl" >/dev/null
+ok $? "test_nmis=2: two dumps of reader threads as the test ends, SUCCESS"
+
 # maxcpus (the kernel's online-CPU count) wins over nr_cpus (tree size).
 run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
 [ "$RC" = 0 ] && grep -q "Start of test: nreaders=4 " "$OUT" && ! grep -q "raised" "$OUT"
@@ -173,12 +181,12 @@ ok $? "fwd_progress: 3 threads, -1 one a CPU, 9 on 2 CPUs two (said) ($n3, $nall
 # Every check may pass, but a run whose parameters ask for a test it does
 # not do is INCOMPLETE (exit 6), naming them; summary.json lists them and
 # the other rcutorture parameters it ignored.
-run unhon rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.test_nmis=2 \
+run unhon rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.test_srcu_lockdep=2 \
 	rcutorture.fwd_progress_need_resched=1
 [ "$RC" = 6 ] &&
-	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_nmis=2 (no NMIs in userspace): " &&
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_srcu_lockdep=2 (the kernel.s lockdep deadlock scenarios): " &&
 	jq -e '.result == "INCOMPLETE" and .exit_status == 6
-		and .unhonoured == [{"param": "rcutorture.test_nmis=2", "why": "no NMIs in userspace"}]
+		and .unhonoured == [{"param": "rcutorture.test_srcu_lockdep=2", "why": "the kernel'"'"'s lockdep deadlock scenarios"}]
 		and .ignored == [{"param": "rcutorture.fwd_progress_need_resched=1", "why": "no cond_resched() in userspace"}]' \
 		"$DIR/summary.json" >/dev/null
 ok $? "a test asked for and not done: INCOMPLETE (exit 6) naming it, summary.json's unhonoured and ignored"
