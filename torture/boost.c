@@ -286,7 +286,7 @@ void boost_hold(int reader)
 	unsigned long start, end, now, hold, cpu0 = 0;
 	int none = 0;
 
-	if (!READ_ONCE(boost_running))
+	if (!smp_load_acquire(&boost_running))	/* pairs with boost_start() */
 		return;
 	start = READ_ONCE(boost_starttime_us);
 	end = start + (unsigned long)tp.test_boost_duration * 1000000;
@@ -349,10 +349,11 @@ int boost_start(void)
 		params_unhonour("test_boost", "%s", why);
 		return 0;
 	}
-	boost_starttime_us = torture_now_us() + (unsigned long)tp.test_boost_interval * 1000000;
+	WRITE_ONCE(boost_starttime_us,
+		   torture_now_us() + (unsigned long)tp.test_boost_interval * 1000000);
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return -1;
-	WRITE_ONCE(boost_running, true);	/* the readers start after this */
+	smp_store_release(&boost_running, true);	/* pairs with boost_hold() */
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &set) &&
 		    torture_spawn_bound("rcu_torture_boo", rcu_torture_boost, (void *)(long)cpu)) {

@@ -42,8 +42,10 @@ static bool dump_one(struct torture_reader *r, int cpu, int dumpcpu)
 
 	torout(" rcutorture_test_nmis: CPU %d invoking dump_cpu_task(%d)", cpu, dumpcpu);
 	WRITE_ONCE(dump_done, 0);
+	/* Acquire: pairs with the reader's release of ->started (its ->thread). */
 	if (!smp_load_acquire(&r->started) || pthread_kill(r->thread, DUMP_SIGNAL))
 		return false;
+	/* Acquire: pairs with dump_handler()'s release. */
 	while (!smp_load_acquire(&dump_done) && torture_now_us() - t0 < 1000000)
 		torture_sleep_us(1000);
 	return READ_ONCE(dump_done);

@@ -6,6 +6,7 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "atomic.h"
 #include "lock.h"
 
 void lrcu__lock_slow(struct lrcu_lock *l)
@@ -58,6 +59,10 @@ void lrcu__lock_pi(struct lrcu_lock *l)
 		return;
 	while (syscall(SYS_futex, &l->word, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0))
 		;	/* EINTR, EAGAIN (the holder is exiting): again */
+	/* Acquire: pairs with the release RMW in lrcu__unlock_pi()'s slow
+	 * path: the kernel's hand-over, said in the C model (and so seen by
+	 * ThreadSanitizer, which cannot see into the system call). */
+	(void)smp_load_acquire(&l->word);
 }
 
 void lrcu__unlock_pi(struct lrcu_lock *l)
@@ -66,8 +71,12 @@ void lrcu__unlock_pi(struct lrcu_lock *l)
 
 	/* Release: pairs with the acquire in lrcu__lock_pi().  With
 	 * FUTEX_WAITERS set the kernel hands the lock to a sleeper. */
-	if (!try_cmpxchg_release(&l->word, &me, 0))
-		syscall(SYS_futex, &l->word, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+	if (try_cmpxchg_release(&l->word, &me, 0))
+		return;
+	/* Release: pairs with the acquire load after FUTEX_LOCK_PI above (a
+	 * no-op RMW, which the kernel's hand-over then follows). */
+	(void)atomic_fetch_or_release(0, &l->word);
+	syscall(SYS_futex, &l->word, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
 }
 
 void lrcu__mutex_init(pthread_mutex_t *m)
