@@ -12,7 +12,10 @@
  * sections that thread has open on that index (a signal handler's whole
  * sections leave it as they found it).  Sections that use the shared
  * counters (srcu_read_lock_nmisafe(), srcu_down_read()) add to a lock
- * count and later to an unlock count instead.
+ * count and later to an unlock count instead.  The SRCU-fast readers count
+ * in the same places (srcu_read_lock_fast() and _fast_updown() as
+ * srcu_read_lock(), srcu_down_read_fast() as srcu_down_read()), so the
+ * grace period below serves every reader flavor alike.
  *
  * An index is "drained" when a scan (srcu_readers_drained(), in
  * srcu_readers.c) reads zero in every thread's counter for it and equal
@@ -181,13 +184,14 @@ struct lrcu_srcu_sup *lrcu__srcu_sup_get(struct srcu_struct *ssp)
 	return sup;
 }
 
-int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name)
+int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name, int flavor)
 {
 	struct lrcu_srcu_sup *sup;
 
 	lrcu__init_once();
 	memset(ssp, 0, sizeof(*ssp));	/* nobody may use it before we return */
 	ssp->srcu_name = name;
+	ssp->srcu_reader_flavor = flavor;
 	pthread_mutex_lock(&sups_lock);
 	sup = sup_alloc(ssp);
 	pthread_mutex_unlock(&sups_lock);

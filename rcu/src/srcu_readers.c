@@ -45,7 +45,8 @@ static struct srcu_record *records;	/* push-only list (CAS release) */
 /* ------------------------------------------------------------------ */
 /* Misuse reports: once per kind, counted every time (lrcu__misuse()). */
 
-enum { MU_BAD_VALUE, MU_OTHER_THREAD, MU_NOT_HELD, MU_GARBAGE_ID, MU_EXIT, MU_NR };
+enum { MU_BAD_VALUE, MU_OTHER_THREAD, MU_NOT_HELD, MU_GARBAGE_ID, MU_EXIT, MU_BAD_CTR,
+       MU_FLAVOR_DEF, MU_FLAVOR_MIX, MU_NR };
 
 static void srcu_misuse(int kind, const char *domain, const char *what)
 {
@@ -349,6 +350,60 @@ void lrcu_srcu_read_unlock_slow(struct srcu_struct *ssp, int idx)
 	else
 		srcu_misuse(MU_NOT_HELD, ssp->srcu_name, "srcu_read_unlock() handed an index this thread "
 			    "holds no section on (hand back the value srcu_read_lock() returned)");
+}
+
+/* An SRCU-fast unlock handed a counter this thread holds no section on. */
+void lrcu_srcu_unlock_fast_slow(struct srcu_struct *ssp, struct srcu_ctr *scp)
+{
+	(void)scp;
+	srcu_misuse(MU_BAD_CTR, ssp->srcu_name, "srcu_read_unlock_fast() (or _fast_updown()) "
+		    "handed a counter this thread holds no section on (hand back what the lock "
+		    "returned, on the thread that locked: srcu_down_read_fast()/srcu_up_read_fast() "
+		    "end a section on another thread)");
+}
+
+/* ------------------------------------------------------------------ */
+/* Reader flavors (CONFIG_PROVE_RCU builds: srcu_check_read_flavor()) */
+
+static const char *flavor_name(int flavor)
+{
+	switch (flavor) {
+	case SRCU_READ_FLAVOR_NORMAL: return "srcu_read_lock()";
+	case SRCU_READ_FLAVOR_NMI: return "srcu_read_lock_nmisafe()";
+	case SRCU_READ_FLAVOR_FAST: return "srcu_read_lock_fast()";
+	default: return "srcu_read_lock_fast_updown()";
+	}
+}
+
+/*
+ * The kernel's rules: a domain defined for a FAST flavor takes that flavor
+ * only, and those flavors need such a domain; a domain's readers all use
+ * the flavor its first reader used (the kernel records it per CPU; one
+ * record per domain here, so mixing on different threads is caught too).
+ */
+void lrcu_srcu_check_read_flavor(struct srcu_struct *ssp, int flavor)
+{
+	int defined = READ_ONCE(ssp->srcu_reader_flavor);	/* const after init */
+	int seen = 0;
+	char what[256];
+
+	if (defined ? flavor != defined : (flavor & SRCU_READ_FLAVOR_SLOWGP)) {
+		snprintf(what, sizeof(what), "%s on a domain defined for %s (DEFINE_SRCU%s(), "
+			 "init_srcu_struct%s())", flavor_name(flavor),
+			 defined ? flavor_name(defined) : "srcu_read_lock()",
+			 defined == SRCU_READ_FLAVOR_FAST ? "_FAST" :
+			 defined ? "_FAST_UPDOWN" : "",
+			 defined == SRCU_READ_FLAVOR_FAST ? "_fast" :
+			 defined ? "_fast_updown" : "");
+		srcu_misuse(MU_FLAVOR_DEF, ssp->srcu_name, what);
+	}
+	/* Only decides which flavor is the domain's: orders nothing. */
+	if (try_cmpxchg_relaxed(&ssp->srcu_flavor_seen, &seen, flavor) || seen == flavor)
+		return;
+	snprintf(what, sizeof(what), "%s and %s readers on one domain (the kernel's "
+		 "srcu_check_read_flavor(): one domain, one reader flavor)", flavor_name(seen),
+		 flavor_name(flavor));
+	srcu_misuse(MU_FLAVOR_MIX, ssp->srcu_name, what);
 }
 
 /* ------------------------------------------------------------------ */

@@ -7,6 +7,11 @@
  * their grace period, in order, and srcu_barrier() waits for them, also
  * behind a long-blocking reader; srcu_down_read()/srcu_up_read() and
  * srcu_read_lock_nmisafe(); readers on unregistered and offline threads.
+ * SRCU-fast: the same grace-period, index and hand-off checks through
+ * srcu_read_lock_fast(), srcu_read_lock_fast_updown() and
+ * srcu_down_read_fast()/srcu_up_read_fast() on domains defined for them,
+ * and the counters they hand back (per-thread, or shared on a domain
+ * without per-thread counters).
  *
  * Every "waits for the reader" check is ordering, not timing: the reader
  * marks "leaving" just before its unlock, and the grace period must not
@@ -16,8 +21,63 @@
 
 DEFINE_SRCU(s_static);
 DEFINE_STATIC_SRCU(s_other);
+DEFINE_SRCU_FAST(s_fast);
+DEFINE_STATIC_SRCU_FAST_UPDOWN(s_updown);
+/* A domain past the per-thread id space (white box: as if all ids were
+ * taken), so its fast readers count on the shared counters. */
+static struct srcu_struct s_fast_shared = {
+	.srcu_name = "s_fast_shared", .srcu_reader_flavor = SRCU_READ_FLAVOR_FAST,
+	.srcu_id = LRCU_SRCU_ID_SHARED,
+};
+
+/*
+ * A section of the given flavor, its unlock value packed into an int as
+ * the kernel's rcutorture packs it (__srcu_ptr_to_ctr()): the index tests
+ * below run unchanged on every flavor.
+ */
+static int lock_as(struct srcu_struct *ssp, int flavor)
+{
+	switch (flavor) {
+	case SRCU_READ_FLAVOR_FAST:
+		return __srcu_ptr_to_ctr(ssp, srcu_read_lock_fast(ssp));
+	case SRCU_READ_FLAVOR_FAST_UPDOWN:
+		return __srcu_ptr_to_ctr(ssp, srcu_read_lock_fast_updown(ssp));
+	default:
+		return srcu_read_lock(ssp);
+	}
+}
+
+static void unlock_as(struct srcu_struct *ssp, int flavor, int v)
+{
+	switch (flavor) {
+	case SRCU_READ_FLAVOR_FAST:
+		srcu_read_unlock_fast(ssp, __srcu_ctr_to_ptr(ssp, v));
+		break;
+	case SRCU_READ_FLAVOR_FAST_UPDOWN:
+		srcu_read_unlock_fast_updown(ssp, __srcu_ctr_to_ptr(ssp, v));
+		break;
+	default:
+		srcu_read_unlock(ssp, v);
+	}
+}
 
 /* ------------------------------------------------------------------ */
+
+/* The counters SRCU-fast readers hand back, before anything is initialised. */
+static void test_fast_first(void)
+{
+	struct srcu_ctr *scp = srcu_read_lock_fast(&s_fast), *scp2 = srcu_read_lock_fast(&s_fast);
+	int v = __srcu_ptr_to_ctr(&s_fast, scp);
+
+	ok(scp && scp2 == scp && (v == 0 || v == 1), "DEFINE_SRCU_FAST(): srcu_read_lock_fast() "
+	   "works before anything is initialised; nested, the same counter (index %d)", v);
+	ok(__srcu_ctr_to_ptr(&s_fast, v) == scp, "__srcu_ctr_to_ptr() gives the counter back");
+	ok(srcu_read_lock_held(&s_fast) && !srcu_read_lock_held(&s_static),
+	   "srcu_read_lock_held() inside an SRCU-fast section, for this domain only");
+	srcu_read_unlock_fast(&s_fast, scp2);
+	srcu_read_unlock_fast(&s_fast, scp);
+	ok(!srcu_read_lock_held(&s_fast), "... and not after the unlocks");
+}
 
 static void test_static_first(void)
 {
@@ -38,6 +98,7 @@ static void test_static_first(void)
 	ok(rc == -1 && st.id >= LRCU_SRCU_PER_PAGE && st.id < LRCU_SRCU_MAX_IDS,
 	   "no update-side state yet, but an id from the first reader (%lu)", st.id);
 	ok(st.readers[0] == 0 && st.readers[1] == 0, "no section left open");
+	test_fast_first();
 }
 
 /* ------------------------------------------------------------------ */
@@ -52,15 +113,16 @@ static void leaving_cb(struct rcu_head *rh)
 	__atomic_store_n(&cb_saw_leaving, flag(&cb_holder->leaving), __ATOMIC_RELEASE);
 }
 
-static void wait_for_sleeper(struct srcu_struct *ssp, const char *kind)
+static void wait_for_sleeper(struct srcu_struct *ssp, const char *kind, int fast)
 {
 	struct holder h;
 	struct rcu_head rh;
 	unsigned long cookie;
 	char what[128];
 
-	snprintf(what, sizeof(what), "%s on %s", kind, ssp->srcu_name);
-	hold(&h, ssp, 100);
+	snprintf(what, sizeof(what), "%s on %s%s", kind, ssp->srcu_name,
+		 fast ? " (an SRCU-fast reader)" : "");
+	hold_flavor(&h, ssp, 100, fast);
 	watchdog_arm(what, 60);
 	if (!strcmp(kind, "synchronize_srcu()")) {
 		synchronize_srcu(ssp);
@@ -90,15 +152,15 @@ static void wait_for_sleeper(struct srcu_struct *ssp, const char *kind)
 	pthread_join(h.tid, NULL);
 }
 
-static void test_sleeping_reader(struct srcu_struct *ssp)
+static void test_sleeping_reader(struct srcu_struct *ssp, int fast)
 {
 	unsigned long before = srcu_batches_completed(ssp);
 
-	wait_for_sleeper(ssp, "synchronize_srcu()");
-	wait_for_sleeper(ssp, "synchronize_srcu_expedited()");
-	wait_for_sleeper(ssp, "start_poll_synchronize_srcu()");
-	wait_for_sleeper(ssp, "get_state_synchronize_srcu()");
-	wait_for_sleeper(ssp, "call_srcu()");
+	wait_for_sleeper(ssp, "synchronize_srcu()", fast);
+	wait_for_sleeper(ssp, "synchronize_srcu_expedited()", fast);
+	wait_for_sleeper(ssp, "start_poll_synchronize_srcu()", fast);
+	wait_for_sleeper(ssp, "get_state_synchronize_srcu()", fast);
+	wait_for_sleeper(ssp, "call_srcu()", fast);
 	ok(srcu_batches_completed(ssp) - before >= 5, "srcu_batches_completed() counts "
 	   "them (%lu)", srcu_batches_completed(ssp) - before);
 }
@@ -176,26 +238,37 @@ static bool wait_idx_change(struct srcu_struct *ssp, unsigned long from)
 	return true;
 }
 
-static void test_index_handed_back(struct srcu_struct *ssp)
+static void test_index_handed_back(struct srcu_struct *ssp, int flavor)
 {
 	struct syncer s;
 	int i0, i1;
 
 	synchronize_srcu(ssp);	/* idle, so the next grace period flips at once */
-	i0 = srcu_read_lock(ssp);
+	i0 = lock_as(ssp, flavor);
 	syncer_start(&s, ssp);
-	ok(wait_idx_change(ssp, (unsigned long)i0), "a grace period flips the index while a "
-	   "section (index %d) is open", i0);
-	i1 = srcu_read_lock(ssp);
-	ok(i1 == !i0, "a section begun after the flip gets the other index (%d)", i1);
-	srcu_read_unlock(ssp, i1);
+	ok(wait_idx_change(ssp, (unsigned long)(i0 & 1)), "%s: a grace period flips the index "
+	   "while a section (index %d) is open", ssp->srcu_name, i0 & 1);
+	i1 = lock_as(ssp, flavor);
+	ok((i1 ^ i0) == 1, "a section begun after the flip gets the other index (%d)", i1 & 1);
+	unlock_as(ssp, flavor, i1);
 	sleep_ms(20);
 	ok(!flag(&s.done), "the grace period still waits: the first section (index %d) is open",
-	   i0);
+	   i0 & 1);
 	watchdog_arm("synchronize_srcu() after the handed-back unlock", 60);
-	srcu_read_unlock(ssp, i0);
+	unlock_as(ssp, flavor, i0);
 	pthread_join(s.tid, NULL);
-	ok(watchdog_done() && flag(&s.done), "handing back index %d ends it", i0);
+	ok(watchdog_done() && flag(&s.done), "handing back index %d ends it", i0 & 1);
+}
+
+/* A domain without per-thread counters: the fast readers' shared ones. */
+static void test_fast_shared(struct srcu_struct *ssp)
+{
+	struct srcu_ctr *scp = srcu_read_lock_fast(ssp);
+
+	ok(__srcu_ptr_to_ctr(ssp, scp) & LRCU_SRCU_SHARED, "srcu_read_lock_fast() on a domain "
+	   "without per-thread counters hands back a shared counter");
+	srcu_read_unlock_fast(ssp, scp);
+	test_index_handed_back(ssp, SRCU_READ_FLAVOR_FAST);
 }
 
 /*
@@ -373,34 +446,45 @@ static void test_barrier_behind_reader(struct srcu_struct *ssp)
 
 struct downer {
 	struct srcu_struct *ssp;
+	int fast;			/* srcu_down_read_fast() */
 	int idx, in;
+	struct srcu_ctr *scp;
 };
 
 static void *down_main(void *p)
 {
 	struct downer *d = p;
 
-	d->idx = srcu_down_read(d->ssp);
+	if (d->fast)
+		d->scp = srcu_down_read_fast(d->ssp);
+	else
+		d->idx = srcu_down_read(d->ssp);
 	set_flag(&d->in);
 	return NULL;	/* the thread exits; the section stays open */
 }
 
-static void test_down_up(struct srcu_struct *ssp)
+static void test_down_up(struct srcu_struct *ssp, int fast)
 {
-	struct downer d = { ssp, -1, 0 };
+	struct downer d = { ssp, fast, -1, 0, NULL };
+	const char *down = fast ? "srcu_down_read_fast()" : "srcu_down_read()";
 	struct syncer s;
 	pthread_t t;
 
 	pthread_create(&t, NULL, down_main, &d);
 	pthread_join(t, NULL);
-	ok(flag(&d.in) && (d.idx & ~3) == 0, "srcu_down_read() on a thread that then exits");
+	ok(flag(&d.in) && (fast ? (__srcu_ptr_to_ctr(ssp, d.scp) & ~1) == LRCU_SRCU_SHARED :
+			   (d.idx & ~3) == 0), "%s on a thread that then exits", down);
 	syncer_start(&s, ssp);
 	sleep_ms(50);
 	ok(!flag(&s.done), "synchronize_srcu() waits for the section");
-	watchdog_arm("synchronize_srcu() after srcu_up_read()", 60);
-	srcu_up_read(ssp, d.idx);	/* on another thread */
+	watchdog_arm("synchronize_srcu() after the up", 60);
+	if (fast)	/* on another thread */
+		srcu_up_read_fast(ssp, d.scp);
+	else
+		srcu_up_read(ssp, d.idx);
 	pthread_join(s.tid, NULL);
-	ok(watchdog_done() && flag(&s.done), "srcu_up_read() on another thread ends it");
+	ok(watchdog_done() && flag(&s.done), "%s on another thread ends it",
+	   fast ? "srcu_up_read_fast()" : "srcu_up_read()");
 }
 
 static void test_nmisafe(struct srcu_struct *ssp)
@@ -459,27 +543,39 @@ static void test_offline_reader(struct srcu_struct *ssp)
 int main(void)
 {
 	struct srcu_struct *dyn = malloc(sizeof(*dyn));	/* heap: no alignment promise */
+	struct srcu_struct *dfast = malloc(sizeof(*dfast));
 	unsigned long before;
 
 	test_static_first();	/* first: nothing may be initialised before it */
 	ok(init_srcu_struct(dyn) == 0 && !strcmp(dyn->srcu_name, "dyn"),
 	   "init_srcu_struct() on heap memory, named after its argument");
-	test_sleeping_reader(&s_static);
-	test_sleeping_reader(dyn);
+	ok(init_srcu_struct_fast(dfast) == 0 &&
+	   dfast->srcu_reader_flavor == SRCU_READ_FLAVOR_FAST,
+	   "init_srcu_struct_fast(): a domain for SRCU-fast readers");
+	test_sleeping_reader(&s_static, 0);
+	test_sleeping_reader(dyn, 0);
+	test_sleeping_reader(&s_fast, 1);
+	test_sleeping_reader(dfast, 1);
 	test_independent(&s_static, dyn);
 	test_independent(dyn, &s_other);
-	test_index_handed_back(dyn);
+	test_index_handed_back(dyn, SRCU_READ_FLAVOR_NORMAL);
+	test_index_handed_back(dfast, SRCU_READ_FLAVOR_FAST);
+	test_index_handed_back(&s_updown, SRCU_READ_FLAVOR_FAST_UPDOWN);
+	test_fast_shared(&s_fast_shared);
 	test_stale_reader(dyn);
 	test_callbacks(&s_static);
 	test_barrier_behind_reader(dyn);
-	test_down_up(dyn);
+	test_down_up(dyn, 0);
+	test_down_up(&s_updown, 1);
 	test_nmisafe(&s_other);
 	test_offline_reader(&s_static);
 	before = lrcu_misuse_count();
 	srcu_barrier(dyn);
 	cleanup_srcu_struct(dyn);
+	cleanup_srcu_struct(dfast);
 	ok(lrcu_misuse_count() == before, "cleanup_srcu_struct() of a quiet domain reports nothing");
 	free(dyn);
+	free(dfast);
 	ok(poll_state_synchronize_srcu(&s_static, RCU_GET_STATE_COMPLETED),
 	   "RCU_GET_STATE_COMPLETED polls complete");
 	return done_testing();

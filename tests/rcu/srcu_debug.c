@@ -7,8 +7,10 @@
  * cleanup_srcu_struct() with open readers or queued callbacks reports and
  * frees; an unlock with a wrong index, or on the wrong thread, is reported
  * and ignored; a thread that exits inside a section is reported and its
- * section ends; PROVE_RCU checks srcu_dereference().  Each case runs in a
- * child (run_self()).
+ * section ends; PROVE_RCU checks srcu_dereference() and, as the kernel's
+ * srcu_check_read_flavor(), that a domain keeps to one reader flavor, the
+ * one its definition allows; an SRCU-fast unlock handed another thread's
+ * counter is reported and ignored.  Each case runs in a child (run_self()).
  */
 #ifndef CONFIG_PROVE_RCU
 #define CONFIG_PROVE_RCU
@@ -18,6 +20,8 @@
 static char out[16384];
 DEFINE_SRCU(ssa);
 DEFINE_SRCU(ssb);
+DEFINE_SRCU_FAST(ssf);
+DEFINE_STATIC_SRCU_FAST_UPDOWN(ssu);
 static int gval = 42;
 static int *__rcu gp = &gval;
 
@@ -200,6 +204,71 @@ static int deref(const char *mode)
 	return 0;
 }
 
+/* Reader flavors on one domain: each mode one mistake (or none). */
+static int flavors(const char *mode)
+{
+	struct srcu_struct *d = malloc(sizeof(*d));
+	struct srcu_ctr *scp, *scp2;
+	int idx, idx2;
+
+	if (!strcmp(mode, "mix")) {			/* NORMAL, then NMI */
+		idx = srcu_read_lock(&ssa);
+		idx2 = srcu_read_lock_nmisafe(&ssa);
+		srcu_read_unlock_nmisafe(&ssa, idx2);
+		srcu_read_unlock(&ssa, idx);
+	} else if (!strcmp(mode, "fast-on-normal")) {
+		srcu_read_unlock_fast(&ssa, srcu_read_lock_fast(&ssa));
+	} else if (!strcmp(mode, "normal-on-fast")) {
+		srcu_read_unlock(&ssf, srcu_read_lock(&ssf));
+	} else if (!strcmp(mode, "fast-on-updown")) {
+		srcu_read_unlock_fast(&ssu, srcu_read_lock_fast(&ssu));
+	} else if (!strcmp(mode, "updown-on-init-fast")) {
+		init_srcu_struct_fast(d);
+		srcu_up_read_fast(d, srcu_down_read_fast(d));
+		cleanup_srcu_struct(d);
+	} else {	/* "compatible": every pairing the kernel allows */
+		idx = srcu_read_lock(&ssa);
+		srcu_up_read(&ssa, srcu_down_read(&ssa));
+		srcu_read_unlock(&ssa, idx);
+		srcu_read_unlock_nmisafe(&ssb, srcu_read_lock_nmisafe(&ssb));
+		scp = srcu_read_lock_fast(&ssf);
+		srcu_read_unlock_fast(&ssf, scp);
+		scp = srcu_read_lock_fast_updown(&ssu);
+		scp2 = srcu_down_read_fast(&ssu);
+		srcu_up_read_fast(&ssu, scp2);
+		srcu_read_unlock_fast_updown(&ssu, scp);
+		init_srcu_struct_fast(d);
+		srcu_read_unlock_fast(d, srcu_read_lock_fast(d));
+		synchronize_srcu(d);
+		cleanup_srcu_struct(d);
+	}
+	free(d);
+	printf("misuse=%lu\n", lrcu_misuse_count());
+	return 0;
+}
+
+static void *other_unlock_fast(void *p)
+{
+	srcu_read_unlock_fast(&ssf, p);
+	return NULL;
+}
+
+/* srcu_read_unlock_fast() handed a counter this thread holds nothing on. */
+static int bad_ctr(void)
+{
+	struct srcu_ctr *scp = srcu_read_lock_fast(&ssf);
+	pthread_t t;
+
+	pthread_create(&t, NULL, other_unlock_fast, scp);	/* wrong thread */
+	pthread_join(t, NULL);
+	printf("held=%d\n", srcu_read_lock_held(&ssf));
+	srcu_read_unlock_fast(&ssf, scp);
+	srcu_read_unlock_fast(&ssf, scp);	/* once too often */
+	synchronize_srcu(&ssf);
+	printf("misuse=%lu completed\n", lrcu_misuse_count());
+	return 0;
+}
+
 static int child(const char *mode, const char *arg)
 {
 	if (!strcmp(mode, "deadlock"))
@@ -214,6 +283,10 @@ static int child(const char *mode, const char *arg)
 		return thread_exit();
 	if (!strcmp(mode, "deref"))
 		return deref(arg);
+	if (!strcmp(mode, "flavors"))
+		return flavors(arg);
+	if (!strcmp(mode, "bad-ctr"))
+		return bad_ctr();
 	return 99;
 }
 
@@ -287,6 +360,49 @@ static void test_misuse(void)
 	   "a thread that exits inside a section: reported, and the grace period completes");
 	if (!strstr(out, "misuse=1 completed"))
 		diag_output(out);
+	st = run_self("bad-ctr", NULL, NULL, out, sizeof(out));
+	ok(exited_with(st, 0) && strstr(out, "srcu_read_unlock_fast() (or _fast_updown()) handed "
+					 "a counter this thread holds no section on") &&
+	   strstr(out, "domain ssf") && strstr(out, "held=1") && strstr(out, "misuse=2 completed"),
+	   "srcu_read_unlock_fast() on another thread, or once too often: each reported and "
+	   "ignored; the real section stays held and then ends");
+	if (!strstr(out, "misuse=2 completed"))
+		diag_output(out);
+}
+
+/* The kernel's srcu_check_read_flavor(), case by case. */
+static void test_flavors(void)
+{
+	static const struct {
+		const char *mode, *msg;
+	} cases[] = {
+		{ "mix", "srcu_read_lock() and srcu_read_lock_nmisafe() readers on one domain" },
+		{ "fast-on-normal", "srcu_read_lock_fast() on a domain defined for srcu_read_lock() "
+				    "(DEFINE_SRCU(), init_srcu_struct())" },
+		{ "normal-on-fast", "srcu_read_lock() on a domain defined for srcu_read_lock_fast() "
+				    "(DEFINE_SRCU_FAST(), init_srcu_struct_fast())" },
+		{ "fast-on-updown", "srcu_read_lock_fast() on a domain defined for "
+				    "srcu_read_lock_fast_updown() (DEFINE_SRCU_FAST_UPDOWN()" },
+		{ "updown-on-init-fast", "srcu_read_lock_fast_updown() on a domain defined for "
+					 "srcu_read_lock_fast() (DEFINE_SRCU_FAST()" },
+	};
+	size_t i;
+	int st;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		st = run_self("flavors", cases[i].mode, NULL, out, sizeof(out));
+		ok(exited_with(st, 0) && strstr(out, "rcu: WARNING: ") &&
+		   strstr(out, cases[i].msg) && !strstr(out, "misuse=0"),
+		   "reader flavors, %s: reported", cases[i].mode);
+		if (!strstr(out, cases[i].msg))
+			diag_output(out);
+	}
+	st = run_self("flavors", "compatible", NULL, out, sizeof(out));
+	ok(exited_with(st, 0) && strstr(out, "misuse=0"), "reader flavors: srcu_read_lock() with "
+	   "srcu_down_read(), _fast_updown() with srcu_down_read_fast(), each on its own "
+	   "definition: nothing reported");
+	if (!strstr(out, "misuse=0"))
+		diag_output(out);
 }
 
 static void test_prove(void)
@@ -310,6 +426,7 @@ int main(int argc, char **argv)
 	test_deadlocks();
 	test_cleanup();
 	test_misuse();
+	test_flavors();
 	test_prove();
 	return done_testing();
 }

@@ -5,9 +5,11 @@
  *
  *   srcu         a DEFINE_SRCU() domain.  Readers are registered with RCU,
  *                so their extendables can overlap SRCU sections with
- *                rcu_read_lock() ones; SRCU is also nested in itself, in
- *                srcu_read_lock_nmisafe() and in other domains' sections (a
- *                static one, and one from init_srcu_struct(), SRCU_D).
+ *                rcu_read_lock() ones; SRCU is also nested in itself and
+ *                in other domains' sections (a static one, one from
+ *                init_srcu_struct(), SRCU_D, and srcu_read_lock_nmisafe()
+ *                on one of its own: one domain, one reader flavor, as the
+ *                kernel requires).
  *   srcud        a domain from init_srcu_struct(), re-created about every
  *                second while the torture runs (below).  Readers are not
  *                registered with anything.
@@ -67,12 +69,13 @@ unsigned long srcut_comp_state(void) { return RCU_GET_STATE_COMPLETED; }
 
 DEFINE_STATIC_SRCU(srcu_ctl);
 DEFINE_STATIC_SRCU(srcu_other);	/* overlapping, not protecting */
+DEFINE_STATIC_SRCU(srcu_nmi);	/* the same, for srcu_read_lock_nmisafe() */
 static struct srcu_struct srcu_dyn;	/* init_srcu_struct(): the same */
 
 static int srcu_lock(void) { return srcu_read_lock(&srcu_ctl); }
 static void srcu_unlock(int idx) { srcu_read_unlock(&srcu_ctl, idx); }
-static int srcu_lock_nmi(void) { return srcu_read_lock_nmisafe(&srcu_ctl); }
-static void srcu_unlock_nmi(int idx) { srcu_read_unlock_nmisafe(&srcu_ctl, idx); }
+static int srcu_lock_nmi(void) { return srcu_read_lock_nmisafe(&srcu_nmi); }
+static void srcu_unlock_nmi(int idx) { srcu_read_unlock_nmisafe(&srcu_nmi, idx); }
 static int other_lock(void) { return srcu_read_lock(&srcu_other); }
 static void other_unlock(int idx) { srcu_read_unlock(&srcu_other, idx); }
 static int dyn_lock(void) { return srcu_read_lock(&srcu_dyn); }
@@ -180,7 +183,7 @@ static struct srcu_struct *srcud_new(void)
 {
 	struct srcu_struct *d = malloc(sizeof(*d));
 
-	if (!d || lrcu_init_srcu_struct(d, "srcud")) {
+	if (!d || lrcu_init_srcu_struct(d, "srcud", 0)) {
 		fprintf(stderr, "srcud: out of memory\n");
 		abort();
 	}

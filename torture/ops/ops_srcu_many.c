@@ -32,7 +32,7 @@ static int srcum_init(void)
 	if (rcut_init())
 		return -1;
 	for (i = 0; i < SRCUM_DOMAINS; i++)
-		if (lrcu_init_srcu_struct(&srcum_dom[i], "srcum")) {
+		if (lrcu_init_srcu_struct(&srcum_dom[i], "srcum", 0)) {
 			fprintf(stderr, "srcum: out of memory\n");
 			return -1;
 		}

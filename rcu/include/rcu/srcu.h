@@ -43,6 +43,34 @@
  *   srcu_read_unlock() on a thread other than the one that locked is a
  *   misuse (reported); use these instead.
  *
+ *   SRCU-fast (the kernel's srcu_read_lock_fast() family): on a domain
+ *   defined with DEFINE_SRCU_FAST(), DEFINE_STATIC_SRCU_FAST() or
+ *   init_srcu_struct_fast(),
+ *     scp = srcu_read_lock_fast(ssp); ... srcu_read_unlock_fast(ssp, scp);
+ *   on one defined with the _FAST_UPDOWN forms or init_srcu_struct_fast_updown(),
+ *     scp = srcu_read_lock_fast_updown(ssp); ... srcu_read_unlock_fast_updown(ssp, scp);
+ *     scp = srcu_down_read_fast(ssp); ... srcu_up_read_fast(ssp, scp);  (any thread)
+ *   The lock hands back the counter it counted on (struct srcu_ctr *,
+ *   opaque), so the unlock needs no lookup and, in release builds, checks
+ *   only that the count is not zero: hand back exactly what the lock
+ *   returned, on the same thread but for srcu_up_read_fast().  The kernel's
+ *   fast readers spare the smp_mb() that its srcu_read_lock() has, its
+ *   grace periods paying with synchronize_rcu(); here srcu_read_lock()
+ *   already spares it (membarrier(), see "Readers" above), so the fast
+ *   readers cost what it does, less the unlock's lookup, and their grace
+ *   periods are the same (docs/design/srcu.md, "SRCU-fast").  The kernel's
+ *   srcu_read_lock_lite() is gone from it (SRCU-fast replaced it) and is
+ *   not provided.
+ *
+ *   Reader flavors (SRCU_READ_FLAVOR_*): srcu_read_lock() and
+ *   srcu_down_read() are NORMAL, srcu_read_lock_nmisafe() is NMI,
+ *   srcu_read_lock_fast() FAST, srcu_read_lock_fast_updown() and
+ *   srcu_down_read_fast() FAST_UPDOWN.  As in the kernel, one domain takes
+ *   one flavor, and the FAST ones only on a domain defined for them; built
+ *   with -DCONFIG_PROVE_RCU, a second flavor on a domain, or a flavor its
+ *   definition does not allow, is reported ("rcu: WARNING: ...", counted
+ *   by lrcu_misuse_count()) as the kernel's srcu_check_read_flavor() does.
+ *
  *   A thread that exits inside a section is reported; its sections end
  *   with it.  After fork(), only the calling thread exists in the child:
  *   the sections other threads had open end there (not reported), except
@@ -131,7 +159,7 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Library entry points (exported, prefixed).                           */
 
-LRCU_API int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name);
+LRCU_API int lrcu_init_srcu_struct(struct srcu_struct *ssp, const char *name, int flavor);
 LRCU_API void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp);
 LRCU_API void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *caller);
 LRCU_API void lrcu_call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu_callback_t func);
@@ -140,20 +168,68 @@ LRCU_API unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
 LRCU_API bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
 LRCU_API unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
+LRCU_API void lrcu_srcu_check_read_flavor(struct srcu_struct *ssp, int read_flavor);
+
+/* ------------------------------------------------------------------ */
+/* Reader flavors (the kernel's values, also rcutorture.reader_flavor's) */
+
+#define SRCU_READ_FLAVOR_NORMAL		0x1	/* srcu_read_lock(), srcu_down_read() */
+#define SRCU_READ_FLAVOR_NMI		0x2	/* srcu_read_lock_nmisafe() */
+#define SRCU_READ_FLAVOR_FAST		0x4	/* srcu_read_lock_fast() */
+#define SRCU_READ_FLAVOR_FAST_UPDOWN	0x8	/* srcu_read_lock_fast_updown(),
+						 * srcu_down_read_fast() */
+#define SRCU_READ_FLAVOR_ALL		0xf	/* all of the above */
+/* The flavors a domain must be defined for (in the kernel, those whose
+ * grace periods use synchronize_rcu() instead of smp_mb()). */
+#define SRCU_READ_FLAVOR_SLOWGP		(SRCU_READ_FLAVOR_FAST | SRCU_READ_FLAVOR_FAST_UPDOWN)
+
+/*
+ * The kernel's srcu_check_read_flavor(): with CONFIG_PROVE_RCU, report a
+ * domain's second reader flavor, and a flavor its definition does not
+ * allow (the first use of each is checked out of line).
+ */
+#ifdef CONFIG_PROVE_RCU
+static inline void srcu_check_read_flavor(struct srcu_struct *ssp, int read_flavor)
+{
+	/* Relaxed: a debug check; the out-of-line one records with a CAS. */
+	if (LRCU_UNLIKELY(LRCU_READ_ONCE(ssp->srcu_flavor_seen) != read_flavor))
+		lrcu_srcu_check_read_flavor(ssp, read_flavor);
+}
+#else
+static inline void srcu_check_read_flavor(struct srcu_struct *ssp, int read_flavor)
+{
+	(void)ssp;
+	(void)read_flavor;
+}
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Domains                                                              */
 
-/* A domain usable at once (no init_srcu_struct(); never cleaned up). */
-#define DEFINE_SRCU(name)		struct srcu_struct name = { .srcu_name = #name }
-#define DEFINE_STATIC_SRCU(name)	static struct srcu_struct name = { .srcu_name = #name }
+/* A domain usable at once (no init_srcu_struct(); never cleaned up); the
+ * _FAST forms for srcu_read_lock_fast() readers, the _FAST_UPDOWN forms
+ * for srcu_read_lock_fast_updown() and srcu_down_read_fast() ones. */
+#define LRCU_SRCU_INIT(name, flavor)	{ .srcu_name = #name, .srcu_reader_flavor = (flavor) }
+#define DEFINE_SRCU(name)		struct srcu_struct name = LRCU_SRCU_INIT(name, 0)
+#define DEFINE_STATIC_SRCU(name)	static struct srcu_struct name = LRCU_SRCU_INIT(name, 0)
+#define DEFINE_SRCU_FAST(name)							\
+	struct srcu_struct name = LRCU_SRCU_INIT(name, SRCU_READ_FLAVOR_FAST)
+#define DEFINE_STATIC_SRCU_FAST(name)						\
+	static struct srcu_struct name = LRCU_SRCU_INIT(name, SRCU_READ_FLAVOR_FAST)
+#define DEFINE_SRCU_FAST_UPDOWN(name)						\
+	struct srcu_struct name = LRCU_SRCU_INIT(name, SRCU_READ_FLAVOR_FAST_UPDOWN)
+#define DEFINE_STATIC_SRCU_FAST_UPDOWN(name)					\
+	static struct srcu_struct name = LRCU_SRCU_INIT(name, SRCU_READ_FLAVOR_FAST_UPDOWN)
 
 /*
  * Initialise a domain in memory of your own; returns 0, or -ENOMEM.  The
  * domain's name in messages is the argument's text.  Not for DEFINE_SRCU()
- * domains.
+ * domains.  The _fast forms as the DEFINE_ ones above.
  */
-#define init_srcu_struct(ssp)		lrcu_init_srcu_struct((ssp), #ssp)
+#define init_srcu_struct(ssp)		lrcu_init_srcu_struct((ssp), #ssp, 0)
+#define init_srcu_struct_fast(ssp)	lrcu_init_srcu_struct((ssp), #ssp, SRCU_READ_FLAVOR_FAST)
+#define init_srcu_struct_fast_updown(ssp)					\
+	lrcu_init_srcu_struct((ssp), #ssp, SRCU_READ_FLAVOR_FAST_UPDOWN)
 
 /*
  * Tear a domain down (its memory is then yours again).  Readers still
@@ -168,38 +244,85 @@ static inline void cleanup_srcu_struct(struct srcu_struct *ssp) { lrcu_cleanup_s
 /* ------------------------------------------------------------------ */
 /* Read side                                                            */
 
-static inline int srcu_read_lock(struct srcu_struct *ssp) { return lrcu_srcu_read_lock_inline(ssp); }
+static inline int srcu_read_lock(struct srcu_struct *ssp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NORMAL);
+	return lrcu_srcu_read_lock_inline(ssp);
+}
 static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 {
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NORMAL);
 	lrcu_srcu_read_unlock_inline(ssp, idx);
 }
 
 /* Async-signal-safe without any allocation: per-domain atomic counters. */
 static inline int srcu_read_lock_nmisafe(struct srcu_struct *ssp)
 {
-	int idx = lrcu_srcu_lock_shared(ssp);
+	int idx;
 
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NMI);
+	idx = lrcu_srcu_lock_shared(ssp);
 	lrcu_srcu_nmi_nesting++;	/* this thread only (srcu_read_lock_held()) */
 	return idx;
 }
 static inline void srcu_read_unlock_nmisafe(struct srcu_struct *ssp, int idx)
 {
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NMI);
 	lrcu_srcu_nmi_nesting--;
 	lrcu_srcu_read_unlock_inline(ssp, idx);
 }
 
 /* A section that may end on another thread. */
-static inline int srcu_down_read(struct srcu_struct *ssp) { return lrcu_srcu_lock_shared(ssp); }
+static inline int srcu_down_read(struct srcu_struct *ssp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NORMAL);
+	return lrcu_srcu_lock_shared(ssp);
+}
 static inline void srcu_up_read(struct srcu_struct *ssp, int idx)
 {
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NORMAL);
 	lrcu_srcu_read_unlock_inline(ssp, idx);
+}
+
+/* SRCU-fast (see the top of this file). */
+static inline struct srcu_ctr *srcu_read_lock_fast(struct srcu_struct *ssp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST);
+	return lrcu_srcu_lock_fast(ssp);
+}
+static inline void srcu_read_unlock_fast(struct srcu_struct *ssp, struct srcu_ctr *scp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST);
+	lrcu_srcu_unlock_fast(ssp, scp);
+}
+static inline struct srcu_ctr *srcu_read_lock_fast_updown(struct srcu_struct *ssp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST_UPDOWN);
+	return lrcu_srcu_lock_fast(ssp);
+}
+static inline void srcu_read_unlock_fast_updown(struct srcu_struct *ssp, struct srcu_ctr *scp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST_UPDOWN);
+	lrcu_srcu_unlock_fast(ssp, scp);
+}
+/* An SRCU-fast section that may end on another thread (shared counters). */
+static inline struct srcu_ctr *srcu_down_read_fast(struct srcu_struct *ssp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST_UPDOWN);
+	return lrcu_srcu_down_fast(ssp);
+}
+static inline void srcu_up_read_fast(struct srcu_struct *ssp, struct srcu_ctr *scp)
+{
+	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST_UPDOWN);
+	lrcu_srcu_unlock_fast(ssp, scp);
 }
 
 /*
  * Is this thread inside a read-side section of the domain?  Exact for
- * srcu_read_lock() sections; srcu_read_lock_nmisafe() sections count for
- * every domain; srcu_down_read() sections are not counted (they belong
- * to no thread).
+ * srcu_read_lock(), srcu_read_lock_fast() and _fast_updown() sections;
+ * srcu_read_lock_nmisafe() sections count for every domain;
+ * srcu_down_read() and srcu_down_read_fast() sections are not counted
+ * (they belong to no thread).
  */
 static inline int srcu_read_lock_held(struct srcu_struct *ssp)
 {

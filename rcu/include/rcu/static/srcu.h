@@ -34,11 +34,23 @@
  *
  * Shared counters
  *
- * srcu_read_lock_nmisafe(), srcu_down_read() and domains for which no id
- * or no memory was left use per-domain counters instead (->srcu_shared):
- * atomic increments of a lock and an unlock count per index.  The value
- * such a lock returns has LRCU_SRCU_SHARED set, so any unlock call routes
- * it back to them.
+ * srcu_read_lock_nmisafe(), srcu_down_read(), srcu_down_read_fast() and
+ * domains for which no id or no memory was left use per-domain counters
+ * instead (->srcu_shared): atomic increments of a lock and an unlock count
+ * per index.  The value such a lock returns has LRCU_SRCU_SHARED set, so
+ * any unlock call routes it back to them.
+ *
+ * SRCU-fast readers
+ *
+ * srcu_read_lock_fast() and srcu_read_lock_fast_updown() count exactly as
+ * srcu_read_lock() does, srcu_down_read_fast() as srcu_down_read() does;
+ * what differs is what they hand back: the counter itself (a struct
+ * srcu_ctr pointer, as in the kernel), so that the unlock stores through
+ * it without finding the thread's record again.  A per-thread counter's
+ * pointer is &ctr[id][idx] (an unsigned long, never accessed as a struct
+ * srcu_ctr); a shared one's is &->srcu_shared[idx], which the unlock tells
+ * apart by its address.  The grace period is the same for every flavor
+ * (rcu/src/srcu.c; docs/design/srcu.md says why nothing more is needed).
  */
 #ifndef RCU_STATIC_SRCU_H
 #define RCU_STATIC_SRCU_H
@@ -61,6 +73,13 @@ extern "C" {
 
 struct lrcu_srcu_sup;
 
+/* One index's shared counters (and, opaque to callers, what an SRCU-fast
+ * lock returns: see "SRCU-fast readers" above). */
+struct srcu_ctr {
+	unsigned long lock;	/* sections begun on this index */
+	unsigned long unlock;	/* ... and ended */
+};
+
 /*
  * The domain.  Treat as opaque; DEFINE_SRCU() and init_srcu_struct() set
  * it up.  The first fields are read by every srcu_read_lock(); the shared
@@ -75,11 +94,12 @@ struct srcu_struct {
 	struct lrcu_srcu_sup *srcu_sup;	/* update-side state, allocated on
 					 * first update-side use (acquire/release) */
 	const char *srcu_name;		/* for messages */
+	int srcu_reader_flavor;		/* SRCU_READ_FLAVOR_FAST or _FAST_UPDOWN
+					 * if defined for them, else 0 (const) */
+	int srcu_flavor_seen;		/* CONFIG_PROVE_RCU: the first reader
+					 * flavor used (set once, CAS) */
 	char srcu_pad[LRCU_CACHELINE];	/* keep ->srcu_shared off the line above */
-	struct {
-		unsigned long lock;	/* sections begun on this index */
-		unsigned long unlock;	/* ... and ended */
-	} srcu_shared[2];		/* atomic read-modify-write */
+	struct srcu_ctr srcu_shared[2];	/* atomic read-modify-write */
 };
 
 /* A thread's reader record; the library's private fields follow dir[]. */
@@ -98,6 +118,7 @@ LRCU_API extern __thread unsigned int lrcu_srcu_nmi_nesting;
 
 LRCU_API int lrcu_srcu_read_lock_slow(struct srcu_struct *ssp);
 LRCU_API void lrcu_srcu_read_unlock_slow(struct srcu_struct *ssp, int idx);
+LRCU_API void lrcu_srcu_unlock_fast_slow(struct srcu_struct *ssp, struct srcu_ctr *scp);
 
 /* This thread's two counters for the domain, or NULL (slow path). */
 static inline unsigned long *lrcu_srcu_ctr(struct srcu_struct *ssp)
@@ -145,9 +166,26 @@ static inline int lrcu_srcu_read_lock_inline(struct srcu_struct *ssp)
 
 static inline void lrcu_srcu_unlock_shared(struct srcu_struct *ssp, int idx);
 
+/* The section's exit from a per-thread counter; false (and nothing done)
+ * if the count is zero: an unlock that matches no section. */
+static inline bool lrcu_srcu_unlock_ctr(unsigned long *c)
+{
+	unsigned long v = LRCU_READ_ONCE(*c);	/* owner-only */
+
+	if (LRCU_UNLIKELY(!v))
+		return false;
+	/*
+	 * C: release: the section's accesses complete before the count
+	 * drops; pairs with the acquire loads of the grace period's scan
+	 * (srcu_readers_drained() in rcu/src/srcu_readers.c).
+	 */
+	LRCU_STORE_RELEASE(c, v - 1);
+	return true;
+}
+
 static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx)
 {
-	unsigned long *c, v;
+	unsigned long *c;
 
 	if (LRCU_UNLIKELY(idx & ~1)) {
 		if ((idx & ~(LRCU_SRCU_SHARED | 1)) == 0)
@@ -157,21 +195,8 @@ static inline void lrcu_srcu_read_unlock_inline(struct srcu_struct *ssp, int idx
 		return;
 	}
 	c = lrcu_srcu_ctr(ssp);
-	if (LRCU_UNLIKELY(!c)) {
-		lrcu_srcu_read_unlock_slow(ssp, idx);	/* not locked on this thread */
-		return;
-	}
-	v = LRCU_READ_ONCE(c[idx]);
-	if (LRCU_UNLIKELY(!v)) {
-		lrcu_srcu_read_unlock_slow(ssp, idx);	/* reports the bad index */
-		return;
-	}
-	/*
-	 * C: release: the section's accesses complete before the count
-	 * drops; pairs with the acquire loads of the grace period's scan
-	 * (srcu_readers_drained() in rcu/src/srcu_readers.c).
-	 */
-	LRCU_STORE_RELEASE(&c[idx], v - 1);
+	if (LRCU_UNLIKELY(!c || !lrcu_srcu_unlock_ctr(&c[idx])))
+		lrcu_srcu_read_unlock_slow(ssp, idx);	/* reports it */
 }
 
 /* The shared counters: any thread, any context, no allocation. */
@@ -191,6 +216,83 @@ static inline void lrcu_srcu_unlock_shared(struct srcu_struct *ssp, int idx)
 	/* C: release, as in lrcu_srcu_read_unlock_inline(); pairs with the
 	 * scan's acquire load of the unlock count. */
 	LRCU_FETCH_ADD_RELEASE(&ssp->srcu_shared[idx & 1].unlock, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* SRCU-fast: sections named by their counter (see the top of this file) */
+
+static inline struct srcu_ctr *lrcu_srcu_shared_ctr(struct srcu_struct *ssp, int v)
+{
+	return &ssp->srcu_shared[v & 1];
+}
+
+/* Is scp one of the domain's shared counters (else a per-thread one)? */
+static inline bool lrcu_srcu_ctr_shared(struct srcu_struct *ssp, const struct srcu_ctr *scp)
+{
+	return (unsigned long)scp - (unsigned long)ssp->srcu_shared < sizeof(ssp->srcu_shared);
+}
+
+/*
+ * The kernel's conversions between a counter and the small number the
+ * torture packs into an int: here the value srcu_read_lock() would have
+ * returned (the index, LRCU_SRCU_SHARED for the shared counters).  A
+ * per-thread counter converts only on the thread that holds it.
+ */
+static inline int __srcu_ptr_to_ctr(struct srcu_struct *ssp, struct srcu_ctr *scp)
+{
+	if (lrcu_srcu_ctr_shared(ssp, scp))
+		return (int)(scp - ssp->srcu_shared) | LRCU_SRCU_SHARED;
+	return (int)((unsigned long *)(void *)scp - lrcu_srcu_ctr(ssp));
+}
+
+static inline struct srcu_ctr *__srcu_ctr_to_ptr(struct srcu_struct *ssp, int v)
+{
+	if (v & LRCU_SRCU_SHARED)
+		return lrcu_srcu_shared_ctr(ssp, v);
+	return (struct srcu_ctr *)(void *)(lrcu_srcu_ctr(ssp) + (v & 1));
+}
+
+/* srcu_read_lock(), handing back the counter it counted on. */
+static inline struct srcu_ctr *lrcu_srcu_lock_fast(struct srcu_struct *ssp)
+{
+	unsigned long *c = lrcu_srcu_ctr(ssp);
+
+	if (LRCU_UNLIKELY(!c))
+		return __srcu_ctr_to_ptr(ssp, lrcu_srcu_read_lock_slow(ssp));
+	return (struct srcu_ctr *)(void *)&c[lrcu_srcu_lock_ctr(ssp, c)];
+}
+
+/* srcu_down_read(), handing back the shared counter. */
+static inline struct srcu_ctr *lrcu_srcu_down_fast(struct srcu_struct *ssp)
+{
+	return lrcu_srcu_shared_ctr(ssp, lrcu_srcu_lock_shared(ssp));
+}
+
+/* Is c this thread's counter of the domain (CONFIG_PROVE_RCU checks)? */
+static inline bool lrcu_srcu_ctr_mine(struct srcu_struct *ssp, const unsigned long *c)
+{
+	const unsigned long *mine = lrcu_srcu_ctr(ssp);
+
+	return mine && (c == mine || c == mine + 1);
+}
+
+/* The exit of any SRCU-fast section: through the counter it names. */
+static inline void lrcu_srcu_unlock_fast(struct srcu_struct *ssp, struct srcu_ctr *scp)
+{
+	unsigned long *c = (unsigned long *)(void *)scp;
+
+	if (LRCU_UNLIKELY(lrcu_srcu_ctr_shared(ssp, scp))) {
+		lrcu_srcu_unlock_shared(ssp, (int)(scp - ssp->srcu_shared));
+		return;
+	}
+#ifdef CONFIG_PROVE_RCU
+	if (LRCU_UNLIKELY(!lrcu_srcu_ctr_mine(ssp, c))) {
+		lrcu_srcu_unlock_fast_slow(ssp, scp);	/* reports it */
+		return;
+	}
+#endif
+	if (LRCU_UNLIKELY(!lrcu_srcu_unlock_ctr(c)))
+		lrcu_srcu_unlock_fast_slow(ssp, scp);	/* reports it */
 }
 
 /* Does this thread hold a per-thread section of this domain? */
