@@ -200,7 +200,9 @@ static unsigned long span_delay_us(struct torture_reader *r, struct torture_rand
 static void read_delay(struct rt_read *rd, struct torture_random *rng, unsigned long span_us)
 {
 	struct rt_seg *s = rd->nsegs ? &rd->seg[rd->nsegs - 1] : NULL;
-	unsigned long n = (unsigned long)nrealreaders, us = 0;
+	/* Scaled as if one reader when there are none (nreaders=0: the
+	 * read-exit and forward-progress threads still read). */
+	unsigned long n = nrealreaders > 0 ? (unsigned long)nrealreaders : 1, us = 0;
 
 	if ((cur_ops->flags & TORTURE_OPS_SLEEPABLE) && !(torture_random(rng) % (n * 20))) {
 		torture_sleep_us(10 * 1000000 / TORTURE_HZ);
