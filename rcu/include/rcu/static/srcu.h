@@ -104,7 +104,8 @@ struct srcu_struct {
 
 /* A thread's reader record; the library's private fields follow dir[]. */
 struct lrcu_srcu_page {
-	unsigned long ctr[LRCU_SRCU_PER_PAGE][2];	/* owner stores, anyone loads */
+	unsigned long ctr[LRCU_SRCU_PER_PAGE][2];	/* owner stores, anyone loads;
+							 * page-aligned (mmap()) */
 };
 struct lrcu_srcu_rec {
 	struct lrcu_srcu_page *dir[LRCU_SRCU_DIR];	/* set once per entry by the
@@ -236,13 +237,16 @@ static inline bool lrcu_srcu_ctr_shared(struct srcu_struct *ssp, const struct sr
  * The kernel's conversions between a counter and the small number the
  * torture packs into an int: here the value srcu_read_lock() would have
  * returned (the index, LRCU_SRCU_SHARED for the shared counters).  A
- * per-thread counter converts only on the thread that holds it.
+ * per-thread pair starts on a multiple of its size (pages are mapped
+ * whole), so a counter's index is a bit of its address; the other way
+ * needs the thread's counters, so it works only on the thread that holds
+ * the section.
  */
 static inline int __srcu_ptr_to_ctr(struct srcu_struct *ssp, struct srcu_ctr *scp)
 {
 	if (lrcu_srcu_ctr_shared(ssp, scp))
 		return (int)(scp - ssp->srcu_shared) | LRCU_SRCU_SHARED;
-	return (int)((unsigned long *)(void *)scp - lrcu_srcu_ctr(ssp));
+	return (int)((unsigned long)scp / sizeof(unsigned long) & 1);
 }
 
 static inline struct srcu_ctr *__srcu_ctr_to_ptr(struct srcu_struct *ssp, int v)
