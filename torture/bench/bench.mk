@@ -32,13 +32,15 @@ $(BENCH_IDLE): $(BENCH_IDLE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 # source built per flavor with the same plain flags (not the project's
 # -fPIC), ours against librcu.so as a user links it, liburcu's against
 # its shared libraries (bin/compare-liburcu.sh's cross-check of refscale).
-READLOOP_OURS := rcu sched sched-free
+READLOOP_OURS := rcu sched sched-free srcu srcu-fast
 READLOOP_URCU := $(if $(filter 1,$(LIBURCU)),urcu-memb urcu-qsbr)
 READLOOP_BINS := $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_OURS) $(READLOOP_URCU))
 READLOOP_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -D_GNU_SOURCE $(SANFLAGS)
 RL_DEF_rcu := -DRL_RCU
 RL_DEF_sched := -DRL_SCHED
 RL_DEF_sched-free := -DRL_SCHED_FREE
+RL_DEF_srcu := -DRL_SRCU
+RL_DEF_srcu-fast := -DRL_SRCU_FAST
 RL_DEF_urcu-memb := -DRL_URCU_MEMB
 RL_DEF_urcu-qsbr := -DRL_URCU_QSBR
 

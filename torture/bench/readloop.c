@@ -12,7 +12,8 @@
  *
  * One registered reader thread (not the main one, as in refscale) times,
  * in its own CPU time, loops of 1024 `lock; p = rcu_dereference(global);
- * check p->field; unlock', then the same pairs nested inside an outer
+ * check p->field; unlock' (SRCU: the unlock handed what the lock returned;
+ * srcu-fast: srcu_read_lock_fast()'s counter), then the same pairs nested inside an outer
  * section, each pass for `seconds' (default 0.3) after a warm-up of a
  * tenth of it, in the copy of the loop that starts `pad' bytes (0, 16, 32
  * or 48) into a 64-byte block (below).  QSBR flavors announce a quiescent state every 1024 pairs
@@ -36,10 +37,30 @@
 #define RL_NAME		"rcu"
 #define rl_register()	rcu_register_thread()
 #define rl_unregister()	rcu_unregister_thread()
-#define rl_lock()	rcu_read_lock()
-#define rl_unlock()	rcu_read_unlock()
+#define rl_lock()	(rcu_read_lock(), 0)
+#define rl_unlock(t)	((void)(t), rcu_read_unlock())
 #define rl_qs()		do { } while (0)
 #define rl_deref(p)	rcu_dereference(p)
+#define rl_assign(p, v)	rcu_assign_pointer(p, v)
+#define RL_PTR		__rcu
+#elif defined(RL_SRCU) || defined(RL_SRCU_FAST)
+#include <rcu/srcu.h>
+#ifdef RL_SRCU_FAST
+#define RL_NAME		"srcu-fast"
+DEFINE_STATIC_SRCU_FAST(rl_srcu);
+#define RL_TOK		struct srcu_ctr *
+#define rl_lock()	srcu_read_lock_fast(&rl_srcu)
+#define rl_unlock(t)	srcu_read_unlock_fast(&rl_srcu, t)
+#else
+#define RL_NAME		"srcu"
+DEFINE_STATIC_SRCU(rl_srcu);
+#define rl_lock()	srcu_read_lock(&rl_srcu)
+#define rl_unlock(t)	srcu_read_unlock(&rl_srcu, t)
+#endif
+#define rl_register()	0	/* SRCU readers need no registration */
+#define rl_unregister()	do { } while (0)
+#define rl_qs()		do { } while (0)
+#define rl_deref(p)	srcu_dereference(p, &rl_srcu)
 #define rl_assign(p, v)	rcu_assign_pointer(p, v)
 #define RL_PTR		__rcu
 #elif defined(RL_SCHED) || defined(RL_SCHED_FREE)
@@ -52,8 +73,8 @@
 #include <rcu/rcupdate.h>
 #define rl_register()	rcu_register_thread()
 #define rl_unregister()	rcu_unregister_thread()
-#define rl_lock()	rcu_read_lock_sched()
-#define rl_unlock()	rcu_read_unlock_sched()
+#define rl_lock()	(rcu_read_lock_sched(), 0)
+#define rl_unlock(t)	((void)(t), rcu_read_unlock_sched())
 #define rl_qs()		rcu_quiescent_state()
 #define rl_deref(p)	rcu_dereference_sched(p)
 #define rl_assign(p, v)	rcu_assign_pointer(p, v)
@@ -63,8 +84,8 @@
 #define RL_NAME		"urcu-memb"
 #define rl_register()	(urcu_memb_register_thread(), 0)
 #define rl_unregister()	urcu_memb_unregister_thread()
-#define rl_lock()	urcu_memb_read_lock()
-#define rl_unlock()	urcu_memb_read_unlock()
+#define rl_lock()	(urcu_memb_read_lock(), 0)
+#define rl_unlock(t)	((void)(t), urcu_memb_read_unlock())
 #define rl_qs()		do { } while (0)
 #define rl_deref(p)	rcu_dereference(p)
 #define rl_assign(p, v)	rcu_assign_pointer(p, v)
@@ -74,14 +95,19 @@
 #define RL_NAME		"urcu-qsbr"
 #define rl_register()	(urcu_qsbr_register_thread(), 0)
 #define rl_unregister()	urcu_qsbr_unregister_thread()
-#define rl_lock()	urcu_qsbr_read_lock()
-#define rl_unlock()	urcu_qsbr_read_unlock()
+#define rl_lock()	(urcu_qsbr_read_lock(), 0)
+#define rl_unlock(t)	((void)(t), urcu_qsbr_read_unlock())
 #define rl_qs()		urcu_qsbr_quiescent_state()
 #define rl_deref(p)	rcu_dereference(p)
 #define rl_assign(p, v)	rcu_assign_pointer(p, v)
 #define RL_PTR
 #else
-#error "build with one of -DRL_RCU, -DRL_SCHED, -DRL_SCHED_FREE, -DRL_URCU_MEMB, -DRL_URCU_QSBR"
+#error "build with one of -DRL_RCU, -DRL_SCHED, -DRL_SCHED_FREE, -DRL_SRCU, -DRL_SRCU_FAST, -DRL_URCU_MEMB, -DRL_URCU_QSBR"
+#endif
+
+/* What rl_lock() returns and rl_unlock() takes back. */
+#ifndef RL_TOK
+#define RL_TOK		int
 #endif
 
 #define RL_MAGIC	0x5ca1ab1eL
@@ -109,12 +135,11 @@ static inline __attribute__((always_inline)) long chunk(void)
 	long i, wrong = 0;
 
 	for (i = 0; i < RL_CHUNK; i++) {
-		struct rl_obj *p;
+		RL_TOK t = rl_lock();
+		struct rl_obj *p = rl_deref(global);
 
-		rl_lock();
-		p = rl_deref(global);
 		wrong += p->field != RL_MAGIC;
-		rl_unlock();
+		rl_unlock(t);
 	}
 	return wrong;
 }
@@ -126,10 +151,11 @@ pass(int nested, double secs, double *cpu_ns, double *wall_ns)
 {
 	double c0 = rl_ns(CLOCK_THREAD_CPUTIME_ID), w0 = rl_ns(CLOCK_MONOTONIC), c;
 	long pairs = 0, wrong = 0;
+	RL_TOK outer = 0;
 	int k;
 
 	if (nested)
-		rl_lock();
+		outer = rl_lock();
 	do {
 		for (k = 0; k < 64; k++) {
 			wrong += chunk();
@@ -140,7 +166,7 @@ pass(int nested, double secs, double *cpu_ns, double *wall_ns)
 		c = rl_ns(CLOCK_THREAD_CPUTIME_ID);
 	} while (c - c0 < secs * 1e9);
 	if (nested)
-		rl_unlock();
+		rl_unlock(outer);
 	if (!nested)
 		rl_qs();
 	*cpu_ns = (c - c0) / (double)pairs;
