@@ -142,6 +142,7 @@ static const struct counter counters[] = {
 	{ "gps", OPS(gps_completed), SUM(2) },
 	{ "gp_seq", OPS(get_gp_seq), .flags = C_SIGNED },
 	{ "reads", TC(reads), SUM(4) },
+	{ "updown_reads", TC(updown_reads) },
 	{ "close_calls", FN(get_close_calls), SUM(5) },
 	{ "cookie_errors", TC(cookie_errors) },
 	{ "leaks", TC(leaks) },

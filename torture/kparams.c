@@ -13,7 +13,7 @@
  * there is a typo.  Other names are the kernel's business ("foreign").
  *
  * Some of rcutorture's own parameters define what a scenario tests (the
- * boost test, reader preemption, a reader flavor): set to anything but
+ * boost test, reader preemption, NMIs): set to anything but
  * their `inert' value they ask for a test that does not run here, and the
  * run cannot be a plain SUCCESS (kparam_unhonoured(): --check reports
  * them as "unhonoured"; bin/torture.sh makes the run INCOMPLETE, naming
@@ -33,7 +33,6 @@ struct kparam {
 #define NOHZ	"no scheduling-clock ticks in userspace"
 #define FULL	"the _full polled forms are not implemented (our cookies are one word)"
 #define TASKS	"RCU Tasks is not implemented"
-#define SRCUF	"SRCU reader flavors other than srcu_read_lock() are not selectable"
 #define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
 #define STALL	"this stall-warning knob is not implemented"
 #define KERNEL	"no userspace meaning"
@@ -41,9 +40,6 @@ struct kparam {
 static const struct kparam kparams[] = {
 	/* rcutorture's own */
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
-	{ "rcutorture.reader_flavor", SRCUF },
-	{ "rcutorture.n_up_down", "srcu_down_read()/srcu_up_read() readers across threads are "
-	  "not tortured" },
 	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
 	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
 	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
@@ -89,12 +85,10 @@ static const struct kparam kparams[] = {
 };
 
 /* rcutorture's parameters that define a test, and the value of each
- * that asks for none (the kernel's default, but for n_up_down: a run
- * that names it asks for the up/down readers). */
+ * that asks for none (the kernel's default). */
 static const struct {
 	const char *name, *inert;
 } defining[] = {
-	{ "rcutorture.reader_flavor", "1" }, { "rcutorture.n_up_down", "0" },
 	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.gp_cond_full", "0" },
 	{ "rcutorture.gp_cond_exp_full", "0" }, { "rcutorture.gp_poll_full", "0" },
 	{ "rcutorture.gp_poll_exp_full", "0" }, { "rcutorture.stall_gp_kthread", "0" },

@@ -179,6 +179,23 @@ static void params_adjust(void)
 	}
 }
 
+/*
+ * rcutorture.reader_flavor: the type's readers take these flavors (before
+ * init(), which may set their domain up), or the run cannot test them.
+ * 0 and 1 both mean the normal flavor, as in the kernel.
+ */
+static void reader_flavor_setup(void)
+{
+	if (cur_ops->reader_flavor) {
+		if (cur_ops->reader_flavor((unsigned int)tp.reader_flavor))
+			params_unhonour("reader_flavor", "torture_type=%s cannot take these "
+					"reader flavors", cur_ops->name);
+	} else if (tp.reader_flavor > 1) {
+		params_unhonour("reader_flavor", "torture_type=%s has one reader flavor",
+				cur_ops->name);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Start, run, stop */
 
@@ -223,7 +240,7 @@ static int start_threads(void)
 	int (*const starters[])(void) = {
 		readers_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
-		read_exit_start, nocb_toggle_start, gpwd_start, boost_start,
+		read_exit_start, nocb_toggle_start, updown_start, gpwd_start, boost_start,
 		preempt_start,
 	};
 	size_t i;
@@ -459,6 +476,8 @@ static int setup(int argc, char **argv)
 	free(lib);
 	ncpus_init(nr_cpus);
 	params_adjust();
+	reader_flavor_setup();
+	updown_adjust();
 	torture_slots_init(tp.nreaders);
 	if (writer_update_types())
 		param_finding(PF_ERROR, 0, "no update-side primitives enabled for "

@@ -30,6 +30,7 @@ struct torture_params tp = {
 	.nocbs_toggle = 1000,
 	.test_boost = 1, .test_boost_duration = 4, .test_boost_interval = 7,
 	.preempt_interval = 1000,
+	.reader_flavor = 1, .n_up_down = 32,
 	.span_reads = 1,
 };
 
@@ -59,6 +60,7 @@ static const struct pdesc ptab[] = {
 	I(test_boost, 0, 2), I(test_boost_duration, 0, 3600), I(test_boost_interval, 0, 3600),
 	I(test_boost_holdoff, 0, 3600), I(preempt_duration, 0, 10000),
 	I(preempt_interval, 1, 3600000), I(leakpointer, 0, 1), I(test_nmis, 0, 1000),
+	I(reader_flavor, 0, 0xf), I(n_up_down, -1, 4096),
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */
@@ -69,11 +71,13 @@ static const struct pdesc ptab[] = {
 
 #define PREFIX "rcutorture."
 
+#define NPTAB	(sizeof(ptab) / sizeof(ptab[0]))
+
 static const struct pdesc *pfind(const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
+	for (i = 0; i < NPTAB; i++)
 		if (strlen(ptab[i].name) == len && !strncmp(ptab[i].name, name, len))
 			return &ptab[i];
 	return NULL;
@@ -105,7 +109,7 @@ struct said {
 static struct said unhonoured[MAX_SAID], ignored[MAX_SAID];
 static int nunhonoured, nignored;
 /* The position of the token that set each ptab[] entry last (0: none). */
-static int given_at[sizeof(ptab) / sizeof(ptab[0])];
+static int given_at[NPTAB];
 
 static void say(struct said *list, int *n, const char *tok, const char *why)
 {
@@ -162,6 +166,13 @@ void params_unhonour(const char *name, const char *fmt, ...)
 		param_finding(PF_UNHONOURED, given_at[d - ptab], PREFIX "%s: not honoured: %s",
 			      tok, why);
 	say(unhonoured, &nunhonoured, tok, why);
+}
+
+bool params_given(const char *name)
+{
+	const struct pdesc *d = pfind(name, strlen(name));
+
+	return d && given_at[d - ptab];
 }
 
 int params_unhonoured(char *buf, size_t len)
@@ -405,7 +416,7 @@ void params_print(FILE *out)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
+	for (i = 0; i < NPTAB; i++)
 		fprintf(out, "%s=%ld ", ptab[i].name, *ptab[i].val);
 	fprintf(out, "torture_type=%s seed=%lu", tp.torture_type, tp.seed);
 	if (tp.maxcpus)
@@ -417,7 +428,7 @@ void params_json(FILE *out)
 	size_t i;
 
 	fputc('{', out);
-	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
+	for (i = 0; i < NPTAB; i++)
 		fprintf(out, "\"%s\":%ld,", ptab[i].name, *ptab[i].val);
 	fprintf(out, "\"torture_type\":");
 	json_string(out, tp.torture_type);
@@ -440,7 +451,7 @@ void params_usage(FILE *out)
 		"  seed=0 (0: pick one and print it)\n"
 		"  maxcpus=N (no prefix): online \"CPUs\" (default: nr_cpus if given, else online processors)\n",
 		tp.torture_type);
-	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++)
+	for (i = 0; i < NPTAB; i++)
 		fprintf(out, "  %s=%ld (%ld..%ld)\n", ptab[i].name, *ptab[i].val,
 			ptab[i].min, ptab[i].max);
 }

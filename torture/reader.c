@@ -409,15 +409,44 @@ static void oracle_check(bool *failed, const struct rcu_torture *p, int reader)
 		       stamp, done);
 }
 
-static void record(int pipe, long batch)
+/* Inside the section, at its start: false if there is no element yet. */
+bool read_check_begin(struct read_check *rc, void *(*deref)(void *const *pp), int who)
 {
+	rc->failed = false;
+	rc->started = gp_sample();
+	rc->p = deref(&rcu_torture_current);
+	if (!rc->p)
+		return false;
+	/* Ordered by the dereference after pool_alloc()'s stores. */
+	if (!READ_ONCE(rc->p->mbtest))
+		STAT_INC(tc.rtmbe);
+	oracle_check(&rc->failed, rc->p, who);
+	return true;
+}
+
+/* Inside the section, at its end. */
+void read_check_end(struct read_check *rc, int who)
+{
+	/* Pairs with pipe_update_one()'s store, ordered by the grace period. */
+	rc->pipe = READ_ONCE(rc->p->pipe_count);
+	if (rc->pipe > RCU_TORTURE_PIPE_LEN || rc->pipe < 0)
+		rc->pipe = RCU_TORTURE_PIPE_LEN;
+	rc->completed = gp_sample();
+	oracle_check(&rc->failed, rc->p, who);
+}
+
+long read_check_record(const struct read_check *rc)
+{
+	long batch = gp_diff(rc->completed, rc->started);
+
 	if (batch < 0)
 		batch = 0;
 	if (batch > RCU_TORTURE_PIPE_LEN)
 		batch = RCU_TORTURE_PIPE_LEN;
-	STAT_INC(tc.pipe[pipe]);
+	STAT_INC(tc.pipe[rc->pipe]);
 	STAT_INC(tc.batch[batch]);
 	STAT_INC(tc.reads);
+	return batch;
 }
 
 /*
@@ -450,9 +479,9 @@ static void leak_check(struct rcu_torture *p)
 bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 {
 	struct rt_read rd = { .nsegs = 0, .held = 0 };
-	unsigned long started, completed, cookie = 0;
-	struct rcu_torture *p;
-	int pipe, n, i;
+	int who = r ? r->id : -1, n, i;
+	unsigned long cookie = 0;
+	struct read_check rc;
 	long batch;
 	/*
 	 * Cookie check 2 in one read of 8: taking a cookie may fence (ours
@@ -464,43 +493,32 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 
 	sb_fill(r, rng);
 	rd_switch(&rd, random_mask(rng));
-	started = gp_sample();
 	if (have_cookie)
 		cookie = cur_ops->get_gp_state();
-	p = cur_ops->dereference(&rcu_torture_current);
-	if (!p) {
+	if (!read_check_begin(&rc, cur_ops->dereference, who)) {
 		rd_switch(&rd, 0);
 		return false;
 	}
-	/* Ordered by ops->dereference() after pool_alloc()'s stores. */
-	if (!READ_ONCE(p->mbtest))
-		STAT_INC(tc.rtmbe);
-	mbox_hang(r, p, rng);
-	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
+	mbox_hang(r, rc.p, rng);
 	read_delay(&rd, rng, span_delay_us(r, rng));
 	if (r)
 		boost_hold(r->id);	/* the boost test's long section */
 	n = __builtin_popcount(allowed_mask) > 1 ? (int)(torture_random(rng) % 8) : 0;
 	for (i = 0; i < n; i++) {
 		rd_switch(&rd, random_mask(rng));
-		oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
+		oracle_check(&rc.failed, rc.p, who);
 		read_delay(&rd, rng, 0);
 	}
-	/* Pairs with pipe_update_one()'s store, ordered by the grace period. */
-	pipe = READ_ONCE(p->pipe_count);
-	if (pipe > RCU_TORTURE_PIPE_LEN || pipe < 0)
-		pipe = RCU_TORTURE_PIPE_LEN;
-	completed = gp_sample();
+	read_check_end(&rc, who);
 	if (have_cookie && cur_ops->poll_gp_state(cookie))
 		cookie_check_failed("Cookie check 2");
-	oracle_check(&rd.oracle_failed, p, r ? r->id : -1);
 	rd_switch(&rd, 0);
 	if (tp.leakpointer && r)
-		leak_check(p);
-	batch = gp_diff(completed, started);
-	record(pipe, batch);
-	if (pipe > 1 || batch > 1 || rd.oracle_failed)
-		save_read(&rd, pipe, batch);
+		leak_check(rc.p);
+	batch = read_check_record(&rc);
+	rd.oracle_failed = rc.failed;
+	if (rc.pipe > 1 || batch > 1 || rc.failed)
+		save_read(&rd, rc.pipe, batch);
 	if (r)	/* read by mailbox requests of other readers */
 		WRITE_ONCE(r->myloops, r->myloops + 1);
 	return true;

@@ -48,6 +48,8 @@ struct torture_params {
 	long test_boost, test_boost_duration, test_boost_interval, test_boost_holdoff;
 	long preempt_duration, preempt_interval;
 	long leakpointer, test_nmis;
+	long reader_flavor;		/* SRCU_READ_FLAVOR_* bits (ops->reader_flavor) */
+	long n_up_down;			/* up/down readers (updown.c) */
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
 	long weak_mem;			/* ours: widen store-buffer windows */
@@ -90,6 +92,8 @@ int params_unhonoured(char *buf, size_t len);
 /* At run time: the test rcutorture.TOK asked for cannot run (why: a
  * string that lives as long as the run). */
 void params_unhonour(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Was rcutorture.NAME given (a token set it)? */
+bool params_given(const char *name);
 void params_usage(FILE *out);
 
 /* ------------------------------------------------------------------ */
@@ -191,6 +195,7 @@ struct torture_counters {
 	unsigned long rtbe;		/* barrier errors */
 	unsigned long nt;		/* irq (signal-handler) reads */
 	unsigned long reads;		/* read-side critical sections */
+	unsigned long updown_reads;	/* ... of which up/down (updown.c) */
 	unsigned long cookie_errors;	/* polled-cookie checks failed */
 	unsigned long leaks;		/* pool elements lost */
 	unsigned long writer_stalls;	/* stats prints with a stalled writer */
@@ -289,6 +294,18 @@ enum { ONOFF_ONLINE, ONOFF_OFFLINE, ONOFF_UNREGISTERED };
 void *rcu_torture_reader(void *arg);
 /* One read; ctx may be NULL (aux readers: read_exit, stall, fwd). */
 bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *ctx);
+/* The checks of one read, for a section the caller enters and leaves
+ * (the up/down readers): begin and end inside it, record after it.
+ * who: the reader's number in reports (-3: an up/down reader). */
+struct read_check {
+	struct rcu_torture *p;		/* the element the read holds */
+	unsigned long started, completed;	/* gp samples at both ends */
+	int pipe;			/* its pipe_count at the end */
+	bool failed;			/* the oracle caught it */
+};
+bool read_check_begin(struct read_check *rc, void *(*deref)(void *const *pp), int who);
+void read_check_end(struct read_check *rc, int who);
+long read_check_record(const struct read_check *rc);	/* counts it; its batch */
 void reader_segments_dump(void);
 int readers_start(void);
 void irqreader_start(void);
@@ -315,6 +332,8 @@ void stall_warning_seen(const struct torture_stall *s);	/* the RCU's report */
 void stall_final_check(void);	/* at the end, before the verdict */
 int fwd_prog_start(void);
 int read_exit_start(void);
+void updown_adjust(void);		/* n_up_down=0 where the type has none */
+int updown_start(void);
 int nocb_toggle_start(void);
 int boost_start(void);			/* the priority-boost test (boost.c) */
 void boost_restore(void);		/* put real-time throttling back */

@@ -58,15 +58,23 @@ show() {	# the last run's error lines and last lines, as diagnostics
 passes() {
 	local t=$1
 	shift
+	passes_as "${t//[:\/]/_}" "$t" "$@"
+}
+
+# passes_as NAME TYPE ARGS...: the same, the run's files (and the test's
+# name) NAME: several runs of one type.
+passes_as() {
+	local name=$1 t=$2
+	shift 2
 	# shellcheck disable=SC2086
-	run "pass-${t//[:\/]/_}" rcutorture.torture_type="$t" $ALL "$@"
+	run "pass-$name" rcutorture.torture_type="$t" $ALL "$@"
 	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
 	   ! grep -q '!!!\|???' "$OUT" &&
 	   jq -e '.result == "SUCCESS" and .ver > 0 and .reads > 0 and (.errors | add) == 0 and .close_calls <= 1' \
 		"$DIR/summary.json" >/dev/null; then
-		ok 0 "$t passes ($ELAPSED s)"
+		ok 0 "$name passes ($ELAPSED s)"
 	else
-		ok 1 "$t passes (status $RC)"
+		ok 1 "$name passes (status $RC)"
 		show
 	fi
 }

@@ -41,7 +41,7 @@ SHAPE='def shape: [to_entries[] | .key + (.value | if type == "object" then "{" 
 FAILURES=$(words 'rtbf rtbke rtbre reader_pipe gp_oracle cb_early fbc10 rtmbe rtmbkf rtbe cookie leaks leakpointer gp_hang
 	writer_stalls hang_at_stop fwd rcu_stalls stall_unnamed misuse objdebug register onoff')
 STATS_KEYS=$(words "t ver rta rtaf rtf rtmbe rtmbkf_fail rtmbkf_try rtbe rtbke rtbf rtb nt tfle
-	pipe[11] batch[11] fbc[11] gps gp_seq reads close_calls cookie_errors leaks writer_stalls
+	pipe[11] batch[11] fbc[11] gps gp_seq reads updown_reads close_calls cookie_errors leaks writer_stalls
 	rcu_stalls readers_boosted preemptions boost_holds nmi_dumps barrier_ok barrier_attempts barrier_errors
 	onoff{on_ok on_try off_ok off_try min_on max_on min_off max_off sum_on sum_off failures}
 	read_exits nocb_toggles{offload deoffload} fwd{floods n_max_cbs launders errors} misuse

@@ -62,15 +62,15 @@ ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 # A parameter that defines a test this program does not do is
 # "unhonoured" unless set to the value that asks for nothing; made-up
 # names under the kernel's namespaces are errors.
-"$RCUTORTURE" --check rcutorture.test_srcu_lockdep=2 rcutorture.reader_flavor=0x4 rcutorture.reader_flavor=0x1 \
-	rcutorture.n_up_down=32 rcutorture.nreaders_exp=1 torture.nosuch=1 \
+"$RCUTORTURE" --check rcutorture.test_srcu_lockdep=2 rcutorture.stall_gp_kthread=1 rcutorture.stall_gp_kthread=0 \
+	rcutorture.gp_poll_full=1 rcutorture.nreaders_exp=1 torture.nosuch=1 \
 	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
 unhonoured 1: rcutorture.test_srcu_lockdep=2: not honoured: the kernel's lockdep deadlock scenarios
-unhonoured 2: rcutorture.reader_flavor=0x4: not honoured: SRCU reader flavors other than srcu_read_lock() are not selectable
-ignored 3: rcutorture.reader_flavor=0x1: ignored: SRCU reader flavors other than srcu_read_lock() are not selectable
-unhonoured 4: rcutorture.n_up_down=32: not honoured: srcu_down_read()/srcu_up_read() readers across threads are not tortured
+unhonoured 2: rcutorture.stall_gp_kthread=1: not honoured: this stall-warning knob is not implemented
+ignored 3: rcutorture.stall_gp_kthread=0: ignored: this stall-warning knob is not implemented
+unhonoured 4: rcutorture.gp_poll_full=1: not honoured: the _full polled forms are not implemented (our cookies are one word)
 error 5: unknown parameter 'rcutorture.nreaders_exp'
 error 6: unknown parameter 'torture.nosuch'
 ignored 7: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
@@ -78,6 +78,35 @@ WANT
 [ "$rc" = 2 ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want"
 ok $? "--check: a defining parameter set is unhonoured, its inert value ignored; made-up names are errors"
 [ "$rc" = 2 ] || diff "$T_TMP/check.want" "$T_TMP/check.out" | sed 's/^/#   /'
+# reader_flavor and n_up_down are honoured where the type has the flavors
+# and the up/down readers (srcu: 0x1 and 0x8 have up/down readers, as in
+# the kernel); elsewhere a value given is not honoured, the default
+# n_up_down quietly means none; bits past the kernel's are an error.
+# check_is ARGS... -- WANT-LINES...: --check's findings (notes aside).
+check_is() {
+	local args=() line
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	"$RCUTORTURE" --check "${args[@]}" >"$T_TMP/check.out" 2>&1
+	rc=$?
+	: >"$T_TMP/check.want"
+	for line; do printf '%s\n' "$line" >>"$T_TMP/check.want"; done
+	grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want"
+	ok $? "--check ${args[*]}: $(tr '\n' ' ' <"$T_TMP/check.want" | cut -c1-60)"
+	grep -v '^note 0: ' "$T_TMP/check.out" | diff "$T_TMP/check.want" - | sed 's/^/#   /'
+}
+check_is rcutorture.reader_flavor=0x4 rcutorture.n_up_down=32 -- \
+	"unhonoured 1: rcutorture.reader_flavor=4: not honoured: torture_type=rcu has one reader flavor" \
+	"unhonoured 2: rcutorture.n_up_down=32: not honoured: torture_type=rcu has no up/down readers"
+check_is rcutorture.reader_flavor=0x1 rcutorture.reader_flavor=0 rcutorture.n_up_down=0 --
+check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x4 rcutorture.n_up_down=8 -- \
+	"unhonoured 3: rcutorture.n_up_down=8: not honoured: torture_type=srcu has no up/down readers with reader_flavor=0x4"
+check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x4 --
+check_is rcutorture.torture_type=srcud rcutorture.reader_flavor=0x8 rcutorture.n_up_down=8 --
+check_is rcutorture.torture_type=srcum rcutorture.reader_flavor=0x2 -- \
+	"unhonoured 2: rcutorture.reader_flavor=2: not honoured: torture_type=srcum has one reader flavor"
+check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x10 -- \
+	"error 2: rcutorture.reader_flavor: value 16 out of range (0 to 15)"
 "$RCUTORTURE" --check rcutorture.stutter=2 nr_cpus=4 threadirqs >"$T_TMP/check.out" 2>&1
 [ $? = 0 ] && grep -qx "ignored 3: threadirqs: ignored: no interrupt threads in userspace" "$T_TMP/check.out" &&
 	grep -q "^note 0: thread slots: 4: 3 readers" "$T_TMP/check.out" && [ "$(grep -vc '^note\|^ignored' "$T_TMP/check.out")" = 0 ]

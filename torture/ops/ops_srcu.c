@@ -23,6 +23,16 @@
  * All are IRQ_CAPABLE (SRCU readers are async-signal-safe) and SLEEPABLE
  * (readers sleep inside their sections now and then).
  *
+ * Reader flavors (rcutorture.reader_flavor), as the kernel's
+ * srcu_torture_read_lock() takes them: srcu, srcud and srcu_busted readers
+ * enter every flavor of the mask, lowest bit first, on the one domain
+ * (srcu_torture_init()/srcud_torture_init() in the kernel) defined for
+ * the FAST or FAST_UPDOWN flavor the mask asks for, or a plain one, and
+ * the update side waits on that domain.  Up/down readers (n_up_down)
+ * use srcu_down_read() with the normal flavor, srcu_down_read_fast() with
+ * FAST_UPDOWN, as the kernel's srcu_torture_down_read(); other masks have
+ * none.
+ *
  * srcud's re-creation.  Readers hold two domains: an outer static one (S)
  * for the whole read and, inside it, the current dynamic one (D).  While
  * no re-creation runs, every update-side call uses D alone, so D's grace
@@ -65,43 +75,153 @@ void srcut_cb(struct rcu_head *h)
 unsigned long srcut_comp_state(void) { return RCU_GET_STATE_COMPLETED; }
 
 /* ------------------------------------------------------------------ */
+/* Reader flavors: the kernel's srcu_torture_read_lock() and friends */
+
+/* The flavor bit b's unlock value: 2 bits (index, shared) at 2 * b. */
+#define RF_SHIFT(flavor)	(2 * __builtin_ctz(flavor))
+#define RF_VAL(v, flavor)	(((v) >> RF_SHIFT(flavor)) & 3)
+
+/* The flavors a mask asks for (none: the normal one, as in the kernel). */
+static unsigned int rf_of(unsigned int mask)
+{
+	return mask & SRCU_READ_FLAVOR_ALL ? mask & SRCU_READ_FLAVOR_ALL : SRCU_READ_FLAVOR_NORMAL;
+}
+
+int srcut_flavor_defined(unsigned int mask)
+{
+	if (mask & SRCU_READ_FLAVOR_FAST_UPDOWN)
+		return SRCU_READ_FLAVOR_FAST_UPDOWN;
+	return mask & SRCU_READ_FLAVOR_FAST ? SRCU_READ_FLAVOR_FAST : 0;
+}
+
+struct srcu_struct *srcut_flavor_domain(unsigned int mask, struct srcu_struct *doms[3])
+{
+	int d = srcut_flavor_defined(mask);
+
+	return doms[d == SRCU_READ_FLAVOR_FAST_UPDOWN ? 2 : d == SRCU_READ_FLAVOR_FAST];
+}
+
+int srcut_read_lock(struct srcu_struct *ssp, unsigned int mask)
+{
+	unsigned int rf = rf_of(mask);
+	int v = 0;
+
+	if (rf & SRCU_READ_FLAVOR_NORMAL)
+		v |= srcu_read_lock(ssp) << RF_SHIFT(SRCU_READ_FLAVOR_NORMAL);
+	if (rf & SRCU_READ_FLAVOR_NMI)
+		v |= srcu_read_lock_nmisafe(ssp) << RF_SHIFT(SRCU_READ_FLAVOR_NMI);
+	if (rf & SRCU_READ_FLAVOR_FAST)
+		v |= __srcu_ptr_to_ctr(ssp, srcu_read_lock_fast(ssp)) <<
+		     RF_SHIFT(SRCU_READ_FLAVOR_FAST);
+	if (rf & SRCU_READ_FLAVOR_FAST_UPDOWN)
+		v |= __srcu_ptr_to_ctr(ssp, srcu_read_lock_fast_updown(ssp)) <<
+		     RF_SHIFT(SRCU_READ_FLAVOR_FAST_UPDOWN);
+	return v;
+}
+
+/* In the opposite order, as the kernel's srcu_torture_read_unlock(). */
+void srcut_read_unlock(struct srcu_struct *ssp, unsigned int mask, int v)
+{
+	unsigned int rf = rf_of(mask);
+
+	if (rf & SRCU_READ_FLAVOR_FAST_UPDOWN)
+		srcu_read_unlock_fast_updown(ssp, __srcu_ctr_to_ptr(ssp,
+					     RF_VAL(v, SRCU_READ_FLAVOR_FAST_UPDOWN)));
+	if (rf & SRCU_READ_FLAVOR_FAST)
+		srcu_read_unlock_fast(ssp, __srcu_ctr_to_ptr(ssp, RF_VAL(v, SRCU_READ_FLAVOR_FAST)));
+	if (rf & SRCU_READ_FLAVOR_NMI)
+		srcu_read_unlock_nmisafe(ssp, RF_VAL(v, SRCU_READ_FLAVOR_NMI));
+	if (rf & SRCU_READ_FLAVOR_NORMAL)
+		srcu_read_unlock(ssp, RF_VAL(v, SRCU_READ_FLAVOR_NORMAL));
+}
+
+/* srcu_torture_down_read(): the normal flavor if asked, else fast-updown. */
+int srcut_down_read(struct srcu_struct *ssp, unsigned int mask)
+{
+	if (rf_of(mask) & SRCU_READ_FLAVOR_NORMAL)
+		return srcu_down_read(ssp);
+	return __srcu_ptr_to_ctr(ssp, srcu_down_read_fast(ssp));
+}
+
+void srcut_up_read(struct srcu_struct *ssp, unsigned int mask, int v)
+{
+	if (rf_of(mask) & SRCU_READ_FLAVOR_NORMAL)
+		srcu_up_read(ssp, v);
+	else
+		srcu_up_read_fast(ssp, __srcu_ctr_to_ptr(ssp, v));
+}
+
+/* ------------------------------------------------------------------ */
 /* srcu: one static domain */
 
 DEFINE_STATIC_SRCU(srcu_ctl);
+DEFINE_STATIC_SRCU_FAST(srcu_ctlf);
+DEFINE_STATIC_SRCU_FAST_UPDOWN(srcu_ctlfud);
+/* The domain of the reader flavors (set before init(), as the kernel's
+ * srcu_ctlp), and the flavors. */
+static struct srcu_struct *srcu_ctlp = &srcu_ctl;
+static unsigned int srcu_rf = SRCU_READ_FLAVOR_NORMAL;
 DEFINE_STATIC_SRCU(srcu_other);	/* overlapping, not protecting */
 DEFINE_STATIC_SRCU(srcu_nmi);	/* the same, for srcu_read_lock_nmisafe() */
+DEFINE_STATIC_SRCU_FAST(srcu_fast);	/* ... for srcu_read_lock_fast() */
+DEFINE_STATIC_SRCU_FAST_UPDOWN(srcu_fud);	/* ... for srcu_read_lock_fast_updown() */
 static struct srcu_struct srcu_dyn;	/* init_srcu_struct(): the same */
 
+/* refscale's loop: srcu_read_lock() itself (no reader_flavor there). */
 static int srcu_lock(void) { return srcu_read_lock(&srcu_ctl); }
 static void srcu_unlock(int idx) { srcu_read_unlock(&srcu_ctl, idx); }
+static int srcu_flavor_lock(void) { return srcut_read_lock(srcu_ctlp, srcu_rf); }
+static void srcu_flavor_unlock(int v) { srcut_read_unlock(srcu_ctlp, srcu_rf, v); }
+static int srcu_down(void) { return srcut_down_read(srcu_ctlp, srcu_rf); }
+static void srcu_up(int v) { srcut_up_read(srcu_ctlp, srcu_rf, v); }
 static int srcu_lock_nmi(void) { return srcu_read_lock_nmisafe(&srcu_nmi); }
 static void srcu_unlock_nmi(int idx) { srcu_read_unlock_nmisafe(&srcu_nmi, idx); }
+static int fast_lock(void) { return __srcu_ptr_to_ctr(&srcu_fast, srcu_read_lock_fast(&srcu_fast)); }
+static void fast_unlock(int v) { srcu_read_unlock_fast(&srcu_fast, __srcu_ctr_to_ptr(&srcu_fast, v)); }
+static int fud_lock(void) { return __srcu_ptr_to_ctr(&srcu_fud, srcu_read_lock_fast_updown(&srcu_fud)); }
+static void fud_unlock(int v)
+{
+	srcu_read_unlock_fast_updown(&srcu_fud, __srcu_ctr_to_ptr(&srcu_fud, v));
+}
 static int other_lock(void) { return srcu_read_lock(&srcu_other); }
 static void other_unlock(int idx) { srcu_read_unlock(&srcu_other, idx); }
 static int dyn_lock(void) { return srcu_read_lock(&srcu_dyn); }
 static void dyn_unlock(int idx) { srcu_read_unlock(&srcu_dyn, idx); }
 
+static int srcu_set_flavor(unsigned int mask)
+{
+	struct srcu_struct *doms[3] = { &srcu_ctl, &srcu_ctlf, &srcu_ctlfud };
+
+	srcu_rf = mask;
+	srcu_ctlp = srcut_flavor_domain(mask, doms);
+	return 0;
+}
+
 static int srcu_init(void)
 {
 	return rcut_init() || init_srcu_struct(&srcu_dyn) ? -1 : 0;
 }
-static void *srcu_deref(void *const *pp) { return srcu_dereference(*pp, &srcu_ctl); }
+static void *srcu_deref(void *const *pp) { return srcu_dereference(*pp, srcu_ctlp); }
+static void *srcu_deref_updown(void *const *pp)
+{
+	return srcu_dereference_check(*pp, srcu_ctlp, 1);	/* a down_read() section */
+}
 static TORTURE_READ_SECTION(srcu_read_section, srcu_lock, srcu_unlock, srcu_deref)
-static unsigned long srcu_gp_seq(void) { return lrcu_srcu_get_gp_seq(&srcu_ctl); }
-static unsigned long srcu_gps(void) { return srcu_batches_completed(&srcu_ctl); }
-static void srcu_sync(void) { synchronize_srcu(&srcu_ctl); }
-static void srcu_exp_sync(void) { synchronize_srcu_expedited(&srcu_ctl); }
-static void srcu_call(struct torture_cb *cb) { call_srcu(&srcu_ctl, srcut_head(cb), srcut_cb); }
-static void srcu_cb_barrier(void) { srcu_barrier(&srcu_ctl); }
-static unsigned long srcu_get_state(void) { return get_state_synchronize_srcu(&srcu_ctl); }
-static unsigned long srcu_start_poll(void) { return start_poll_synchronize_srcu(&srcu_ctl); }
-static int srcu_poll(unsigned long c) { return poll_state_synchronize_srcu(&srcu_ctl, c); }
-static void srcu_stats(FILE *out) { lrcu_srcu_torture_stats(&srcu_ctl, out); }
+static unsigned long srcu_gp_seq(void) { return lrcu_srcu_get_gp_seq(srcu_ctlp); }
+static unsigned long srcu_gps(void) { return srcu_batches_completed(srcu_ctlp); }
+static void srcu_sync(void) { synchronize_srcu(srcu_ctlp); }
+static void srcu_exp_sync(void) { synchronize_srcu_expedited(srcu_ctlp); }
+static void srcu_call(struct torture_cb *cb) { call_srcu(srcu_ctlp, srcut_head(cb), srcut_cb); }
+static void srcu_cb_barrier(void) { srcu_barrier(srcu_ctlp); }
+static unsigned long srcu_get_state(void) { return get_state_synchronize_srcu(srcu_ctlp); }
+static unsigned long srcu_start_poll(void) { return start_poll_synchronize_srcu(srcu_ctlp); }
+static int srcu_poll(unsigned long c) { return poll_state_synchronize_srcu(srcu_ctlp, c); }
+static void srcu_stats(FILE *out) { lrcu_srcu_torture_stats(srcu_ctlp, out); }
 
 static void srcu_cond_sync(unsigned long c)
 {
-	if (!poll_state_synchronize_srcu(&srcu_ctl, c))
-		synchronize_srcu(&srcu_ctl);
+	if (!poll_state_synchronize_srcu(srcu_ctlp, c))
+		synchronize_srcu(srcu_ctlp);
 }
 
 /*
@@ -113,9 +233,11 @@ static void srcu_cond_sync(unsigned long c)
  * nest inside it.
  */
 static const struct torture_read_flavor srcu_flavors[] = {
-	{ "SRCU_1", srcu_lock, srcu_unlock, 1 },
-	{ "SRCU_2", srcu_lock, srcu_unlock, 0 },
+	{ "SRCU_1", srcu_flavor_lock, srcu_flavor_unlock, 1 },
+	{ "SRCU_2", srcu_flavor_lock, srcu_flavor_unlock, 0 },
 	{ "SRCU_NMI", srcu_lock_nmi, srcu_unlock_nmi, 0 },
+	{ "SRCU_FAST", fast_lock, fast_unlock, 0 },
+	{ "SRCU_FAST_UPDOWN", fud_lock, fud_unlock, 0 },
 	{ "SRCU_O", other_lock, other_unlock, 0 },
 	{ "SRCU_D", dyn_lock, dyn_unlock, 0 },
 	{ "RCU", rcut_readlock, rcut_readunlock, 0 },
@@ -128,12 +250,12 @@ const struct torture_ops srcu_ops = {
 	.debug_objects = rcut_debug_objects,
 	.name = "srcu",
 	.flags = TORTURE_OPS_IRQ_CAPABLE | TORTURE_OPS_SLEEPABLE,
-	.readlock = srcu_lock,
-	.readunlock = srcu_unlock,
+	.readlock = srcu_flavor_lock,
+	.readunlock = srcu_flavor_unlock,
 	.dereference = srcu_deref,
 	.read_section = srcu_read_section,
 	.read_flavors = srcu_flavors,
-	.n_read_flavors = 6,
+	.n_read_flavors = 8,
 	.get_gp_seq = srcu_gp_seq,
 	.gp_diff = rcut_gp_diff,
 	.gps_completed = srcu_gps,
@@ -148,6 +270,8 @@ const struct torture_ops srcu_ops = {
 	.get_comp_state = srcut_comp_state,
 	.stats = srcu_stats,
 	.gp_state = srcu_stats,
+	.reader_flavor = srcu_set_flavor,
+	SRCUT_UP_DOWN(srcu_down, srcu_up, srcu_deref_updown),
 };
 
 /* ------------------------------------------------------------------ */
@@ -170,6 +294,8 @@ static unsigned long srcud_s_cookie = RCU_GET_STATE_COMPLETED;	/* last S cookie
 static pthread_mutex_t srcud_mutex = PTHREAD_MUTEX_INITIALIZER;	/* re-creations */
 static unsigned long srcud_last_us, srcud_recreations;	/* srcud_mutex; recreations also read by srcud_stats() */
 static unsigned long srcud_old_gps;		/* of retired domains; atomic */
+static unsigned int srcud_rf = SRCU_READ_FLAVOR_NORMAL;	/* D's reader flavors
+							 * (set before init()) */
 
 static unsigned long now_us(void)
 {
@@ -179,11 +305,15 @@ static unsigned long now_us(void)
 	return (unsigned long)ts.tv_sec * 1000000UL + (unsigned long)ts.tv_nsec / 1000;
 }
 
+/* A new D, defined for srcud_rf's flavors and named after them. */
 static struct srcu_struct *srcud_new(void)
 {
+	int flavor = srcut_flavor_defined(srcud_rf);
+	const char *name = flavor == SRCU_READ_FLAVOR_FAST ? "srcud_fast" :
+			   flavor ? "srcud_fast_updown" : "srcud";
 	struct srcu_struct *d = malloc(sizeof(*d));
 
-	if (!d || lrcu_init_srcu_struct(d, "srcud", 0)) {
+	if (!d || lrcu_init_srcu_struct(d, name, flavor)) {
 		fprintf(stderr, "srcud: out of memory\n");
 		abort();
 	}
@@ -205,26 +335,66 @@ static struct srcu_struct *dom_of(unsigned long gen)
 	return smp_load_acquire(&srcud_dom[gen & 1]);	/* see srcud_init() */
 }
 
-/* A read: S for the whole of it, the current D inside. */
+static int srcud_set_flavor(unsigned int mask)
+{
+	srcud_rf = mask;
+	return 0;
+}
+
+/*
+ * A read: S for the whole of it, the current D inside, in D's reader
+ * flavors; an up/down read the same with srcu_down_read() (S) and the
+ * flavors' down_read() (D).  The value: S's in bits 0-1, D's generation
+ * in bit 2, D's above.
+ */
+static int srcud_value(int is, unsigned long g, int id)
+{
+	return is | (int)(g & 1) << 2 | id << 3;
+}
+
+static struct srcu_struct *srcud_dom_of(int v)
+{
+	return dom_of((unsigned long)v >> 2);
+}
+
 static int srcud_lock(void)
 {
 	int is = srcu_read_lock(&srcud_outer);
 	/* Acquire pairs with recreate()'s release of the new generation. */
 	unsigned long g = smp_load_acquire(&srcud_gen);
-	int id = srcu_read_lock(dom_of(g));
 
-	return is | id << 2 | (int)(g & 1) << 4;
+	return srcud_value(is, g, srcut_read_lock(dom_of(g), srcud_rf));
 }
 
 static void srcud_unlock(int v)
 {
-	srcu_read_unlock(dom_of((unsigned long)v >> 4), (v >> 2) & 3);
+	srcut_read_unlock(srcud_dom_of(v), srcud_rf, v >> 3);
 	srcu_read_unlock(&srcud_outer, v & 3);
+}
+
+static int srcud_down(void)
+{
+	int is = srcu_down_read(&srcud_outer);
+	/* Acquire, as in srcud_lock(). */
+	unsigned long g = smp_load_acquire(&srcud_gen);
+
+	return srcud_value(is, g, srcut_down_read(dom_of(g), srcud_rf));
+}
+
+static void srcud_up(int v)
+{
+	srcut_up_read(srcud_dom_of(v), srcud_rf, v >> 3);
+	srcu_up_read(&srcud_outer, v & 3);
 }
 
 static void *srcud_deref(void *const *pp)
 {
 	return srcu_dereference(*pp, &srcud_outer);
+}
+
+static void *srcud_deref_updown(void *const *pp)
+{
+	return srcu_dereference_check(*pp, &srcud_outer, 1);	/* a down_read() section */
 }
 
 static TORTURE_READ_SECTION(srcud_read_section, srcud_lock, srcud_unlock, srcud_deref)
@@ -495,4 +665,6 @@ const struct torture_ops srcud_ops = {
 	.get_comp_state = srcut_comp_state,
 	.stats = srcud_stats,
 	.gp_state = srcud_stats,
+	.reader_flavor = srcud_set_flavor,
+	SRCUT_UP_DOWN(srcud_down, srcud_up, srcud_deref_updown),
 };

@@ -244,6 +244,29 @@ struct torture_ops {
 	int (*gp_kthreads_prio)(void);
 	int (*can_boost)(void);
 	unsigned long (*boosts)(void);
+
+	/* rcutorture.reader_flavor, the kernel's SRCU_READ_FLAVOR_* bits
+	 * (0x1 srcu_read_lock(), 0x2 _nmisafe(), 0x4 _fast(), 0x8
+	 * _fast_updown(); 0 means 0x1), called before init(): from then on
+	 * readlock()/readunlock() (and the read flavors built on them) enter
+	 * every flavor in mask, the lowest bit first, on the domain defined
+	 * for them, and the update side works on that domain: the kernel's
+	 * srcu_torture_read_lock().  0, or -1 for a mask it cannot do.  NULL:
+	 * the RCU has one reader flavor (a mask other than 0x1 is then not
+	 * honoured). */
+	int (*reader_flavor)(unsigned int mask);
+
+	/* Up/down readers (rcutorture.n_up_down): down_read() begins a
+	 * read-side section that up_read(its value) ends, on another thread
+	 * (the kernel's srcu_down_read()/srcu_up_read()); have_up_down: the
+	 * reader_flavor bits with which they exist (the kernel's field; none:
+	 * no up/down readers).  dereference_updown() is dereference() inside
+	 * such a section, which belongs to no thread (lockdep-style checks of
+	 * "this thread holds a section" do not apply); NULL: dereference(). */
+	int (*down_read)(void);
+	void (*up_read)(int idx);
+	void *(*dereference_updown)(void *const *pp);
+	unsigned int have_up_down;
 };
 
 /*
