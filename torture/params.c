@@ -150,22 +150,42 @@ void params_said_json(FILE *out)
  * value, and at the token that set it when one did (--check lists it).
  * The caller says so on the console and turns the test off.
  */
-void params_unhonour(const char *name, const char *fmt, ...)
+static void said_param(struct said *list, int *n, enum param_finding kind, const char *what,
+		       const char *name, const char *fmt, va_list ap)
 {
 	const struct pdesc *d = pfind(name, strlen(name));
 	char tok[64], why[200];
-	va_list ap;
 
 	if (!d)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
 	snprintf(tok, sizeof(tok), "%s=%ld", d->name, *d->val);
 	if (given_at[d - ptab])
-		param_finding(PF_UNHONOURED, given_at[d - ptab], PREFIX "%s: not honoured: %s",
-			      tok, why);
-	say(unhonoured, &nunhonoured, tok, why);
+		param_finding(kind, given_at[d - ptab], PREFIX "%s: %s: %s", tok, what, why);
+	say(list, n, tok, why);
+}
+
+void params_unhonour(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	said_param(unhonoured, &nunhonoured, PF_UNHONOURED, "not honoured", name, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The same for a parameter honoured only in part, where the rest of the
+ * test still makes the run worth a SUCCESS: listed as ignored, with why,
+ * in the verdict and summary.json.
+ */
+void params_ignore(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	said_param(ignored, &nignored, PF_IGNORED, "ignored", name, fmt, ap);
+	va_end(ap);
 }
 
 bool params_given(const char *name)

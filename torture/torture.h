@@ -93,6 +93,7 @@ int params_unhonoured(char *buf, size_t len);
  * string that lives as long as the run). */
 void params_unhonour(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Was rcutorture.NAME given (a token set it)? */
+void params_ignore(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool params_given(const char *name);
 void params_usage(FILE *out);
 

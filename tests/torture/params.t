@@ -170,6 +170,11 @@ run slots nr_cpus=3 rcutorture.n_barrier_cbs=2 rcutorture.shutdown_secs=2 rcutor
 	grep -q "rcu_torture_read_exit: no free thread slot" "$OUT" &&
 	grep -q "duplicated callback was detected" "$OUT" && ! grep -q "rcu: WARNING\|all .* thread slots are in use" "$OUT"
 ok $? "nr_cpus=3: readers first, the others do without and say so; no registration errors"
+run fwdshort nr_cpus=3 rcutorture.fwd_progress=2 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
+	jq -e '.ignored | map(select(.param == "rcutorture.fwd_progress=2" and (.why | test("reader-loop")))) | length == 1' \
+		"$DIR/summary.json" >/dev/null
+ok $? "fwd_progress=2 with one slot for it: SUCCESS, the skipped reader loop listed as ignored"
 bad nr_cpus=3 rcutorture.nreaders=4 -- 2 "rcutorture.nreaders=4 needs 4 thread slots, but rcu has 3" \
 	"more readers than thread slots"
 bad maxcpus=0 -- 2 "maxcpus: bad value '0'" "maxcpus=0"
