@@ -598,6 +598,19 @@ scen_nocb() {
 	SP[nocbs_from]=$from
 }
 
+# scen_foreign_why WORD: what the kernel does with a boot word it does not
+# know (init/main.c's unknown_bootoption()): one with a dot before any '='
+# is taken for a module's parameter and dropped; others go to init.
+scen_foreign_why() {
+	local name=${1%%=*}
+
+	if [[ $name == *.* ]]; then
+		echo "unknown module parameter (the kernel drops it)"
+	else
+		echo "unknown kernel parameter (the kernel would pass it to init)"
+	fi
+}
+
 # scen_kthread_prio: the kernel's sanitize_kthread_prio() in an rcutorture
 # kernel: with RCU_BOOST the RCU threads run at real-time priority 2 at
 # least (above the boost test's threads), whatever rcutree.kthread_prio
@@ -738,7 +751,7 @@ scen_check() {
 				echo "$org: $msg" >&2
 				rc=2
 			else
-				notes+=("${toks[n - 1]}: unknown kernel parameter (the kernel would pass it to init): ignored ($org)")
+				notes+=("${toks[n - 1]}: $(scen_foreign_why "${toks[n - 1]}"): ignored ($org)")
 			fi ;;
 		ignored | unhonoured)
 			# rcutorture's own stay on the command line: the run

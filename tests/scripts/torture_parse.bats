@@ -363,7 +363,7 @@ rcutorture.test_boost=0'
 	[[ $output == *"--bootargs: rcutree.blimit: value 0 out of range"* ]]
 	[ "$(wc -l <<<"$output")" -eq 3 ]
 	scenario_file C1 'CONFIG_NR_CPUS=4'
-	scenario_file C1.boot 'nohz_full=1-3 frobnicate=2
+	scenario_file C1.boot 'nohz_full=1-3 frobnicate=2 tree.use_softirq=0
 rcutorture.test_boost=0 rcutorture.stutter=3'
 	scen_resolve C1 60 >"$BATS_TEST_TMPDIR/C1.plan"
 	run scen_check "$BATS_TEST_TMPDIR/C1.plan" "$REAL"
@@ -371,6 +371,7 @@ rcutorture.test_boost=0 rcutorture.stutter=3'
 	run cat "$BATS_TEST_TMPDIR/C1.plan"
 	[[ $output == *"note nohz_full=1-3: ignored: no scheduling-clock ticks in userspace ("*"/scenarios/C1.boot:1)"* ]]
 	[[ $output == *"note frobnicate=2: unknown kernel parameter (the kernel would pass it to init): ignored ("*"/scenarios/C1.boot:1)"* ]]
+	[[ $output == *"note tree.use_softirq=0: unknown module parameter (the kernel drops it): ignored ("*"/scenarios/C1.boot:1)"* ]]
 	[[ $output == *"arg rcutorture.stutter=3"* && $output != *"arg nohz_full"* && $output != *"arg frobnicate"* ]]
 	[[ $output == *"arg rcutorture.test_boost=0"* ]]
 	# The boost and preemption parameters are honoured: no note.
