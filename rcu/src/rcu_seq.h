@@ -120,6 +120,26 @@ static inline bool rcu_seq_done(const unsigned long *sp, unsigned long s)
 	return ULONG_CMP_GE(smp_load_acquire(sp), s);	/* pairs with rcu_seq_end() */
 }
 
+/*
+ * rcu_seq_done() for polled cookies, which a program may keep for ever:
+ * has the grace period that snapshot s waits for completed, however long
+ * ago?  A snapshot still pending is never more than 2 * RCU_SEQ_STATE_MASK
+ * + 1 ahead of *sp (rcu_seq_snap() from state 1), so a value further
+ * ahead is one that completed so long ago that the counter went more
+ * than half round since: rcu_seq_done() would call it pending again for
+ * the next 2^61 grace periods.  The guard band of two whole grace periods
+ * is what keeps this free of false positives: it must cover the farthest
+ * a pending snapshot can be ahead, which holds because cookies are taken
+ * from the very counter they are polled against.
+ */
+static inline bool rcu_seq_done_exact(const unsigned long *sp, unsigned long s)
+{
+	unsigned long cur = smp_load_acquire(sp);	/* pairs with rcu_seq_end() */
+
+	return ULONG_CMP_GE(cur, s) ||
+	       ULONG_CMP_LT(cur, s - 2 * (RCU_SEQ_STATE_MASK + 1));
+}
+
 /* The reader word for gp_seq value s at depth 1: what lrcu_gp_pub[].word
  * holds (tree.c's gp_seq_publish()). */
 #define LRCU_GP_WORD(s)	(((s) << LRCU_W_SEQ_SHIFT) | LRCU_W_REG | 1)

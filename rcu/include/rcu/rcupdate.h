@@ -336,11 +336,16 @@ static inline unsigned long rcu_sched_get_gp_seq(void)
 /* Polled grace periods                                                 */
 /*
  * A cookie is a gp_seq value at which a full grace period will have
- * elapsed since the cookie was taken.  Cookies are 64-bit and compared
- * wrap-safely: one stays meaningful for 2^61 grace periods.
+ * elapsed since the cookie was taken.  Polling one never gives a false
+ * positive, and a completed cookie stays completed however old it gets
+ * (only one within two grace periods of a whole turn of the 64-bit
+ * counter, 2^62 grace periods, would read as pending again).
  * RCU_GET_STATE_COMPLETED is a cookie that always polls as completed.
+ * At most NUM_ACTIVE_RCU_POLL_OLDSTATE distinct cookies are not yet
+ * completed at any time: the grace period in progress's and the next's.
  */
 #define RCU_GET_STATE_COMPLETED	0x1UL
+#define NUM_ACTIVE_RCU_POLL_OLDSTATE	2
 
 /* Cookie for the current state; starts nothing. */
 static inline unsigned long get_state_synchronize_rcu(void) { return lrcu_get_state(LRCU_PREEMPT); }
@@ -352,6 +357,13 @@ static inline bool poll_state_synchronize_rcu(unsigned long c) { return lrcu_pol
 /* Block only if that grace period has not yet elapsed. */
 static inline void cond_synchronize_rcu(unsigned long c) { lrcu_cond_sync(LRCU_PREEMPT, c, "cond_synchronize_rcu"); }
 static inline unsigned long get_completed_synchronize_rcu(void) { return RCU_GET_STATE_COMPLETED; }
+/* Are two cookies the same (so that objects may share one, kept in
+ * their list's head)?  Bitwise: a completed cookie and
+ * RCU_GET_STATE_COMPLETED differ. */
+static inline bool same_state_synchronize_rcu(unsigned long c1, unsigned long c2)
+{
+	return c1 == c2;
+}
 /* The same cookies, with the grace period run the expedited way: started
  * at once by the grace-period thread (start_poll_) or by the caller
  * (cond_, which blocks only if the cookie has not completed yet). */
@@ -362,6 +374,58 @@ static inline unsigned long start_poll_synchronize_rcu_expedited(void)
 static inline void cond_synchronize_rcu_expedited(unsigned long c)
 {
 	lrcu_cond_sync_expedited(LRCU_PREEMPT, c, "cond_synchronize_rcu_expedited");
+}
+
+/*
+ * Full-state cookies (the kernel's struct rcu_gp_oldstate and its _full
+ * calls).  The kernel's Tree RCU records two sequences in them, its
+ * normal grace periods' and its expedited ones' (a machinery of their
+ * own), so that either kind of grace period ending completes the cookie,
+ * and none is missed when the two overlap.  Here an expedited grace
+ * period is a grace period of the flavor's one sequence, run another way
+ * (see synchronize_rcu_expedited() above), so one snapshot records both
+ * kinds, as in the kernel's Tiny RCU: either ending satisfies it.
+ * The same promises as the one-word cookies; treat the structure as
+ * opaque (compare with same_state_synchronize_rcu_full()).
+ */
+struct rcu_gp_oldstate {
+	unsigned long rgos_norm;	/* a one-word cookie */
+};
+#define NUM_ACTIVE_RCU_POLL_FULL_OLDSTATE	2	/* as NUM_ACTIVE_RCU_POLL_OLDSTATE */
+
+static inline void get_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	rgosp->rgos_norm = lrcu_get_state(LRCU_PREEMPT);
+}
+static inline void start_poll_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	rgosp->rgos_norm = lrcu_start_poll(LRCU_PREEMPT);
+}
+static inline void start_poll_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp)
+{
+	rgosp->rgos_norm = lrcu_start_poll_expedited(LRCU_PREEMPT);
+}
+static inline bool poll_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	return lrcu_poll_state(LRCU_PREEMPT, rgosp->rgos_norm);
+}
+static inline void cond_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	lrcu_cond_sync(LRCU_PREEMPT, rgosp->rgos_norm, "cond_synchronize_rcu_full");
+}
+static inline void cond_synchronize_rcu_expedited_full(struct rcu_gp_oldstate *rgosp)
+{
+	lrcu_cond_sync_expedited(LRCU_PREEMPT, rgosp->rgos_norm,
+				 "cond_synchronize_rcu_expedited_full");
+}
+static inline void get_completed_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp)
+{
+	rgosp->rgos_norm = RCU_GET_STATE_COMPLETED;
+}
+static inline bool same_state_synchronize_rcu_full(struct rcu_gp_oldstate *rgosp1,
+						   struct rcu_gp_oldstate *rgosp2)
+{
+	return same_state_synchronize_rcu(rgosp1->rgos_norm, rgosp2->rgos_norm);
 }
 
 static inline unsigned long get_state_synchronize_sched(void) { return lrcu_get_state(LRCU_SCHED); }
