@@ -31,7 +31,6 @@ struct kparam {
 #define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
 		"which its rcuo thread shares"
 #define NOHZ	"no scheduling-clock ticks in userspace"
-#define FULL	"the _full polled forms are not implemented (our cookies are one word)"
 #define TASKS	"RCU Tasks is not implemented"
 #define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
 #define STALL	"this stall-warning knob is not implemented"
@@ -41,8 +40,6 @@ static const struct kparam kparams[] = {
 	/* rcutorture's own */
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
 	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
-	{ "rcutorture.gp_cond_full", FULL }, { "rcutorture.gp_cond_exp_full", FULL },
-	{ "rcutorture.gp_poll_full", FULL }, { "rcutorture.gp_poll_exp_full", FULL },
 	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
 	{ "rcutorture.gpwrap_lag*", "the kernel's recovery from a CPU's gp_seq lagging far "
 	  "behind (rdp->gpwrap) has no counterpart: a slot's grace-period sample is compared "
@@ -89,9 +86,7 @@ static const struct kparam kparams[] = {
 static const struct {
 	const char *name, *inert;
 } defining[] = {
-	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.gp_cond_full", "0" },
-	{ "rcutorture.gp_cond_exp_full", "0" }, { "rcutorture.gp_poll_full", "0" },
-	{ "rcutorture.gp_poll_exp_full", "0" }, { "rcutorture.stall_gp_kthread", "0" },
+	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.stall_gp_kthread", "0" },
 };
 
 static const char *const owned[] = {

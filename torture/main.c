@@ -224,14 +224,22 @@ static void start_line(const char *what, const char *result)
 	funlockfile(stdout);
 }
 
-/* "Cookie check 4": a completed-state cookie always polls as complete. */
-static void cookie_check4(void)
+/* A completed-state cookie (one-word, full-state) always polls as complete. */
+static void cookie_check_completed(void)
 {
-	if (!cur_ops->get_comp_state || !cur_ops->poll_gp_state)
-		return;
-	if (!cur_ops->poll_gp_state(cur_ops->get_comp_state())) {
+	struct torture_gp_full c;
+
+	if (OPS_HAS(get_comp_state) && OPS_HAS(poll_gp_state) &&
+	    !cur_ops->poll_gp_state(cur_ops->get_comp_state())) {
 		STAT_INC(tc.cookie_errors);
-		torout(" Cookie check 4: get_comp_state() does not poll as complete");
+		torout(" Cookie check: get_comp_state() does not poll as complete");
+	}
+	if (!OPS_HAS(get_comp_state_full) || !OPS_HAS(poll_gp_state_full))
+		return;
+	cur_ops->get_comp_state_full(&c);
+	if (!cur_ops->poll_gp_state_full(&c)) {
+		STAT_INC(tc.cookie_errors);
+		torout(" Cookie check: get_comp_state_full() does not poll as complete");
 	}
 }
 
@@ -508,7 +516,7 @@ int main(int argc, char **argv)
 	gp_state_line("Start");
 	if (object_debug_test())
 		STAT_INC(tc.objdebug_fail);
-	cookie_check4();
+	cookie_check_completed();
 	if (start_threads()) {
 		torture_request_stop();
 		torout(" could not start the torture threads");

@@ -53,6 +53,7 @@ static const struct pdesc ptab[] = {
 	B(stall_cpu_irqsoff), I(stall_cpu_repeat, 0, 100),
 	I(fwd_progress, -1, 4096), I(fwd_progress_holdoff, 0, 3600), I(fwd_progress_div, 1, 1000),
 	B(gp_sync), B(gp_exp), B(gp_normal), B(gp_cond), B(gp_poll), B(gp_cond_exp), B(gp_poll_exp),
+	B(gp_cond_full), B(gp_poll_full), B(gp_cond_exp_full), B(gp_poll_exp_full),
 	I(gp_cond_wi, 0, 10000000), I(gp_poll_wi, 0, 10000000),
 	I(gp_cond_wi_exp, 0, 10000000), I(gp_poll_wi_exp, 0, 10000000),
 	I(read_exit_delay, 1, 3600), I(read_exit_burst, 0, 1024),

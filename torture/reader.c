@@ -16,7 +16,8 @@
  * pipe_count: anything above 1 means a grace period ended while the read
  * held the element (Reader Pipe).  It also samples the grace-period
  * sequence at both ends (Reader Batch), checks mbtest (rtmbe), checks that
- * a cookie taken inside the read does not poll as complete, and sometimes
+ * cookies taken inside the read (one-word and full-state) do not poll as
+ * complete, and sometimes
  * hangs a mailbox request on the element (below).  The segments of the
  * first failing or close-call read are kept and dumped at the end.
  *
@@ -481,20 +482,25 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	struct rt_read rd = { .nsegs = 0, .held = 0 };
 	int who = r ? r->id : -1, n, i;
 	unsigned long cookie = 0;
+	struct torture_gp_full cookie_full;
 	struct read_check rc;
 	long batch;
 	/*
-	 * Cookie check 2 in one read of 8: taking a cookie may fence (ours
-	 * does), and a fence right after the lock would hide a missing one in
-	 * the RCU's read side from most reads.
+	 * Cookie checks 2 and 6 (one-word and full-state cookies) in one read
+	 * of 8: taking a cookie may fence (ours does), and a fence right after
+	 * the lock would hide a missing one in the RCU's read side from most
+	 * reads.
 	 */
-	bool have_cookie = cur_ops->get_gp_state && cur_ops->poll_gp_state &&
-			   !(torture_random(rng) % 8);
+	bool checkpolling = !(torture_random(rng) % 8);
+	bool have_cookie = checkpolling && OPS_HAS(get_gp_state) && OPS_HAS(poll_gp_state);
+	bool have_full = checkpolling && OPS_HAS(get_gp_state_full) && OPS_HAS(poll_gp_state_full);
 
 	sb_fill(r, rng);
 	rd_switch(&rd, random_mask(rng));
 	if (have_cookie)
 		cookie = cur_ops->get_gp_state();
+	if (have_full)
+		cur_ops->get_gp_state_full(&cookie_full);
 	if (!read_check_begin(&rc, cur_ops->dereference, who)) {
 		rd_switch(&rd, 0);
 		return false;
@@ -512,6 +518,8 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	read_check_end(&rc, who);
 	if (have_cookie && cur_ops->poll_gp_state(cookie))
 		cookie_check_failed("Cookie check 2");
+	if (have_full && cur_ops->poll_gp_state_full(&cookie_full))
+		cookie_check_failed("Cookie check 6");
 	rd_switch(&rd, 0);
 	if (tp.leakpointer && r)
 		leak_check(rc.p);

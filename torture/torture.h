@@ -42,6 +42,7 @@ struct torture_params {
 	long stall_cpu, stall_cpu_holdoff, stall_cpu_block, stall_cpu_irqsoff, stall_cpu_repeat;
 	long fwd_progress, fwd_progress_holdoff, fwd_progress_div;
 	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_exp, gp_poll_exp;
+	long gp_cond_full, gp_poll_full, gp_cond_exp_full, gp_poll_exp_full;
 	long gp_cond_wi, gp_poll_wi, gp_cond_wi_exp, gp_poll_wi_exp;
 	long read_exit_delay, read_exit_burst, stop_on_error;
 	long nocbs_nthreads, nocbs_toggle;

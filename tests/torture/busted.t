@@ -4,10 +4,11 @@
 # (grace periods end at once), a grace period that skips one leaf of the
 # rcu_node tree (rcutree.fault_skip_leaf), a callback barrier that returns
 # early, a reader unlock that drops nesting, a polled-GP check that
-# completes one grace period early, a lost reader unlock (hang), a
-# call_rcu() that loses callbacks, an expedited grace period that ignores
-# the readers already inside, one that skips the heavy fence; and a reader
-# that leaks a pointer out of its section (rcutorture.leakpointer).
+# completes one grace period early (one-word and full-state cookies), a
+# lost reader unlock (hang), a call_rcu() that loses callbacks, an
+# expedited grace period that ignores the readers already inside, one that
+# skips the heavy fence; and a reader that leaks a pointer out of its
+# section (rcutorture.leakpointer).
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
@@ -48,6 +49,9 @@ caught busted_barrier "callback barrier error" rcutorture.torture_type=busted_ba
 caught busted_unlock "too-short grace period" rcutorture.torture_type=busted_unlock
 caught busted_poll "" rcutorture.torture_type=busted_poll rcutorture.gp_poll=1
 grep -Eq "Cookie check 2|!!! Reader Pipe" "$OUT"; ok $? "busted_poll: a cookie check or the pipeline fired"
+caught busted_poll_full "" rcutorture.torture_type=busted_poll_full rcutorture.gp_poll_full=1
+grep -Eq "Cookie check 6|!!! Reader Pipe" "$OUT" && ! grep -q "Cookie check 2" "$OUT"
+ok $? "busted_poll_full: the full-state cookie check or the pipeline fired (its one-word cookies are right)"
 
 # A lost rcu_read_unlock(): grace periods hang; the hang watchdog fires
 # gp_hang_timeout (here 3) seconds after a wait began with no grace period

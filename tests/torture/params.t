@@ -63,17 +63,16 @@ ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 # "unhonoured" unless set to the value that asks for nothing; made-up
 # names under the kernel's namespaces are errors.
 "$RCUTORTURE" --check rcutorture.test_srcu_lockdep=2 rcutorture.stall_gp_kthread=1 rcutorture.stall_gp_kthread=0 \
-	rcutorture.gp_poll_full=1 rcutorture.nreaders_exp=1 torture.nosuch=1 \
+	rcutorture.nreaders_exp=1 torture.nosuch=1 \
 	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
 unhonoured 1: rcutorture.test_srcu_lockdep=2: not honoured: the kernel's lockdep deadlock scenarios
 unhonoured 2: rcutorture.stall_gp_kthread=1: not honoured: this stall-warning knob is not implemented
 ignored 3: rcutorture.stall_gp_kthread=0: ignored: this stall-warning knob is not implemented
-unhonoured 4: rcutorture.gp_poll_full=1: not honoured: the _full polled forms are not implemented (our cookies are one word)
-error 5: unknown parameter 'rcutorture.nreaders_exp'
-error 6: unknown parameter 'torture.nosuch'
-ignored 7: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
+error 4: unknown parameter 'rcutorture.nreaders_exp'
+error 5: unknown parameter 'torture.nosuch'
+ignored 6: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
 WANT
 [ "$rc" = 2 ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want"
 ok $? "--check: a defining parameter set is unhonoured, its inert value ignored; made-up names are errors"
@@ -119,7 +118,7 @@ bad rcutorture.torture_type=tasks -- 2 "torture_type=tasks is not implemented (t
 
 "$RCUTORTURE" --list-types >"$T_TMP/types" 2>&1
 ok $? "--list-types exits 0"
-for t in rcu rcu_bh sched sched-free busted busted_barrier busted_unlock busted_poll trivial; do
+for t in rcu rcu_bh sched sched-free busted busted_barrier busted_unlock busted_poll busted_poll_full trivial; do
 	grep -qx "$t" "$T_TMP/types"; ok $? "--list-types lists $t"
 done
 "$RCUTORTURE" --help | grep -q "nfakewriters=4"; ok $? "--help shows kernel defaults"
@@ -147,7 +146,7 @@ jq -e '.result == "SUCCESS" and .exit_status == 0 and .seed == 4242 and .scenari
 	and .params.nreaders == 3 and .latency_us.count > 0 and (.errors | add) == 0' \
 	"$DIR/summary.json" >/dev/null
 ok $? "summary.json: SUCCESS, seed, scenario, params, latency"
-awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|cond_exp|poll_exp|async|barrier)$/ && $3 ~ /^[0-9]+$/) } END { exit bad || NR < 2 }' \
+awk 'NR == 1 { bad += !/^#/ } NR > 1 { bad += !($2 ~ /^(sync|exp|cond|poll|async|barrier)(_exp)?(_full)?$/ && $3 ~ /^[0-9]+$/) } END { exit bad || NR < 2 }' \
 	"$DIR/gp-latency.dat"
 ok $? "gp-latency.dat: header, then '<t> <kind> <us>' lines"
 
@@ -158,6 +157,27 @@ run nmis nr_cpus=3 rcutorture.test_nmis=2 rcutorture.shutdown_secs=1 rcutorture.
 	[ "$(grep -c '^[^ ]*(.*)\[0x[0-9a-f]*\]$' "$OUT")" -ge 2 ] && ! grep -q "did not answer" "$OUT" &&
 	jq -e 'select(.final) | .nmi_dumps == 2' "$DIR/stats.jsonl" >/dev/null
 ok $? "test_nmis=2: two dumps of reader threads as the test ends, SUCCESS"
+
+# The full-state polled update types: each alone is the writer's and the
+# fakewriters' only kind of wait (gp-latency.dat), and the run passes.
+for k in cond_full poll_full cond_exp_full poll_exp_full; do
+	run "$k" rcutorture.gp_$k=1 rcutorture.nreaders=2 rcutorture.shutdown_secs="$(short_secs 2 3)" \
+		rcutorture.stat_interval=1
+	kinds=$(awk 'NR > 1 && $2 != "barrier" { print $2 }' "$DIR/gp-latency.dat" | sort -u | tr '\n' ' ')
+	[ "$RC" = 0 ] && [ "$kinds" = "$k " ] && grep -q "rcu_torture_write_types: Testing 1 update types" "$OUT" &&
+		jq -e '.result == "SUCCESS" and .unhonoured == [] and .latency_us.count > 0' "$DIR/summary.json" >/dev/null
+	ok $? "gp_$k=1: every grace-period wait is a $k one (${kinds:-none}), SUCCESS"
+done
+# A type without the full-state calls refuses them as it refuses gp_poll:
+# noted, or an error when nothing else is left.
+bad rcutorture.torture_type=sched rcutorture.gp_poll_full=1 -- 2 "no update-side primitives" \
+	"gp_poll_full alone on a type without the full-state calls"
+run schedfull rcutorture.torture_type=sched rcutorture.gp_sync=1 rcutorture.gp_cond_full=1 \
+	rcutorture.gp_poll_exp_full=1 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
+[ "$RC" = 0 ] && grep -q "rcu_torture_write_types: gp_cond_full without primitives" "$OUT" &&
+	grep -q "rcu_torture_write_types: gp_poll_exp_full without primitives" "$OUT" &&
+	grep -q "rcu_torture_write_types: Testing 1 update types" "$OUT"
+ok $? "sched with gp_sync and two _full types: the _full ones noted as without primitives, gp_sync runs"
 
 # maxcpus (the kernel's online-CPU count) wins over nr_cpus (tree size).
 run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0

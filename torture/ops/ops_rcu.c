@@ -26,6 +26,8 @@
 
 _Static_assert(sizeof(struct rcu_head) <= sizeof(((struct torture_cb *)0)->rcu_space),
 	       "struct rcu_head must fit in torture_cb.rcu_space");
+_Static_assert(sizeof(struct rcu_gp_oldstate) <= sizeof(struct torture_gp_full),
+	       "struct rcu_gp_oldstate must fit in struct torture_gp_full");
 
 int rcut_init(void)
 {
@@ -116,6 +118,33 @@ void rcut_cond_sync(unsigned long cookie) { cond_synchronize_rcu(cookie); }
 unsigned long rcut_start_poll_exp(void) { return start_poll_synchronize_rcu_expedited(); }
 void rcut_cond_sync_exp(unsigned long cookie) { cond_synchronize_rcu_expedited(cookie); }
 unsigned long rcut_comp_state(void) { return get_completed_synchronize_rcu(); }
+
+/* Full-state cookies: our struct rcu_gp_oldstate in the core's room. */
+static struct rcu_gp_oldstate *oldstate(struct torture_gp_full *c)
+{
+	return (struct rcu_gp_oldstate *)(void *)c->w;
+}
+
+void rcut_get_state_full(struct torture_gp_full *c) { get_state_synchronize_rcu_full(oldstate(c)); }
+void rcut_start_poll_full(struct torture_gp_full *c) { start_poll_synchronize_rcu_full(oldstate(c)); }
+void rcut_start_poll_exp_full(struct torture_gp_full *c)
+{
+	start_poll_synchronize_rcu_expedited_full(oldstate(c));
+}
+int rcut_poll_full(struct torture_gp_full *c) { return poll_state_synchronize_rcu_full(oldstate(c)); }
+void rcut_cond_sync_full(struct torture_gp_full *c) { cond_synchronize_rcu_full(oldstate(c)); }
+void rcut_cond_sync_exp_full(struct torture_gp_full *c)
+{
+	cond_synchronize_rcu_expedited_full(oldstate(c));
+}
+void rcut_comp_state_full(struct torture_gp_full *c)
+{
+	get_completed_synchronize_rcu_full(oldstate(c));
+}
+int rcut_same_state_full(struct torture_gp_full *c1, struct torture_gp_full *c2)
+{
+	return same_state_synchronize_rcu_full(oldstate(c1), oldstate(c2));
+}
 unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
 void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
 
@@ -256,6 +285,7 @@ static const struct torture_read_flavor rcu_flavors[] = {
 	.start_gp_poll_exp = rcut_start_poll_exp,			\
 	.cond_sync_exp = rcut_cond_sync_exp,				\
 	.get_comp_state = rcut_comp_state,				\
+	RCUT_FULL,							\
 	.fqs = rcut_fqs,						\
 	.debug_objects = rcut_debug_objects,				\
 	.stats = rcut_stats

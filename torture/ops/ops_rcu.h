@@ -52,6 +52,14 @@ int rcut_kthreads_prio(void);
 int rcut_can_boost(void);
 unsigned long rcut_boosts(void);
 unsigned long rcut_comp_state(void);
+void rcut_get_state_full(struct torture_gp_full *c);
+void rcut_start_poll_full(struct torture_gp_full *c);
+void rcut_start_poll_exp_full(struct torture_gp_full *c);
+int rcut_poll_full(struct torture_gp_full *c);
+void rcut_cond_sync_full(struct torture_gp_full *c);
+void rcut_cond_sync_exp_full(struct torture_gp_full *c);
+void rcut_comp_state_full(struct torture_gp_full *c);
+int rcut_same_state_full(struct torture_gp_full *c1, struct torture_gp_full *c2);
 unsigned long rcut_sched_gp_seq(void);
 unsigned long rcut_sched_gps(void);
 void rcut_sched_sync(void);
@@ -116,6 +124,18 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.exp_sync = rcut_exp_sync,					\
 	.call = rcut_call,						\
 	.cb_barrier = rcut_barrier
+/* The rcu flavor's full-state polled calls, but for the poll itself
+ * (busted_poll_full breaks that one). */
+#define RCUT_FULL_BUT_POLL						\
+	.get_gp_state_full = rcut_get_state_full,			\
+	.start_gp_poll_full = rcut_start_poll_full,			\
+	.start_gp_poll_exp_full = rcut_start_poll_exp_full,		\
+	.cond_sync_full = rcut_cond_sync_full,				\
+	.cond_sync_exp_full = rcut_cond_sync_exp_full,			\
+	.get_comp_state_full = rcut_comp_state_full,			\
+	.same_gp_state_full = rcut_same_state_full,			\
+	.poll_active_full = NUM_ACTIVE_RCU_POLL_FULL_OLDSTATE
+#define RCUT_FULL	RCUT_FULL_BUT_POLL, .poll_gp_state_full = rcut_poll_full
 /* The sched flavor's update side (sched and sched-free). */
 #define RCUT_SCHED_UPDATE						\
 	.get_gp_seq = rcut_sched_gp_seq,				\

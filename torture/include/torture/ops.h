@@ -104,6 +104,15 @@ struct torture_stall {
 	int n_tids;			/* how many of those */
 };
 
+/*
+ * A full-state cookie (the kernel's struct rcu_gp_oldstate): room for the
+ * RCU's own, which the core copies and hands back by pointer, never reads.
+ */
+#define TORTURE_GP_FULL_WORDS	4
+struct torture_gp_full {
+	unsigned long w[TORTURE_GP_FULL_WORDS];
+};
+
 struct torture_ops {
 	unsigned int abi_version;	/* TORTURE_OPS_ABI_VERSION */
 	unsigned int size;		/* sizeof(struct torture_ops) as built */
@@ -267,6 +276,25 @@ struct torture_ops {
 	void (*up_read)(int idx);
 	void *(*dereference_updown)(void *const *pp);
 	unsigned int have_up_down;
+
+	/* Full-state polled grace periods (the kernel's _full calls): the
+	 * same contract as the one-word cookies above, a cookie held in a
+	 * struct torture_gp_full.  get_comp_state_full(): a cookie that always
+	 * polls complete; same_gp_state_full(): whether two cookies are
+	 * identical (same_state_synchronize_rcu_full()); poll_active_full: the
+	 * most distinct cookies that can be pending at once
+	 * (NUM_ACTIVE_RCU_POLL_FULL_OLDSTATE), which the writer checks; 0:
+	 * unchecked.  As in the kernel, gp_poll_full needs start_gp_poll_full,
+	 * poll_gp_state_full, get_comp_state_full and same_gp_state_full. */
+	void (*get_gp_state_full)(struct torture_gp_full *c);
+	void (*start_gp_poll_full)(struct torture_gp_full *c);
+	void (*start_gp_poll_exp_full)(struct torture_gp_full *c);
+	int (*poll_gp_state_full)(struct torture_gp_full *c);
+	void (*cond_sync_full)(struct torture_gp_full *c);
+	void (*cond_sync_exp_full)(struct torture_gp_full *c);
+	void (*get_comp_state_full)(struct torture_gp_full *c);
+	int (*same_gp_state_full)(struct torture_gp_full *c1, struct torture_gp_full *c2);
+	int poll_active_full;
 };
 
 /*
