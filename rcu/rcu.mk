@@ -45,7 +45,7 @@ RUN_LDCONFIG := $(if $(DESTDIR),,$(filter $(SYSTEM_PREFIXES),$(patsubst %/,%,$(P
 INST_HDRS  := $(DESTDIR)$(INCLUDEDIR)/rcu
 INST_LIB   := $(DESTDIR)$(LIBDIR)
 
-# The headers go in without their deliberate-bug hooks (strip-inject.awk).
+# The headers go in without their deliberate-bug and test hooks (strip-inject.awk).
 PUB_HDRS   := $(patsubst rcu/include/rcu/%,%,$(wildcard rcu/include/rcu/*.h rcu/include/rcu/static/*.h))
 
 install: lib

@@ -41,6 +41,7 @@
 #ifndef LRCU_INTERNAL_H
 #define LRCU_INTERNAL_H
 
+#define LRCU_TEST_HOOKS		/* their prototypes (<rcu/rcutree.h>): tree.c */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -281,6 +282,9 @@ struct lrcu_state {
 	unsigned long gp_start_us;	/* when the current GP started (driver) */
 	unsigned long gp_activity_us;	/* last GP driver activity (WRITE_ONCE) */
 	int gp_tid;			/* GP kthread's OS thread id (WRITE_ONCE) */
+	unsigned long gp_torture_wait_ms;	/* test hook: the GP kthread sleeps
+					 * this long in its next GP (atomic;
+					 * lrcu_inject_gp_kthread_wait()) */
 
 	/* The driver of the current grace period, the GP kthread or a
 	 * caller of synchronize_*() (lrcu__gp_drive()), holds gp_mutex from

@@ -212,6 +212,53 @@ static void gp_delay(long jiffies)
 }
 
 /* ------------------------------------------------------------------ */
+/* rcutorture's stall_gp_kthread (the kernel's rcu_gp_set_torture_wait()) */
+
+/* A test asked the GP kthread to sleep in its next grace period; callers
+ * leave grace periods to it meanwhile (a hint: relaxed). */
+static bool gp_torture_wait_pending(struct lrcu_state *rsp)
+{
+	return READ_ONCE(rsp->gp_torture_wait_ms) != 0;
+}
+
+/*
+ * The GP kthread, its grace period started: sleep as asked, in the state
+ * of a kthread waiting for quiescent states, its last activity now, so
+ * that the stall warning that follows finds it starved.  Cut short if
+ * the library stops or forks (the wait then parks, in gp_wait_qs()).
+ */
+static void gp_torture_wait(struct lrcu_state *rsp)
+{
+	/* Fully ordered, one sleep per request: pairs with nothing else. */
+	unsigned long ms = xchg(&rsp->gp_torture_wait_ms, 0), now, end;
+
+	if (!ms)
+		return;
+	fprintf(stderr, "rcu: rcu_gp_torture_wait: %s kthread waiting %lu jiffies\n",
+		rsp->gp_thread_name, ms);
+	now = lrcu__now_us();
+	gp_set_state(rsp, LRCU_GPS_WAIT_FQS, now);
+	for (end = now + ms * 1000; now < end && !lrcu__kthread_requested(); now = lrcu__now_us())
+		lrcu__sleep_us(end - now < 10000 ? end - now : 10000);
+	gp_set_state(rsp, LRCU_GPS_DOING_FQS, now);
+	fprintf(stderr, "rcu: rcu_gp_torture_wait: %s kthread wait complete\n",
+		rsp->gp_thread_name);
+}
+
+void lrcu_inject_gp_kthread_wait(enum lrcu_flavor f, unsigned long ms)
+{
+	struct lrcu_state *rsp;
+
+	if (f >= LRCU_NR_FLAVORS || !ms)
+		return;
+	lrcu__init_once();
+	rsp = &lrcu__states[f];
+	/* Relaxed: taken by the kthread's next grace period (xchg), whose
+	 * request orders it; callers see it soon enough to route theirs. */
+	WRITE_ONCE(rsp->gp_torture_wait_ms, ms);
+}
+
+/* ------------------------------------------------------------------ */
 /* Requests */
 
 /* Seq_cst (acquire would do for most callers): pairs with H in
@@ -1115,6 +1162,8 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool may_leave)
 	} else {
 		gstart = gp_init(rsp, scan);
 	}
+	if (unlikely(gp_torture_wait_pending(rsp)) && !READ_ONCE(rsp->gp_by_caller))
+		gp_torture_wait(rsp);	/* the kthread, a test asks it to starve */
 	ended = gp_wait_qs(rsp, gstart, expedited, may_leave, scan);
 	if (LRCU_INJECTED(LRCU_BUG_LAZY_LEAVE_ENDS))
 		ended = true;	/* INJECTED: holdouts or not */
@@ -1241,6 +1290,11 @@ void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited)
 	for (;;) {
 		if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: see above */
 			return;
+		if (unlikely(gp_torture_wait_pending(rsp))) {
+			lrcu__gp_request(rsp, snap);	/* the kthread's to hold */
+			lrcu__gp_wait(rsp, snap);
+			return;
+		}
 		if (unlikely(drove_asleep[rsp->flavor])) {
 			drive_yield(&a);
 			continue;
@@ -1292,7 +1346,8 @@ bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap)
 
 	if (rcu_seq_done(rsp->gp_seq, snap))	/* acquire: pairs with rcu_seq_end() */
 		return true;
-	if (!lrcu__callers_drive(false) || pthread_mutex_trylock(&rsp->gp_mutex)) {
+	if (!lrcu__callers_drive(false) || gp_torture_wait_pending(rsp) ||
+	    pthread_mutex_trylock(&rsp->gp_mutex)) {
 		lrcu__gp_request(rsp, snap);
 		return false;
 	}

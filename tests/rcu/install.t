@@ -81,9 +81,10 @@ lib=$tmp/prefix/lib
 	[ -f "$lib/librcu.a" ] && [ -f "$lib/librcu.so.0.1.0" ] && [ "$(readlink "$lib/librcu.so.0")" = librcu.so.0.1.0 ] &&
 	[ "$(readlink "$lib/librcu.so")" = librcu.so.0 ] && [ -f "$lib/pkgconfig/rcu.pc" ]
 ok $? "headers, librcu.a, librcu.so.0.1.0 with its two links, and rcu.pc installed"
-! grep -rl 'INJECT\|lrcu_inject_' "$tmp/prefix/include/rcu" >"$tmp/injected"
-ok $? "the installed headers carry no deliberate-bug hooks$(tr '\n' ' ' <"$tmp/injected")"
-grep -q 'LRCU_INJECT' "$TOP/rcu/include/rcu/static/rcupdate.h"
+! grep -rl 'INJECT\|TEST_HOOKS\|lrcu_inject_' "$tmp/prefix/include/rcu" >"$tmp/injected"
+ok $? "the installed headers carry no deliberate-bug or test hooks$(tr '\n' ' ' <"$tmp/injected")"
+grep -q 'LRCU_INJECT' "$TOP/rcu/include/rcu/static/rcupdate.h" &&
+	grep -q 'lrcu_inject_gp_kthread_wait' "$TOP/rcu/include/rcu/rcutree.h"
 ok $? "(the tree's headers do: the check above can fail)"
 
 if command -v pkg-config >/dev/null 2>&1; then

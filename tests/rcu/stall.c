@@ -5,13 +5,15 @@
  * rcupdate.rcu_cpu_stall_timeout gets a warning in the kernel's shape
  * naming it, no earlier than the timeout, repeated while the stall lasts;
  * expedited grace periods get their own message and timeout; a starved
- * grace-period thread is reported as such; rcu_cpu_stall_suppress
+ * grace-period thread is reported as such, also one a test hook holds
+ * (rcutorture's stall_gp_kthread); rcu_cpu_stall_suppress
  * silences it all; notifiers receive the reports; a healthy run has none.
  *
  * Each case runs in a fresh copy of this program (the timeouts come from
  * RCU_BOOTARGS), which prints one "result" line the parent checks along
  * with the warning text on its stderr.
  */
+#define LRCU_TEST_HOOKS		/* lrcu_inject_gp_kthread_wait() */
 #include <sys/syscall.h>
 #include <rcu/rcu_notifier.h>
 #include <rcu/rcutree.h>
@@ -192,6 +194,20 @@ static int child_starved(void)
 	return 0;
 }
 
+/* rcutorture's stall_gp_kthread: the grace-period thread sleeps 1 s in
+ * the next grace period; this caller, which would drive its own, leaves
+ * it to the thread and notices the starvation while it waits. */
+static int child_gp_kthread_wait(void)
+{
+	rcu_stall_chain_notifier_register(&nb);
+	lrcu_inject_gp_kthread_wait(LRCU_PREEMPT, 1000);
+	synchronize_rcu();
+	printf("result n=%d action=%lu tid=0 holdout_tid=0 holdout_ms=0 nh=%d dur=%lu last=%lu "
+	       "starved=%d\n", count(), nf_action, nf_first.nr_holdouts, nf_first.duration_ms,
+	       nf_last_ms, nf_starved);
+	return 0;
+}
+
 /* Readers, updaters, callbacks of both flavors for a while: no warning. */
 static int healthy_stop;
 
@@ -251,6 +267,8 @@ static int child(const char *mode)
 {
 	if (!strcmp(mode, "starved"))
 		return child_starved();
+	if (!strcmp(mode, "gp_kthread_wait"))
+		return child_gp_kthread_wait();
 	if (!strcmp(mode, "healthy"))
 		return child_healthy();
 	if (!strcmp(mode, "srcu"))
@@ -427,6 +445,22 @@ static void test_starved(void)
 		diag_output(out);
 }
 
+static void test_gp_kthread_wait(void)
+{
+	struct result r;
+	bool good = run("gp_kthread_wait", "rcupdate.rcu_cpu_stall_timeout=0.2", &r);
+
+	ok(good && line_has("rcu: rcu_gp_torture_wait: rcu_preempt kthread waiting 1000 jiffies", "", NULL) &&
+	   line_has("rcu: rcu_gp_torture_wait: rcu_preempt kthread wait complete", "", NULL),
+	   "lrcu_inject_gp_kthread_wait(): the grace-period thread sleeps in a grace period, "
+	   "which synchronize_rcu() left to it");
+	ok(good && r.n >= 1 && r.starved &&
+	   line_has("rcu: rcu_preempt kthread starved for", "jiffies!", "RCU_GP_WAIT_FQS"),
+	   "... and the stall warning reports it starved (the notifiers too)");
+	if (!good || !r.starved)
+		diag_output(out);
+}
+
 static void test_info(void)
 {
 	struct result r;
@@ -466,6 +500,7 @@ int main(int argc, char **argv)
 	test_suppress();
 	test_unregistered();
 	test_starved();
+	test_gp_kthread_wait();
 	test_info();
 	test_healthy();
 	return done_testing();

@@ -145,6 +145,24 @@ LRCU_API int lrcu_thread_slot(void);
  * reports to, or -1 if there is no such CPU. */
 LRCU_API int lrcu_cpu_leaf(int cpu);
 
+#ifdef LRCU_TEST_HOOKS
+/*
+ * Test hooks for rcutorture (the kernel's CONFIG_RCU_TORTURE_TEST calls),
+ * for a program that defines LRCU_TEST_HOOKS before including this
+ * header: in librcu.a only (librcu.so does not export them), and not in
+ * the installed headers (`make install` leaves this block out).
+ *
+ * lrcu_inject_gp_kthread_wait(): the kernel's rcu_gp_set_torture_wait(),
+ * for rcutorture.stall_gp_kthread.  The flavor's grace-period thread
+ * sleeps ms milliseconds in the next grace period it drives, after its
+ * start, as if starved; until then callers leave their grace periods to
+ * it (as the kernel's do), so that the next grace period anybody needs is
+ * the one held, and every grace period waits behind it.  The stall
+ * warning names the starved thread ("rcu_preempt kthread starved for").
+ */
+void lrcu_inject_gp_kthread_wait(enum lrcu_flavor f, unsigned long ms);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
