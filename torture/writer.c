@@ -191,6 +191,14 @@ static bool ut_supported(const struct utype *u)
 	}
 }
 
+/* One asked for that this torture type cannot do: said as the kernel says
+ * it, and not honoured (the run tests the others). */
+static void ut_unsupported(const struct utype *u)
+{
+	torout(" rcu_torture_write_types: %s without primitives.", u->param);
+	params_unhonour(u->param, "%s has no %s primitives", cur_ops->name, u->name);
+}
+
 int writer_update_types(void)
 {
 	bool any = false;
@@ -205,7 +213,7 @@ int writer_update_types(void)
 			continue;
 		if (!ut_supported(u)) {
 			if (*u->want)
-				torout(" rcu_torture_write_types: %s without primitives.", u->param);
+				ut_unsupported(u);
 			continue;
 		}
 		synctype[nsynctypes++] = u;

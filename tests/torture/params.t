@@ -169,15 +169,17 @@ for k in cond_full poll_full cond_exp_full poll_exp_full; do
 	ok $? "gp_$k=1: every grace-period wait is a $k one (${kinds:-none}), SUCCESS"
 done
 # A type without the full-state calls refuses them as it refuses gp_poll:
-# noted, or an error when nothing else is left.
+# noted and not honoured (INCOMPLETE), or an error when nothing else is left.
 bad rcutorture.torture_type=sched rcutorture.gp_poll_full=1 -- 2 "no update-side primitives" \
 	"gp_poll_full alone on a type without the full-state calls"
 run schedfull rcutorture.torture_type=sched rcutorture.gp_sync=1 rcutorture.gp_cond_full=1 \
 	rcutorture.gp_poll_exp_full=1 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
-[ "$RC" = 0 ] && grep -q "rcu_torture_write_types: gp_cond_full without primitives" "$OUT" &&
+[ "$RC" = 6 ] && grep -q "rcu_torture_write_types: gp_cond_full without primitives" "$OUT" &&
 	grep -q "rcu_torture_write_types: gp_poll_exp_full without primitives" "$OUT" &&
-	grep -q "rcu_torture_write_types: Testing 1 update types" "$OUT"
-ok $? "sched with gp_sync and two _full types: the _full ones noted as without primitives, gp_sync runs"
+	grep -q "rcu_torture_write_types: Testing 1 update types" "$OUT" &&
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.gp_cond_full=1 (sched has no cond_full primitives); rcutorture.gp_poll_exp_full=1 (sched has no poll_exp_full primitives)" &&
+	jq -e '[.unhonoured[].param] == ["rcutorture.gp_cond_full=1", "rcutorture.gp_poll_exp_full=1"]' "$DIR/summary.json" >/dev/null
+ok $? "sched with gp_sync and two _full types: the _full ones without primitives, not honoured (INCOMPLETE), gp_sync runs"
 
 # maxcpus (the kernel's online-CPU count) wins over nr_cpus (tree size).
 run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
