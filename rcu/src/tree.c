@@ -1531,9 +1531,11 @@ static void *gp_kthread(void *arg)
 		gp_start_delay(rsp);
 		if (!gp_kthread_lock(rsp))
 			break;
-		/* An expedited caller may have run it meanwhile. */
+		/* An expedited caller may have run it meanwhile.  A grace
+		 * period the kthread is to sleep in runs the normal way: the
+		 * kernel's expedited ones are not the kthread's to starve. */
 		if (gp_needed(rsp))
-			lrcu__gp_run(rsp, gp_exp_wanted(rsp));
+			lrcu__gp_run(rsp, gp_exp_wanted(rsp) && !gp_torture_wait_pending(rsp));
 		lrcu__gp_release(rsp);
 	}
 	return NULL;
