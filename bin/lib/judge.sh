@@ -300,32 +300,53 @@ judge_dir() {
 	return 0
 }
 
-# judge_expected_stalls DIR FACTS WHY NOTES: a run that asked for a stall
-# (rcutorture.stall_cpu > 0 on its cmdline) must show an RCU CPU stall
-# warning naming the stalled reader: a holdout line ("rcu: <tab>... P<tid>
-# ...") under a "detected [expedited ]stalls on CPUs/tasks:" header, the
-# tid from "rcu_torture_stall begin ... (P<tid>".  Then its stall messages
-# (and summary.json's stalls) are expected, a note instead of badness.
-# Any other run is left alone: every stall message fails it.
+# judge_expected_stalls DIR FACTS WHY NOTES: a run that asked for stalls
+# must show the RCU CPU stall warnings they call for.  With
+# rcutorture.stall_cpu > 0 on its cmdline: one naming the stalled reader
+# (a holdout line "rcu: <tab>... P<tid> ..." under a "detected [expedited
+# ]stalls on CPUs/tasks:" header, the tid from "rcu_torture_stall begin
+# ... (P<tid>").  With rcutorture.stall_gp_kthread > 0: one saying the
+# grace-period kthread starved ("kthread starved for"), unless the
+# program said it could not honour that (the run is then INCOMPLETE).
+# When all are there, the stall messages (and summary.json's stalls) are
+# expected, a note instead of badness.  Any other run is left alone:
+# every stall message fails it.
 judge_expected_stalls() {
-	local dir=$1 sc tid named
+	local dir=$1 sc gk tid named starved failed=''
 	local -n _ef=$2 _ewhy=$3 _enotes=$4
 	sc=$(judge_cmdline_param "$dir" stall_cpu)
-	[[ $sc =~ ^[0-9]+$ ]] && ((10#$sc > 0)) || return 0
-	tid=$(sed -n 's/.*rcu_torture_stall begin CPU stall interval .*(P\([0-9]*\).*/\1/p' \
-		"$dir/console.log" | head -n 1)
-	named=$(awk -v tid="$tid" '
-		/detected (expedited )?stalls on CPUs\/tasks:/ { inw = 1; next }
-		inw && /^rcu: \t/ { if (tid != "" && index($0, " P" tid " ")) n++; next }
-		{ inw = 0 }
-		END { print n + 0 }' "$dir/console.log")
+	gk=$(judge_cmdline_param "$dir" stall_gp_kthread)
+	[[ $sc =~ ^[0-9]+$ ]] && ((10#$sc > 0)) || sc=''
+	[[ $gk =~ ^[0-9]+$ ]] && ((10#$gk > 0)) || gk=''
+	! grep -q "rcutorture\.stall_gp_kthread=[0-9]*: not honoured" "$dir/console.log" || gk=''
+	[ -n "$sc$gk" ] || return 0
 	_ef['stalls_expected']=1
-	if ((named > 0)); then
-		_enotes+=("stall_cpu=$sc: ${_ef[bad_Stalls]:-0} expected stall messages, $named naming the stalled reader P$tid")
-		unset '_ef[bad_Stalls]'
-	else
-		_ewhy+=("stall_cpu=$sc: no RCU CPU stall warning named the stalled reader${tid:+ P$tid}")
+	if [ -n "$sc" ]; then
+		tid=$(sed -n 's/.*rcu_torture_stall begin CPU stall interval .*(P\([0-9]*\).*/\1/p' \
+			"$dir/console.log" | head -n 1)
+		named=$(awk -v tid="$tid" '
+			/detected (expedited )?stalls on CPUs\/tasks:/ { inw = 1; next }
+			inw && /^rcu: \t/ { if (tid != "" && index($0, " P" tid " ")) n++; next }
+			{ inw = 0 }
+			END { print n + 0 }' "$dir/console.log")
+		if ((named > 0)); then
+			_enotes+=("stall_cpu=$sc: ${_ef[bad_Stalls]:-0} expected stall messages, $named naming the stalled reader P$tid")
+		else
+			_ewhy+=("stall_cpu=$sc: no RCU CPU stall warning named the stalled reader${tid:+ P$tid}")
+			failed=1
+		fi
 	fi
+	if [ -n "$gk" ]; then
+		starved=${_ef[bad_Starves]:-0}
+		if ((starved > 0)); then
+			_enotes+=("stall_gp_kthread=$gk: ${_ef[bad_Stalls]:-0} expected stall messages, $starved saying the grace-period kthread starved")
+			unset '_ef[bad_Starves]'
+		else
+			_ewhy+=("stall_gp_kthread=$gk: no RCU CPU stall warning said the grace-period kthread starved")
+			failed=1
+		fi
+	fi
+	[ -n "$failed" ] || unset '_ef[bad_Stalls]'
 }
 
 # judge_unsaved CONSOLE: why a run exited 5 (its results could not be

@@ -181,19 +181,37 @@ last_line_with() {
 	done
 }
 
+# stall_run PARAM=N STALLS LINE...: TREE02 as if its cmdline had asked
+# for rcutorture.PARAM=N, summary.json counted STALLS stalls and LINE...
+# (printf %b) came after its console's third line; the console before is
+# kept for console_with_warn.
+stall_run() {
+	local param=$1 stalls=$2
+	shift 2
+	sed -i "s/\$/ rcutorture.$param/" "$OK/cmdline"
+	jq -c ".stalls = $stalls" "$OK/summary.json" >"$BATS_TEST_TMPDIR/s.json"
+	cp "$BATS_TEST_TMPDIR/s.json" "$OK/summary.json"
+	cp "$OK/console.log" "$BATS_TEST_TMPDIR/console.log"
+	printf '%b\n' "$@" >"$BATS_TEST_TMPDIR/warn"
+	console_with_warn
+}
+
+# console_with_warn: the saved console with stall_run's lines in again.
+console_with_warn() {
+	{
+		sed -n 1,3p "$BATS_TEST_TMPDIR/console.log"
+		cat "$BATS_TEST_TMPDIR/warn"
+		sed '1,3d' "$BATS_TEST_TMPDIR/console.log"
+	} >"$OK/console.log"
+}
+
 @test "a stall_cpu run: stall messages are expected if one names the stalled reader" {
 	need_jq
-	local warn
-	sed -i 's/$/ rcutorture.stall_cpu=8/' "$OK/cmdline"
-	jq -c '.stalls = 2' "$OK/summary.json" >"$BATS_TEST_TMPDIR/s.json"
-	cp "$BATS_TEST_TMPDIR/s.json" "$OK/summary.json"
-	warn=$(printf '%s\n' "rcu-torture: rcu_torture_stall begin CPU stall interval 8 secs (P4242)" \
+	stall_run stall_cpu=8 2 "rcu-torture: rcu_torture_stall begin CPU stall interval 8 secs (P4242)" \
 		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" \
 		"rcu: \t5-....: (0 GPs behind) P4242 rcu_torture_sta: in a read-side critical section for at least 3000 ms fqs=5" \
 		"\t(detected by rcu_preempt, t=3000 jiffies, g=12, q=0)" \
-		"rcu-torture: ??? Writer stall state RTWS_SYNC(13) g12 f0x0 ver 5")
-	cp "$OK/console.log" "$BATS_TEST_TMPDIR/console.log"
-	{ sed -n 1,3p "$BATS_TEST_TMPDIR/console.log"; printf '%b\n' "$warn"; sed '1,3d' "$BATS_TEST_TMPDIR/console.log"; } >"$OK/console.log"
+		"rcu-torture: ??? Writer stall state RTWS_SYNC(13) g12 f0x0 ver 5"
 	recheck_ok_dir
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ ${lines[0]} == *" SUCCESS (stall_cpu=8: 2 expected stall messages, 1 naming the stalled reader P4242)" ]]
@@ -207,6 +225,35 @@ last_line_with() {
 	recheck_ok_dir
 	[ "$status" -eq 1 ]
 	[[ ${lines[0]} == *"FAILURE: stall_cpu=8: no RCU CPU stall warning named the stalled reader"* ]]
+}
+
+@test "a stall_gp_kthread run: stall messages are expected if one says the grace-period kthread starved" {
+	need_jq
+	stall_run stall_gp_kthread=5 1 "rcu-torture: rcu_torture_stall begin GP kthread stall interval 5 secs" \
+		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" \
+		"\t(detected by rcu_torture_wri, t=3000 jiffies, g=12, q=0)" \
+		"rcu: rcu_preempt kthread starved for 2999 jiffies! g12 f0x0 RCU_GP_WAIT_FQS(3) ->state=S ->cpu=1"
+	recheck_ok_dir
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ ${lines[0]} == *" SUCCESS (stall_gp_kthread=5: 1 expected stall messages, 1 saying the grace-period kthread starved)" ]]
+	# A stall warning that does not say so: a failure.
+	sed -i '/kthread starved for/d' "$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: stall_gp_kthread=5: no RCU CPU stall warning said the grace-period kthread starved"* ]]
+	# A run that said it could not honour it asked for nothing: badness.
+	console_with_warn
+	sed -i '2a rcu-torture: rcutorture.stall_gp_kthread=5: not honoured: srcu has no grace-period thread to stall' \
+		"$OK/console.log"
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: "*"Stalls: 1"*"Starves: 1"* ]] || { echo "$output"; false; }
+	# Starvation in a run that did not ask for it: badness, as before.
+	sed -i 's/ rcutorture.stall_gp_kthread=5//' "$OK/cmdline"
+	console_with_warn
+	recheck_ok_dir
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == *"FAILURE: "*"Stalls: 1"*"Starves: 1"* ]] || { echo "$output"; false; }
 }
 
 @test "an ODEBUG splat is expected with object_debug=1, and only then" {
