@@ -212,9 +212,12 @@ static const struct counter counters[] = {
 	{ "hang_at_stop", FN(get_hung_at_stop), FAIL("grace-period hang at shutdown") },
 	{ "fwd", TC(fwd_errors), FAIL("forward-progress failure") },
 	{ "rcu_stalls", TC(rcu_stalls_unexpected),
-	  FAIL("RCU CPU stall warning (not asked for by stall_cpu)") },
+	  FAIL("RCU CPU stall warning (not asked for by stall_cpu or stall_gp_kthread)") },
 	{ "stall_unnamed", TC(stall_unnamed),
 	  FAIL("stall_cpu: no RCU CPU stall warning named the stalled reader") },
+	{ "stall_gp_unnamed", TC(stall_gp_unnamed),
+	  FAIL("stall_gp_kthread: no RCU CPU stall warning said the grace-period kthread "
+	       "starved") },
 	{ "misuse", FN(misuse_unexpected), FAIL("RCU reported misuse") },
 	{ "objdebug", TC(objdebug_fail), FAIL("object_debug: duplicate call() not detected") },
 	{ "register", TC(register_fail),

@@ -40,7 +40,7 @@ static const struct kparam kparams[] = {
 	/* rcutorture's own */
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
 	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
-	{ "rcutorture.stall_gp_kthread", STALL }, { "rcutorture.stall_no_softlockup", STALL },
+	{ "rcutorture.stall_no_softlockup", "no softlockup watchdog in userspace" },
 	{ "rcutorture.gpwrap_lag*", "the kernel's recovery from a CPU's gp_seq lagging far "
 	  "behind (rdp->gpwrap) has no counterpart: a slot's grace-period sample is compared "
 	  "exactly for up to 2^44 grace periods, and an idle slot is quiescent whatever it holds" },
@@ -86,7 +86,7 @@ static const struct kparam kparams[] = {
 static const struct {
 	const char *name, *inert;
 } defining[] = {
-	{ "rcutorture.test_srcu_lockdep", "0" }, { "rcutorture.stall_gp_kthread", "0" },
+	{ "rcutorture.test_srcu_lockdep", "0" },
 };
 
 static const char *const owned[] = {

@@ -165,6 +165,11 @@ static void params_adjust(void)
 		param_finding(PF_NOTE, 0, "fwd_progress disabled: stall_cpu>0");
 		tp.fwd_progress = 0;
 	}
+	if (tp.stall_gp_kthread > 0 && !OPS_HAS(stall_gp_kthread)) {
+		params_unhonour("stall_gp_kthread", "%s has no grace-period thread to stall",
+				cur_ops->name);
+		tp.stall_gp_kthread = 0;
+	}
 	if (tp.nocbs_nthreads && !cur_ops->nocb_toggle) {
 		param_finding(PF_NOTE, 0, "nocbs_nthreads ignored: %s cannot switch callback "
 			      "offloading", cur_ops->name);
@@ -376,7 +381,7 @@ static void drain_watchdog_start(void)
 static void stop_threads(void)
 {
 	char hung[1024];
-	unsigned long timeout = 60 + (unsigned long)tp.stall_cpu;
+	unsigned long timeout = 60 + (unsigned long)(tp.stall_cpu + tp.stall_gp_kthread);
 
 	/* A hang already reported: no point in waiting long for it to end. */
 	if (STAT_READ(tc.writer_stalls) > STAT_READ(tc.deliberate_stalls) ||

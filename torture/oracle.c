@@ -52,7 +52,7 @@
  * FAILURE within seconds instead of a hang found at shutdown.  A wait that
  * lasted that long while three or more grace periods ended is a waiter
  * nobody woke: reported the same way.  Waits during a deliberate stall
- * (stall_cpu) are reported but not counted.
+ * (stall_cpu, stall_gp_kthread) are reported but not counted.
  */
 #include <limits.h>
 #include <string.h>
@@ -251,7 +251,7 @@ static void hang_report(struct gpo_waiter *w, unsigned long now, unsigned long s
 	else
 		torout(" ??? Grace-period hang: no grace period completed for %.1f s while %s "
 		       "waits in %s%s", (double)(now - since) / 1e6, who, what,
-		       deliberate ? " (during a deliberate stall_cpu: not a failure)" : "");
+		       deliberate ? " (during a deliberate stall: not a failure)" : "");
 	if (deliberate) {
 		STAT_INC(tc.gp_hangs_deliberate);
 	} else {

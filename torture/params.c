@@ -50,7 +50,7 @@ static const struct pdesc ptab[] = {
 	I(onoff_interval, 0, 3600000), I(onoff_holdoff, 0, 3600),
 	I(fqs_duration, 0, 100000000), I(fqs_holdoff, 0, 100000000), I(fqs_stutter, 0, 3600),
 	I(stall_cpu, 0, 3600), I(stall_cpu_holdoff, 0, 3600), B(stall_cpu_block),
-	B(stall_cpu_irqsoff), I(stall_cpu_repeat, 0, 100),
+	B(stall_cpu_irqsoff), I(stall_cpu_repeat, 0, 100), I(stall_gp_kthread, 0, 3600),
 	I(fwd_progress, -1, 4096), I(fwd_progress_holdoff, 0, 3600), I(fwd_progress_div, 1, 1000),
 	B(gp_sync), B(gp_exp), B(gp_normal), B(gp_cond), B(gp_poll), B(gp_cond_exp), B(gp_poll_exp),
 	B(gp_cond_full), B(gp_poll_full), B(gp_cond_exp_full), B(gp_poll_exp_full),

@@ -8,8 +8,9 @@
  * Writer stalls: `ver' that has not moved for max(stat_interval, 10)
  * seconds while the writer was not deliberately paused (stutter) is a
  * grace-period hang: "??? Writer stall state ..." plus the RCU's GP state.
- * A stall while a stall_cpu episode holds grace periods up (or within that
- * window after it) is deliberate: reported, counted, not a failure.
+ * A stall while a stall episode (stall_cpu, stall_gp_kthread) holds grace
+ * periods up (or within that window after it) is deliberate: reported,
+ * counted, not a failure.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ static bool stall_deliberate(unsigned long now, unsigned long window)
 	return s == ULONG_MAX || (s && now - s < window);
 }
 
-/* Is a stall_cpu episode holding grace periods up now (or did one, within
+/* Is a stall episode holding grace periods up now (or did one, within
  * the stall window)? */
 bool stall_deliberate_now(void)
 {

@@ -40,6 +40,7 @@ struct torture_params {
 	long n_barrier_cbs, object_debug, onoff_interval, onoff_holdoff;
 	long fqs_duration, fqs_holdoff, fqs_stutter;
 	long stall_cpu, stall_cpu_holdoff, stall_cpu_block, stall_cpu_irqsoff, stall_cpu_repeat;
+	long stall_gp_kthread;
 	long fwd_progress, fwd_progress_holdoff, fwd_progress_div;
 	long gp_sync, gp_exp, gp_normal, gp_cond, gp_poll, gp_cond_exp, gp_poll_exp;
 	long gp_cond_full, gp_poll_full, gp_cond_exp_full, gp_poll_exp_full;
@@ -201,7 +202,7 @@ struct torture_counters {
 	unsigned long cookie_errors;	/* polled-cookie checks failed */
 	unsigned long leaks;		/* pool elements lost */
 	unsigned long writer_stalls;	/* stats prints with a stalled writer */
-	unsigned long deliberate_stalls;/* ... of which during stall_cpu */
+	unsigned long deliberate_stalls;/* ... of which during a deliberate stall */
 	unsigned long barrier_ok, barrier_attempts;
 	unsigned long read_exits;
 	unsigned long nocb_offload, nocb_deoffload;	/* switches done (nocb.c) */
@@ -213,11 +214,14 @@ struct torture_counters {
 	unsigned long batch[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Batch */
 	unsigned long wcount[RCU_TORTURE_PIPE_LEN + 1];	/* Free-Block Circulation */
 	unsigned long writer_gps;	/* GP waits completed by the writer */
-	unsigned long stall_active;	/* stall_cpu episode (or its aftermath) */
+	unsigned long stall_active;	/* stall episode (or its aftermath): ULONG_MAX
+					 * during one, then when it ended */
 	unsigned long rcu_stalls;	/* RCU CPU stall warnings (ops->stall_notifier) */
-	unsigned long rcu_stalls_unexpected;	/* ... not asked for by stall_cpu */
-	unsigned long stall_episodes;	/* stall_cpu episodes completed */
-	unsigned long stall_unnamed;	/* ... that no warning named */
+	unsigned long rcu_stalls_unexpected;	/* ... in a run that asked for no stall */
+	unsigned long stall_episodes;	/* stall_cpu, stall_gp_kthread episodes done */
+	unsigned long stall_unnamed;	/* stall_cpu ones that no warning named */
+	unsigned long stall_gp_unnamed;	/* stall_gp_kthread ones that no warning
+					 * said starved the GP kthread */
 	unsigned long misuse_expected;	/* misuses caused on purpose */
 	unsigned long objdebug_fail;	/* object_debug: duplicate not caught */
 	unsigned long register_fail;	/* thread_register() failed */
@@ -225,7 +229,7 @@ struct torture_counters {
 	unsigned long gpo_fail;		/* ... that caught a too-short GP */
 	unsigned long gpo_cb_early;	/* callbacks invoked before their GP */
 	unsigned long gp_hangs;		/* hang watchdog reports */
-	unsigned long gp_hangs_deliberate;	/* ... during stall_cpu */
+	unsigned long gp_hangs_deliberate;	/* ... during a deliberate stall */
 	unsigned long boosts;		/* boost-test intervals done (rtb) */
 	unsigned long boost_failure;	/* grace periods that outlasted one (rtbf) */
 	unsigned long boost_ktrerror;	/* boost threads not started (rtbke) */

@@ -39,7 +39,7 @@ KERNEL_RE+=" read-exits: $N nocb-toggles: $N:$N\$"
 SHAPE='def shape: [to_entries[] | .key + (.value | if type == "object" then "{" + shape + "}"
 	elif type == "array" then "[\(length)]" else "" end)] | join(" "); shape'
 FAILURES=$(words 'rtbf rtbke rtbre reader_pipe gp_oracle cb_early fbc10 rtmbe rtmbkf rtbe cookie leaks leakpointer gp_hang
-	writer_stalls hang_at_stop fwd rcu_stalls stall_unnamed misuse objdebug register onoff')
+	writer_stalls hang_at_stop fwd rcu_stalls stall_unnamed stall_gp_unnamed misuse objdebug register onoff')
 STATS_KEYS=$(words "t ver rta rtaf rtf rtmbe rtmbkf_fail rtmbkf_try rtbe rtbke rtbf rtb nt tfle
 	pipe[11] batch[11] fbc[11] gps gp_seq reads updown_reads close_calls cookie_errors leaks writer_stalls
 	rcu_stalls readers_boosted preemptions boost_holds nmi_dumps barrier_ok barrier_attempts barrier_errors

@@ -62,21 +62,31 @@ ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 # A parameter that defines a test this program does not do is
 # "unhonoured" unless set to the value that asks for nothing; made-up
 # names under the kernel's namespaces are errors.
-"$RCUTORTURE" --check rcutorture.test_srcu_lockdep=2 rcutorture.stall_gp_kthread=1 rcutorture.stall_gp_kthread=0 \
+"$RCUTORTURE" --check rcutorture.test_srcu_lockdep=2 rcutorture.test_srcu_lockdep=0 \
 	rcutorture.nreaders_exp=1 torture.nosuch=1 \
 	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
 unhonoured 1: rcutorture.test_srcu_lockdep=2: not honoured: the kernel's lockdep deadlock scenarios
-unhonoured 2: rcutorture.stall_gp_kthread=1: not honoured: this stall-warning knob is not implemented
-ignored 3: rcutorture.stall_gp_kthread=0: ignored: this stall-warning knob is not implemented
-error 4: unknown parameter 'rcutorture.nreaders_exp'
-error 5: unknown parameter 'torture.nosuch'
-ignored 6: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
+ignored 2: rcutorture.test_srcu_lockdep=0: ignored: the kernel's lockdep deadlock scenarios
+error 3: unknown parameter 'rcutorture.nreaders_exp'
+error 4: unknown parameter 'torture.nosuch'
+ignored 5: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
 WANT
 [ "$rc" = 2 ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want"
 ok $? "--check: a defining parameter set is unhonoured, its inert value ignored; made-up names are errors"
 [ "$rc" = 2 ] || diff "$T_TMP/check.want" "$T_TMP/check.out" | sed 's/^/#   /'
+# Ours that the torture type cannot do are unhonoured at their token too.
+"$RCUTORTURE" --check rcutorture.torture_type=srcu rcutorture.stall_gp_kthread=1 rcutorture.gp_poll_full=1 \
+	rcutorture.gp_sync=1 >"$T_TMP/check.out" 2>&1
+rc=$?
+cat >"$T_TMP/check.want" <<'WANT'
+unhonoured 2: rcutorture.stall_gp_kthread=1: not honoured: srcu has no grace-period thread to stall
+unhonoured 3: rcutorture.gp_poll_full=1: not honoured: srcu has no poll_full primitives
+WANT
+[ "$rc" = 0 ] && grep -v '^note 0: ' "$T_TMP/check.out" | cmp -s - "$T_TMP/check.want"
+ok $? "--check: stall_gp_kthread and gp_poll_full on srcu are unhonoured, named at their tokens"
+[ "$rc" = 0 ] || diff "$T_TMP/check.want" "$T_TMP/check.out" | sed 's/^/#   /'
 # reader_flavor and n_up_down are honoured where the type has the flavors
 # and the up/down readers (srcu: 0x1 and 0x8 have up/down readers, as in
 # the kernel); elsewhere a value given is not honoured, the default

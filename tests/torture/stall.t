@@ -1,7 +1,8 @@
 #!/bin/bash
 # Deliberate stalls: with stall_cpu the RCU must warn and name the reader
-# that stalls, and then the warnings are not a failure, while a stall no
-# warning named, or a warning nobody asked for, is a failure.
+# that stalls, with stall_gp_kthread say that its grace-period thread
+# starved, and then the warnings are not a failure, while a stall no
+# warning showed, or a warning nobody asked for, is a failure.
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 # A deliberate stall: the RCU must warn and name the stalled reader
@@ -24,6 +25,38 @@ run stall_unseen rcutorture.torture_type=rcu rcutorture.stall_cpu=1 rcutorture.s
 [ "$RC" = 1 ] && grep -q "is not longer than the RCU's stall timeout" "$OUT" &&
 	tail -n 1 "$OUT" | grep -q "End of test: FAILURE: stall_cpu: no RCU CPU stall warning named the stalled reader"
 ok $? "stall_cpu with no warning naming the reader: FAILURE"
+
+# stall_gp_kthread: the RCU's grace-period thread sleeps 3 s in a grace
+# period (a 1 s timeout): a warning must say it starved; the warnings are
+# counted, not a failure.  Its sched flavor's too.
+for t in rcu sched; do
+	run "stall_gp_$t" rcutorture.torture_type=$t rcutorture.stall_gp_kthread=3 \
+		rcutorture.stall_cpu_holdoff=0 rcupdate.rcu_cpu_stall_timeout=1 rcutorture.shutdown_secs=8 \
+		rcutorture.stat_interval=1 rcutorture.stutter=0
+	flavor=rcu_preempt
+	[ $t = rcu ] || flavor=rcu_sched
+	[ "$RC" = 0 ] && grep -q "rcu_torture_stall begin GP kthread stall interval 3 secs" "$OUT" &&
+		grep -q "^rcu: $flavor kthread starved for [0-9]* jiffies!" "$OUT" &&
+		grep -q "rcu_torture_stall_nf: $flavor stall for .*, the grace-period kthread starved" "$OUT" &&
+		jq -e '.rcu_stalls > 0 and .result == "SUCCESS" and .unhonoured == []' "$DIR/summary.json" >/dev/null
+	ok $? "stall_gp_kthread ($t): a warning says $flavor's grace-period kthread starved, counted, SUCCESS ($ELAPSED s)"
+	[ "$RC" = 0 ] || show
+done
+# A sleep the RCU's timeout is too long to see: no warning said so, FAILURE.
+run stall_gp_unseen rcutorture.torture_type=rcu rcutorture.stall_gp_kthread=1 \
+	rcutorture.stall_cpu_holdoff=0 rcutorture.shutdown_secs=4 rcutorture.stat_interval=1 rcutorture.stutter=0
+[ "$RC" = 1 ] && grep -q "stall_gp_kthread=1 s is not longer than the RCU's stall timeout" "$OUT" &&
+	tail -n 1 "$OUT" | grep -q "End of test: FAILURE: stall_gp_kthread: no RCU CPU stall warning said the grace-period kthread starved"
+ok $? "stall_gp_kthread with no warning saying the kthread starved: FAILURE"
+# A type that cannot stall a grace-period thread: not honoured, INCOMPLETE.
+run stall_gp_na rcutorture.torture_type=srcu rcutorture.stall_gp_kthread=2 rcutorture.shutdown_secs=1 \
+	rcutorture.stat_interval=0
+[ "$RC" = 6 ] && grep -q "rcutorture.stall_gp_kthread=2: not honoured: srcu has no grace-period thread to stall" "$OUT" &&
+	! grep -q "rcu_torture_stall begin" "$OUT" &&
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.stall_gp_kthread=2 (srcu has no grace-period thread to stall)" &&
+	jq -e '.unhonoured == [{"param": "rcutorture.stall_gp_kthread=2", "why": "srcu has no grace-period thread to stall"}]' \
+		"$DIR/summary.json" >/dev/null
+ok $? "stall_gp_kthread on a type without a grace-period thread to stall: not honoured, INCOMPLETE (exit 6)"
 
 # A stall warning nobody asked for (the grace-period thread sleeps 1 s in
 # every grace period, the timeout is 0.2 s): FAILURE.  Normal grace

@@ -17,6 +17,7 @@
  * translated for the core) and switching callback offloading are there
  * for every type built on the library.
  */
+#define LRCU_TEST_HOOKS		/* lrcu_inject_gp_kthread_wait() */
 #include <stdlib.h>
 #include <string.h>
 #include <rcu/rcu_notifier.h>
@@ -176,7 +177,7 @@ static int stall_nf(struct rcu_stall_notifier *nb, unsigned long action, void *d
 		tids[k] = i->holdouts[k].tid;
 	s = (struct torture_stall){ .flavor = i->flavor, .expedited = i->expedited,
 		.duration_ms = i->duration_ms, .nr_holdouts = i->nr_holdouts,
-		.holdout_tids = tids, .n_tids = n };
+		.holdout_tids = tids, .n_tids = n, .starved = i->starved };
 	stall_fn(&s);
 	return 0;
 }
@@ -188,6 +189,10 @@ int rcut_stall_notifier(void (*fn)(const struct torture_stall *s))
 	stall_fn = fn;	/* before the registration publishes the notifier */
 	return rcu_stall_chain_notifier_register(&stall_nb);
 }
+
+/* stall_gp_kthread: the library's test hook (librcu.a only). */
+void rcut_stall_gp_kthread(unsigned long ms) { lrcu_inject_gp_kthread_wait(LRCU_PREEMPT, ms); }
+void rcut_sched_stall_gp_kthread(unsigned long ms) { lrcu_inject_gp_kthread_wait(LRCU_SCHED, ms); }
 
 /* rcupdate.rcu_cpu_stall_timeout, in ms (the text is seconds). */
 unsigned long rcut_stall_timeout_ms(void)
@@ -286,6 +291,7 @@ static const struct torture_read_flavor rcu_flavors[] = {
 	.cond_sync_exp = rcut_cond_sync_exp,				\
 	.get_comp_state = rcut_comp_state,				\
 	RCUT_FULL,							\
+	.stall_gp_kthread = rcut_stall_gp_kthread,			\
 	.fqs = rcut_fqs,						\
 	.debug_objects = rcut_debug_objects,				\
 	.stats = rcut_stats

@@ -39,6 +39,8 @@ void rcut_cond_sync(unsigned long cookie);
 unsigned long rcut_start_poll_exp(void);
 void rcut_cond_sync_exp(unsigned long cookie);
 int rcut_stall_notifier(void (*fn)(const struct torture_stall *s));
+void rcut_stall_gp_kthread(unsigned long ms);
+void rcut_sched_stall_gp_kthread(unsigned long ms);
 unsigned long rcut_stall_timeout_ms(void);
 unsigned long rcut_misuse(void);
 int rcut_debug_objects(void);
@@ -146,6 +148,7 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.call = rcut_sched_call,					\
 	.cb_barrier = rcut_sched_barrier,				\
 	.fqs = rcut_sched_fqs,						\
+	.stall_gp_kthread = rcut_sched_stall_gp_kthread,		\
 	.get_gp_state = rcut_sched_get_state,				\
 	.start_gp_poll = rcut_sched_start_poll,				\
 	.poll_gp_state = rcut_sched_poll,				\

@@ -102,6 +102,10 @@ struct torture_stall {
 	int nr_holdouts;		/* threads holding it up */
 	const int *holdout_tids;	/* OS thread ids of (some of) them */
 	int n_tids;			/* how many of those */
+	/* Added with stall_gp_kthread below: read only from the RCUs that
+	 * have that call. */
+	int starved;			/* its grace-period thread starved (the
+					 * kernel's "kthread starved for") */
 };
 
 /*
@@ -295,6 +299,13 @@ struct torture_ops {
 	void (*get_comp_state_full)(struct torture_gp_full *c);
 	int (*same_gp_state_full)(struct torture_gp_full *c1, struct torture_gp_full *c2);
 	int poll_active_full;
+
+	/* stall_gp_kthread (the kernel's rcu_gp_set_torture_wait()): the
+	 * RCU's grace-period thread sleeps ms milliseconds in its next grace
+	 * period, holding grace periods up as if starved; its stall warnings
+	 * then say so (struct torture_stall's ->starved).  NULL: a
+	 * stall_gp_kthread run is not honoured (INCOMPLETE). */
+	void (*stall_gp_kthread)(unsigned long ms);
 };
 
 /*
