@@ -168,6 +168,14 @@ perf_kconfig_args() {
 		sed -n 's/^check \([^\t]*\)\t.*(CONFIG_[A-Z0-9_]*=[^)]*)$/\1/p' | grep -v '^rcutorture\.' || true
 }
 
+# perf_notes NAME: what the scenario's Kconfig lines mean here that is not
+# an argument (ignored options, rcu measured as sched ...), as the
+# rcutorture runner notes them: "note: NAME: ...", one a line.
+perf_notes() {
+	{ (SCENARIO_DIR=$PERF_DIR scen_resolve "$1" 60 2>/dev/null) || true; } |
+		sed -n "s/^note /note: $1: /p"
+}
+
 # perf_args NAME: the program's arguments for scenario NAME, one a line.
 # As in the kernel, the types are those of the configuration: without
 # PREEMPT_RCU the kernel's rcu is the non-preemptible flavor, our sched
@@ -318,6 +326,9 @@ perf_main() {
 	mapfile -t list <<<"$names"
 	perf_build
 	perf_check "${list[@]}" || exit 2
+	for n in $(printf '%s\n' "${list[@]}" | sort -u); do
+		perf_notes "$n" >&2
+	done
 	if ((PERF_DRYRUN)); then
 		for n in $(printf '%s\n' "${list[@]}" | sort -u); do
 			if [ -n "$(perf_skip "$n")" ]; then

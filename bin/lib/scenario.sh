@@ -57,6 +57,8 @@ FORCE_TASKS_RCU             bool      model
 FORCE_TASKS_RUDE_RCU        bool      model
 FORCE_TASKS_TRACE_RCU       bool      model
 RCU_TORTURE_TEST            tristate  model
+RCU_REF_SCALE_TEST          tristate  model
+RCU_SCALE_TEST              tristate  model
 KASAN                       bool      san:address
 KCSAN                       bool      san:thread
 RCU_FANOUT                  int       param:rcutree.rcu_fanout

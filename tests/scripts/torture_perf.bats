@@ -23,6 +23,7 @@ setup() {
 	printf '# a short run\nCONFIG_NR_CPUS=4\nCONFIG_PREEMPT=y\n' >"$SD/SHORT"
 	echo 'refscale.scale_type=rcu,srcu refscale.nruns=2 refscale.loops=500 refscale.nreaders=1,2' >"$SD/SHORT.boot"
 	echo 'refscale.scale_type=rcu,urcu-memb refscale.nruns=1 refscale.loops=500 refscale.nreaders=1' >"$SD/URCU.boot"
+	printf 'CONFIG_PREEMPT=y\n' >"$SD/URCU"	# no notes (stderr) among the lines
 }
 
 @test "torture.sh --torture refscale|rcuscale --dryrun: every shipped scenario checks out" {
@@ -82,6 +83,7 @@ EOF
 
 @test "torture.sh --torture rcuscale: a measurement that never ends is a FAILURE (--duration bounds it), exit 1" {
 	echo 'rcuscale.scale_type=busted_hang rcuscale.nreaders=1 rcuscale.nwriters=1 rcuscale.gps=1000000' >"$SD/HANG.boot"
+	printf 'CONFIG_PREEMPT=y\n' >"$SD/HANG"
 	PERF_BIN=$BIN/rcuscale run "$TOP/bin/torture.sh" --torture rcuscale --scenario-dir "$SD" \
 		--results "$BATS_TEST_TMPDIR/res" --datestamp h --duration 2s HANG
 	[ "$status" -eq 1 ]
@@ -140,12 +142,16 @@ kernel_folder() {
 	[[ $output == *"BOTH: $BIN/refscale refscale.scale_type=sched,srcu"$'\n'* ]]
 	[[ $output == *"TINY: skipped (CONFIG_TINY_RCU=y "*"Tiny RCU is not implemented"* ]]
 	[[ $output == *"TRACE01: skipped (torture_type=tasks-tracing is not implemented"* ]]
+	# Kconfig lines without a meaning here are noted, as for rcutorture.
+	[[ $output == *"note: PREEMPT: CONFIG_PRINTK_TIME=y: no userspace meaning: ignored ("*"/CFcommon:2)"* ]]
+	[[ $output == *"note: NOPREEMPT: torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor"* ]]
 	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" \
 		--results "$BATS_TEST_TMPDIR/res" --datestamp k \
 		--bootargs "refscale.nruns=1 refscale.loops=200 refscale.nreaders=1 refscale.shutdown=1 refscale.verbose_batched=8" \
 		NOPREEMPT TINY TRACE01
 	echo "$output"
 	[ "$status" -eq 0 ]
+	run grep -v '^note: ' <<<"$output"
 	[[ ${lines[0]} == "NOPREEMPT: SUCCESS ("*"; ignored: refscale.shutdown=1 refscale.verbose_batched=8)" ]]
 	[[ ${lines[1]} == "TINY: SKIPPED (CONFIG_TINY_RCU=y "* ]]
 	[[ ${lines[2]} == "TRACE01: SKIPPED (torture_type=tasks-tracing is not implemented"* ]]
