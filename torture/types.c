@@ -12,8 +12,9 @@
 static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &sched_free_ops, &busted_ops, &busted_barrier_ops,
 	&busted_unlock_ops, &busted_poll_ops, &busted_poll_full_ops, &busted_hang_ops,
-	&busted_lostcb_ops, &busted_exp_ops, &busted_exp_fence_ops, &trivial_ops, &srcu_ops,
-	&srcud_ops, &srcum_ops, &srcu_busted_ops, &srcu_busted_fast_ops,
+	&busted_lostcb_ops, &busted_exp_ops, &busted_exp_fence_ops, &trivial_ops,
+	&trivial_preempt_ops, &srcu_ops, &srcud_ops, &srcum_ops, &srcu_busted_ops,
+	&srcu_busted_fast_ops,
 };
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
@@ -26,7 +27,6 @@ static const char *const kernel_only_types[][2] = {
 	{ "srcu", "SRCU" }, { "srcud", "SRCU, dynamically initialized" },
 	{ "busted_srcud", "broken SRCU readers" }, { "tasks", "RCU Tasks" },
 	{ "tasks-rude", "RCU Tasks Rude" }, { "tasks-tracing", "RCU Tasks Trace" },
-	{ "trivial-preempt", "textbook preemptible RCU" },
 };
 #define NKERNEL_ONLY (sizeof(kernel_only_types) / sizeof(kernel_only_types[0]))
 

@@ -116,7 +116,7 @@ RCU_TORTURE_TEST_CHK_RDR_STATE bool   ignored
 RCU_TORTURE_TEST_LOG_CPU    bool      ignored
 RCU_TORTURE_TEST_LOG_GP     bool      ignored
 TASKS_TRACE_RCU_READ_MB     bool      ignored
-TRIVIAL_PREEMPT_RCU         bool      ignored
+TRIVIAL_PREEMPT_RCU         bool      model
 CPUMASK_OFFSTACK            bool      ignored
 SUSPEND                     bool      ignored
 HIBERNATION                 bool      ignored
@@ -391,6 +391,14 @@ scen_derive() {
 			SP_NOTES+=("CONFIG_$m=${SP_VAL[CONFIG_$m]}: needs CONFIG_RCU_EXPERT=y and TREE_RCU (the kernel ignores it without): ignored (${SP_FROM[CONFIG_$m]})")
 		fi
 	done
+	# The kernel builds rcutorture's trivial-preempt type only with it,
+	# which needs RCU_EXPERT && RCU_TORTURE_TEST (scen_type).
+	SP_EFF[TRIVIAL_PREEMPT_RCU]=n
+	if scen_y RCU_EXPERT && [ "${SP_EFF[RCU_TORTURE_TEST]}" != n ]; then
+		scen_visible TRIVIAL_PREEMPT_RCU n
+	elif [ "${SP_VAL[CONFIG_TRIVIAL_PREEMPT_RCU]:-n}" = y ]; then
+		SP_NOTES+=("CONFIG_TRIVIAL_PREEMPT_RCU=y: needs RCU_EXPERT and RCU_TORTURE_TEST (the kernel ignores it without): ignored (${SP_FROM[CONFIG_TRIVIAL_PREEMPT_RCU]})")
+	fi
 	# Priority boosting: (PREEMPT_RCU && RCU_EXPERT) || PREEMPT_RT, as set
 	# (PREEMPT_RT's default y): the library's rcutree.rcu_boost
 	# (scen_boost_args), which rcutorture's default test_boost=1 tests.
@@ -506,6 +514,9 @@ scen_type() {
 			SP[type]=sched
 			SP_NOTES+=("torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor, torture_type=sched")
 		fi ;;
+	trivial-preempt)
+		scen_y TRIVIAL_PREEMPT_RCU ||
+			SP_NOTES+=("torture_type=trivial-preempt without CONFIG_TRIVIAL_PREEMPT_RCU: the kernel would not have the type; built here regardless") ;;
 	esac
 }
 

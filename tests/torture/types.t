@@ -1,5 +1,6 @@
 #!/bin/bash
-# Correct RCUs pass: our types (rcu, rcu_bh, sched, sched-free, trivial) with every
+# Correct RCUs pass: our types (rcu, rcu_bh, sched, sched-free, trivial,
+# trivial-preempt) with every
 # thread kind enabled, each liburcu flavor, the lib: example plugin.  A
 # harness that flags a correct RCU is as broken as one that misses a
 # broken one.  Also: object_debug.  (The stall tests: stall.t.)
@@ -12,7 +13,7 @@ ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreade
 	rcutorture.fqs_duration=2000 rcutorture.fqs_holdoff=200 rcutorture.fqs_stutter=1
 	rcutorture.shuffle_interval=1"
 
-for t in rcu rcu_bh sched sched-free trivial; do
+for t in rcu rcu_bh sched sched-free trivial trivial-preempt; do
 	passes "$t"
 done
 jq -e 'select(.final) | .barrier_ok > 0 and .barrier_errors == 0 and .onoff.off_ok > 0
