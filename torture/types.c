@@ -13,8 +13,8 @@ static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &sched_free_ops, &busted_ops, &busted_barrier_ops,
 	&busted_unlock_ops, &busted_poll_ops, &busted_poll_full_ops, &busted_hang_ops,
 	&busted_lostcb_ops, &busted_exp_ops, &busted_exp_fence_ops, &trivial_ops,
-	&trivial_preempt_ops, &srcu_ops, &srcud_ops, &srcum_ops, &srcu_busted_ops,
-	&srcu_busted_fast_ops,
+	&trivial_preempt_ops, &trivial_preempt_busted_ops, &srcu_ops, &srcud_ops, &srcum_ops,
+	&srcu_busted_ops, &srcu_busted_fast_ops,
 };
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 

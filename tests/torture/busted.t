@@ -7,8 +7,10 @@
 # completes one grace period early (one-word and full-state cookies), a
 # lost reader unlock (hang), a call_rcu() that loses callbacks, an
 # expedited grace period that ignores the readers already inside, one that
-# skips the heavy fence; and a reader that leaks a pointer out of its
-# section (rcutorture.leakpointer).
+# skips the heavy fence; a textbook preemptible RCU whose grace period
+# never waits for the reader in the first slot (trivial-preempt-busted);
+# and a reader that leaks a pointer out of its section
+# (rcutorture.leakpointer).
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 COMMON="rcutorture.shutdown_secs=30 rcutorture.stop_on_error=1 rcutorture.stat_interval=1
@@ -75,6 +77,11 @@ caught busted_exp "too-short grace period" rcutorture.torture_type=busted_exp \
 	rcutorture.gp_exp=1 rcutorture.gp_cond_exp=1 rcutorture.gp_poll_exp=1
 caught busted_exp_fence "too-short grace period" rcutorture.torture_type=busted_exp_fence \
 	rcutorture.gp_exp=1
+
+# The textbook preemptible RCU, its synchronize() taking an unregistered
+# updater's "no slot" for slot 0: slot 0's reader is never waited for.
+caught trivial-preempt-busted "too-short grace period" \
+	rcutorture.torture_type=trivial-preempt-busted
 
 # The same leaf fault is harmless when no reader is in the skipped leaf.
 run skip_empty_leaf rcutorture.torture_type=rcu rcutorture.nreaders=1 rcutorture.stutter=0 \

@@ -10,7 +10,7 @@ extern const struct torture_ops rcu_ops, rcu_bh_ops, sched_ops, sched_free_ops;
 extern const struct torture_ops busted_ops, busted_barrier_ops, busted_unlock_ops,
 	busted_poll_ops, busted_poll_full_ops, busted_hang_ops, busted_lostcb_ops,
 	busted_exp_ops, busted_exp_fence_ops;
-extern const struct torture_ops trivial_ops, trivial_preempt_ops;
+extern const struct torture_ops trivial_ops, trivial_preempt_ops, trivial_preempt_busted_ops;
 extern const struct torture_ops srcu_ops, srcud_ops, srcum_ops, srcu_busted_ops,
 	srcu_busted_fast_ops;
 extern const struct torture_ops liburcu_memb_ops, liburcu_mb_ops, liburcu_signal_ops,

@@ -2,7 +2,7 @@
 /*
  * ops_trivial_preempt.c - "trivial-preempt", the kernel's textbook
  * preemptible RCU (CONFIG_TRIVIAL_PREEMPT_RCU), with the torture's
- * registered threads as the kernel's tasks.
+ * registered threads as the kernel's tasks; and "trivial-preempt-busted".
  *
  * Each registered thread's slot (trivial_slots.h) holds its read-side
  * nesting depth.  rcu_read_lock() increments it and then orders the
@@ -17,6 +17,10 @@
  * As the kernel's ops: synchronize() for both normal and expedited grace
  * periods, no callbacks, barriers or polled cookies, no Reader Batch
  * clock, and not irq-capable.
+ *
+ * trivial-preempt-busted skips the caller's own slot by number, but an
+ * updater, which never registers, has no slot and its "no slot" is read
+ * as slot 0: the reader in slot 0 is never waited for.
  */
 #include <sched.h>
 #include <torture/ops.h>
@@ -70,6 +74,12 @@ static void tp_sync(void)
 	tp_wait_readers(trivial_my_slot);
 }
 
+static void tp_busted_sync(void)
+{
+	/* BROKEN on purpose: an unregistered caller's -1 taken as slot 0. */
+	tp_wait_readers(trivial_my_slot < 0 ? 0 : trivial_my_slot);
+}
+
 #define TP_COMMON							\
 	.abi_version = TORTURE_OPS_ABI_VERSION,				\
 	.size = sizeof(struct torture_ops),				\
@@ -86,4 +96,12 @@ const struct torture_ops trivial_preempt_ops = {
 	.name = "trivial-preempt",
 	.sync = tp_sync,
 	.exp_sync = tp_sync,
+};
+
+const struct torture_ops trivial_preempt_busted_ops = {
+	TP_COMMON,
+	.name = "trivial-preempt-busted",
+	.flags = TORTURE_OPS_BROKEN,
+	.sync = tp_busted_sync,
+	.exp_sync = tp_busted_sync,
 };
