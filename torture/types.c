@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * types.c - torture_type -> ops table: the built-in types, and
- * lib:PATH.so plugins loaded with dlopen() (see torture/ops.h).
+ * types.c - torture_type -> ops table: the built-in types, the kernel's
+ * names for some of them, and lib:PATH.so plugins loaded with dlopen()
+ * (see torture/ops.h).
  */
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -25,10 +26,21 @@ static const struct torture_ops *const builtin[] = {
  */
 static const char *const kernel_only_types[][2] = {
 	{ "srcu", "SRCU" }, { "srcud", "SRCU, dynamically initialized" },
-	{ "busted_srcud", "broken SRCU readers" }, { "tasks", "RCU Tasks" },
-	{ "tasks-rude", "RCU Tasks Rude" }, { "tasks-tracing", "RCU Tasks Trace" },
+	{ "tasks", "RCU Tasks" }, { "tasks-rude", "RCU Tasks Rude" },
+	{ "tasks-tracing", "RCU Tasks Trace" },
 };
 #define NKERNEL_ONLY (sizeof(kernel_only_types) / sizeof(kernel_only_types[0]))
+
+/*
+ * The kernel's names for types built here under another name: { alias,
+ * ours }.  rcu_busted is what older kernels (and their BUSTED.boot) call
+ * busted; busted_srcud is srcu_busted, SRCU readers extended by
+ * protection that holds off no SRCU grace period.
+ */
+static const char *const type_aliases[][2] = {
+	{ "rcu_busted", "busted" }, { "busted_srcud", "srcu_busted" },
+};
+#define NALIASES (sizeof(type_aliases) / sizeof(type_aliases[0]))
 
 /* The i-th built type (ours, then liburcu's when built), or NULL. */
 static const struct torture_ops *built_type(size_t i)
@@ -46,6 +58,30 @@ static const struct torture_ops *built_find(const char *name)
 	for (i = 0; (o = built_type(i)); i++)
 		if (!strcmp(o->name, name))
 			return o;
+	return NULL;
+}
+
+/* Each alias's type under its own name (one each: a perf run may measure
+ * several in one process). */
+static struct torture_ops alias_ops[NALIASES];
+
+/* The built type that name is an alias of, named name (the kernel's
+ * console prefix and verdict line), or NULL. */
+static const struct torture_ops *alias_find(const char *name)
+{
+	const struct torture_ops *o;
+	size_t i;
+
+	for (i = 0; i < NALIASES; i++) {
+		if (strcmp(type_aliases[i][0], name))
+			continue;
+		o = built_find(type_aliases[i][1]);
+		if (!o)
+			return NULL;
+		alias_ops[i] = *o;
+		alias_ops[i].name = type_aliases[i][0];
+		return &alias_ops[i];
+	}
 	return NULL;
 }
 
@@ -79,6 +115,10 @@ void torture_types_list(FILE *out)
 
 	for (i = 0; (o = built_type(i)); i++)
 		fprintf(out, "%s\n", o->name);
+	for (i = 0; i < NALIASES; i++)
+		if (built_find(type_aliases[i][1]))
+			fprintf(out, "%s (alias of %s)\n", type_aliases[i][0],
+				type_aliases[i][1]);
 	for (i = 0; torture_urcu_absent[i]; i++)
 		fprintf(out, "%s (%s)\n", torture_urcu_absent[i], torture_urcu_why);
 	for (i = 0; i < NKERNEL_ONLY; i++)
@@ -170,6 +210,8 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 		return plugin_load(name + 4, err, len);
 	}
 	o = built_find(name);
+	if (!o)
+		o = alias_find(name);
 	if (o)
 		return o;
 	*status = 4;

@@ -131,6 +131,20 @@ ok $? "--list-types exits 0"
 for t in rcu rcu_bh sched sched-free busted busted_barrier busted_unlock busted_poll busted_poll_full trivial; do
 	grep -qx "$t" "$T_TMP/types"; ok $? "--list-types lists $t"
 done
+# The kernel's names for two of our types: listed, accepted, run as ours
+# under the kernel's name (console prefix, summary.json).
+for a in rcu_busted:busted busted_srcud:srcu_busted; do
+	k=${a%%:*}
+	grep -qxF "$k (alias of ${a#*:})" "$T_TMP/types"; ok $? "--list-types lists $k as an alias of ${a#*:}"
+	"$RCUTORTURE" --out "$T_TMP/alias-$k" rcutorture.torture_type="$k" rcutorture.stop_on_error=1 \
+		rcutorture.shutdown_secs=30 rcutorture.stat_interval=0 >"$T_TMP/alias.log" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && tail -n 1 "$T_TMP/alias.log" | grep -q "^$k-torture:--- End of test: FAILURE" &&
+		jq -e --arg t "$k" '.torture_type == $t and .result == "FAILURE"' "$T_TMP/alias-$k/summary.json" >/dev/null
+	ok $? "torture_type=$k runs ${a#*:} under the kernel's name, caught (status $rc)"
+done
+! grep -q "^busted_srcud (not implemented" "$T_TMP/types"
+ok $? "busted_srcud is no longer listed as not implemented"
 "$RCUTORTURE" --help | grep -q "nfakewriters=4"; ok $? "--help shows kernel defaults"
 
 # A good run: library parameters pass through, nr_cpus defines "ncpus"
