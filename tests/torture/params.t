@@ -205,6 +205,27 @@ run schedfull rcutorture.torture_type=sched rcutorture.gp_sync=1 rcutorture.gp_c
 	jq -e '[.unhonoured[].param] == ["rcutorture.gp_cond_full=1", "rcutorture.gp_poll_exp_full=1"]' "$DIR/summary.json" >/dev/null
 ok $? "sched with gp_sync and two _full types: the _full ones without primitives, not honoured (INCOMPLETE), gp_sync runs"
 
+# The shuffler keeps to the processors the run may use (a taskset from
+# torture.sh's --cpus): with one, it does not run at all.
+if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null; then
+	OUT=$T_TMP/shuf.log
+	taskset -c 0 "$RCUTORTURE" --out "$T_TMP/shuf" nr_cpus=3 rcutorture.shuffle_interval=1 \
+		rcutorture.shutdown_secs=5 rcutorture.stat_interval=0 >"$OUT" 2>&1 &
+	pid=$!
+	allowed=
+	for t in 1.5 2; do	# samples inside two different shuffle steps
+		sleep $t
+		allowed+=" $(cat /proc/$pid/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p')"
+	done
+	allowed=$(tr ' ' '\n' <<<"$allowed" | sed '/^$/d' | sort -u | paste -sd' ' -)
+	wait $pid
+	RC=$?
+	[ "$RC" = 0 ] && [ "$allowed" = 0 ]
+	ok $? "taskset -c 0: every thread stays on CPU 0 while the shuffler would run (saw: $allowed)"
+else
+	skip "shuffler within the taskset" "needs 2 CPUs and taskset (util-linux)"
+fi
+
 # maxcpus (the kernel's online-CPU count) wins over nr_cpus (tree size).
 run maxcpus nr_cpus=43 maxcpus=5 rcutorture.shutdown_secs=1 rcutorture.stat_interval=0
 [ "$RC" = 0 ] && grep -q "Start of test: nreaders=4 " "$OUT" && ! grep -q "raised" "$OUT"
