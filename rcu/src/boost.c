@@ -168,17 +168,9 @@ static long boost_gp_check(struct lrcu_state *rsp, unsigned long now, bool drive
 	return -1;
 }
 
-static void boost_gp_end(struct lrcu_state *rsp, unsigned long gend, unsigned long now)
-{
-	(void)rsp;
-	(void)gend;
-	(void)now;
-}
-
 static const struct lrcu_gp_hooks boost_hooks = {
 	.gp_start = boost_gp_start,
 	.gp_check = boost_gp_check,
-	.gp_end = boost_gp_end,
 };
 
 /* ------------------------------------------------------------------ */
