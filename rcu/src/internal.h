@@ -27,8 +27,8 @@
  *   callbacks.c, lazy.c, tree_nocb.c    callbacks; they reach the grace
  *                    periods' ends through the GP hooks
  *                    (lrcu__gp_hook_add()), never called by tree.c
- *   update.c, barrier.c, stats.c, srcu*.c    the update-side API,
- *                    statistics, SRCU
+ *   update.c, barrier.c, stats.c, srcu*.c, tasks_trace.c    the
+ *                    update-side API, statistics, SRCU, RCU Tasks Trace
  *   init.c's lrcu__start()/lrcu__stop(), which set every mechanism up,
  *                    and lifecycle.c: start, fork() and rcu_shutdown()
  *   inject.c         deliberate bugs (make INJECT=1), on top of the tree;

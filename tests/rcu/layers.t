@@ -41,6 +41,7 @@ stats 6
 srcu 6
 srcu_cb 6
 srcu_readers 6
+tasks_trace 6
 init 7
 lifecycle 7
 inject 8
