@@ -20,9 +20,11 @@
  *                         after a plain RCU grace period, which waits for no
  *                         such reader.  Must end in FAILURE.
  *
- * Readers register with RCU (so that CPU hotplug, the onoff thread, has
- * something to do) but need not: while "offline" they are unregistered
- * threads and read all the same.
+ * No thread registers: Tasks Trace readers need none, so the torture's
+ * readers, updaters and forward-progress threads are all threads RCU
+ * never heard of.  CPU hotplug (the onoff thread, registration here) then
+ * has nothing to act on, as a Tasks Trace reader in the kernel migrates
+ * off a CPU going down and reads on.
  */
 #include <rcu/rcupdate_trace.h>
 #include "ops_srcu.h"
@@ -71,7 +73,6 @@ static const struct torture_read_flavor trc_flavors[] = {
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
 	.misuse_count = rcut_misuse,					\
-	SRCUT_REGISTERED,						\
 	.init = rcut_init,						\
 	.debug_objects = rcut_debug_objects,				\
 	.readlock = trc_lock,						\
