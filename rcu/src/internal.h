@@ -12,7 +12,8 @@
  * Who calls whom among the files of rcu/src, lowest first; a file calls
  * the ones below it, never above, except where noted:
  *
- *   time.c, lock.c, params.c, segcblist.c, debug.c (messages, debug objects,
+ *   time.c, lock.c, params.c, segcblist.c, lockdep_graph.c (lock
+ *                    dependencies), debug.c (messages, debug objects,
  *                    checks; one call up: registry.c says whether the
  *                    caller is in a read-side section)
  *   kthread.c        the library's threads (spawn, idle, park, stop)

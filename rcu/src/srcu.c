@@ -106,6 +106,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/lockdep.h>
 #include "srcu_internal.h"
 
 /* Delays between scans while readers hold a grace period up. */
@@ -244,6 +245,7 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 	long cbs = 0;
 	int waiters = 0;
 
+	lrcu_lockdep_forget(ssp);	/* its memory may become another domain */
 	if (lrcu__srcu_in_callback)	/* the worker would wait for itself */
 		lrcu__fatal("cleanup_srcu_struct(%s) called from an SRCU callback: callbacks "
 			   "run on the srcu_worker thread, which this would wait for", name);
@@ -531,6 +533,9 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 	unsigned long s;
 	bool was;
 
+	/* A wait for the domain's readers: lockdep's lock_sync(), checked
+	 * before update_begin() reports a wait inside our own reader. */
+	lrcu_lock_sync(ssp, ssp->srcu_name, caller);
 	sup = lrcu__srcu_update_begin(ssp, caller, &was);
 	pthread_mutex_lock(&sup->lock);
 	s = rcu_seq_snap(&sup->gp_seq);		/* full fence: the caller's removals first */

@@ -24,6 +24,7 @@ lock 0
 params 0
 segcblist 0
 debug 0
+lockdep_graph 0
 kthread 1
 geometry 2
 membarrier 2

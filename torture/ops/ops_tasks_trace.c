@@ -73,6 +73,7 @@ static const struct torture_read_flavor trc_flavors[] = {
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
 	.misuse_count = rcut_misuse,					\
+	.srcu_lockdep = RCUT_SRCU_LOCKDEP,				\
 	.init = rcut_init,						\
 	.debug_objects = rcut_debug_objects,				\
 	.readlock = trc_lock,						\
