@@ -5,7 +5,8 @@
 # levels, signal-handler reads, two forward-progress threads flooding
 # call_rcu_tasks_trace()), also with heavyweight readers
 # (rcupdate.rcu_tasks_trace_read_mb=1, CONFIG_TASKS_TRACE_RCU_READ_MB);
-# tasks-tracing-busted (trace readers, rcu grace periods) must be caught.
+# tasks-tracing-busted (trace readers, rcu grace periods) must be caught;
+# refscale and rcuscale measure it.
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 SECS=$(short_secs 3 4)
@@ -45,5 +46,15 @@ else
 	ok 1 "tasks-tracing-busted caught within 30 s (status $RC, $ELAPSED s)"
 	show
 fi
+
+# The perf programs: refscale under the kernel's refscale name (rcu-trace),
+# rcuscale under rcutorture's (the kernel's rcuscale TRACE01).
+"$BUILD_DIR/refscale" refscale.scale_type=rcu-trace refscale.nreaders=1 refscale.nruns=1 \
+	refscale.loops=200 >"$T_TMP/ref.out" 2>&1 &&
+	grep -q "^tasks-tracing  *nreaders=1" "$T_TMP/ref.out"
+ok $? "refscale.scale_type=rcu-trace (the kernel's refscale name) measures tasks-tracing"
+"$BUILD_DIR/rcuscale" rcuscale.scale_type=tasks-tracing rcuscale.nruns=1 >"$T_TMP/rcus.out" 2>&1 &&
+	grep -q "^tasks-tracing " "$T_TMP/rcus.out"
+ok $? "rcuscale.scale_type=tasks-tracing measures its grace periods"
 
 done_testing
