@@ -575,6 +575,23 @@ unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp)
 	return s;
 }
 
+/*
+ * The kernel's srcu_expedite_current(): the grace period in progress (or,
+ * if none is, the next one, which this requests) is to be expedited: its
+ * driver, at its next step, yields instead of sleeping (srcu_drive()).
+ * Requested through the same ->gp_seq_needed_exp as
+ * synchronize_srcu_expedited().
+ */
+void lrcu_srcu_expedite_current(struct srcu_struct *ssp)
+{
+	struct lrcu_srcu_sup *sup = lrcu__srcu_sup_get(ssp);
+
+	pthread_mutex_lock(&sup->lock);
+	lrcu__srcu_request(sup, rcu_seq_snap(&sup->gp_seq), true);	/* full fence inside */
+	pthread_mutex_unlock(&sup->lock);
+	lrcu__srcu_worker_queue(sup);
+}
+
 bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie)
 {
 	if (cookie == RCU_GET_STATE_COMPLETED)

@@ -5,7 +5,7 @@
  * rcu_read_unlock_trace() leaves the outermost section open, and only
  * the outermost one touches the domain); grace periods, callbacks and
  * rcu_barrier_tasks_trace() wait for a reader that sleeps in its
- * section; the kernel's newer rcu_read_lock_tasks_trace() form;
+ * section, also once rcu_tasks_trace_expedite_current() expedited it; the kernel's newer rcu_read_lock_tasks_trace() form;
  * heavyweight readers (rcupdate.rcu_tasks_trace_read_mb=1); signal
  * handlers that read while the thread is inside a section, outside one,
  * and in the middle of its lock and unlock; an unmatched unlock is
@@ -105,6 +105,26 @@ static void test_sync_waits(enum trc_form form, const char *extra)
 	if (form == TRC_NESTED)
 		ok(h.nesting_inside == 0, "the inner sections ended: nesting count back to 0 "
 		   "(got %lu) with the outermost still open", h.nesting_inside);
+}
+
+/* rcu_tasks_trace_expedite_current() while a grace period waits for a
+ * sleeping reader: it returns at once, and the grace period still waits. */
+static void test_expedite_current(void)
+{
+	struct trc_holder h;
+	struct lrcu_srcu_stats st0, st1;
+
+	trc_hold(&h, TRC_NESTED, 100);
+	lrcu_srcu_get_stats(&rcu_tasks_trace_srcu_struct, &st0);
+	rcu_tasks_trace_expedite_current();
+	watchdog_arm("synchronize_rcu_tasks_trace() after rcu_tasks_trace_expedite_current()", 60);
+	synchronize_rcu_tasks_trace();
+	lrcu_srcu_get_stats(&rcu_tasks_trace_srcu_struct, &st1);
+	ok(watchdog_done() && flag(&h.leaving) && st1.exp_gps > st0.exp_gps,
+	   "rcu_tasks_trace_expedite_current(): the grace period waiting for a sleeping "
+	   "reader is expedited (%lu -> %lu expedited) and still waits for it",
+	   st0.exp_gps, st1.exp_gps);
+	pthread_join(h.tid, NULL);
 }
 
 static void test_callbacks(void)
@@ -280,6 +300,7 @@ int main(int argc, char **argv)
 	test_sync_waits(TRC_NESTED, "");
 	test_sync_waits(TRC_SCP, "");
 	test_callbacks();
+	test_expedite_current();
 	set_param("rcupdate.rcu_tasks_trace_read_mb", "1");
 	test_sync_waits(TRC_NESTED, ", with heavyweight readers (rcu_tasks_trace_read_mb=1)");
 	set_param("rcupdate.rcu_tasks_trace_read_mb", "0");

@@ -51,8 +51,11 @@
  *   rcu_barrier_tasks_trace() waits for every callback queued before it.
  *   Calling synchronize_rcu_tasks_trace() or rcu_barrier_tasks_trace()
  *   inside a Tasks Trace section would wait for itself: the library
- *   prints "rcu: BUG: ..." and aborts, as for SRCU.  The kernel has no
- *   expedited or polled Tasks Trace calls; neither does this header.
+ *   prints "rcu: BUG: ..." and aborts, as for SRCU.
+ *   rcu_tasks_trace_expedite_current() expedites the grace period in
+ *   progress (or starts one), as the kernel's; the kernel has no
+ *   synchronize_rcu_tasks_trace_expedited() or polled Tasks Trace calls,
+ *   and neither does this header.
  *
  * Memory ordering
  *   As SRCU's: the lock orders the section after it, the unlock (a
@@ -193,6 +196,13 @@ static inline void call_rcu_tasks_trace(struct rcu_head *head, rcu_callback_t fu
 static inline void rcu_barrier_tasks_trace(void)
 {
 	lrcu_srcu_barrier(&lrcu_rcu_tasks_trace_srcu_struct);
+}
+
+/* The kernel's: expedite the Tasks Trace grace period in progress (or
+ * start one), srcu_expedite_current() on the domain. */
+static inline void rcu_tasks_trace_expedite_current(void)
+{
+	lrcu_srcu_expedite_current(&lrcu_rcu_tasks_trace_srcu_struct);
 }
 
 #ifdef __cplusplus

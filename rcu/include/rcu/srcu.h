@@ -170,6 +170,7 @@ LRCU_API void lrcu_srcu_barrier(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
 LRCU_API bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
+LRCU_API void lrcu_srcu_expedite_current(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
 LRCU_API void lrcu_srcu_check_read_flavor(struct srcu_struct *ssp, int read_flavor);
 
@@ -383,6 +384,13 @@ static inline void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu
 	lrcu_call_srcu(ssp, head, func);
 }
 static inline void srcu_barrier(struct srcu_struct *ssp) { lrcu_srcu_barrier(ssp); }
+/* The kernel's: expedite the grace period in progress (or start one,
+ * expedited); the synchronize_srcu() driving it stops sleeping between
+ * scans.  Returns at once. */
+static inline void srcu_expedite_current(struct srcu_struct *ssp)
+{
+	lrcu_srcu_expedite_current(ssp);
+}
 
 /* Polled grace periods (see the top of this file). */
 static inline unsigned long get_state_synchronize_srcu(struct srcu_struct *ssp)
