@@ -27,9 +27,8 @@ jq -e 'select(.final) | .barrier_ok > 0 and .barrier_errors == 0 and .nt > 0 and
 ok $? "tasks-tracing: barriers, grace periods and signal-handler reads happened"
 grep -q "Tree SRCU g-\?[0-9]* state [0-2] (rcu_tasks_trace) per-thread(idx=[01]): T(" "$LOG"
 ok $? "tasks-tracing: its grace periods are the rcu_tasks_trace domain's"
-[ "$(grep -c "rcu_torture_fwd_progress task started" "$LOG")" = 2 ] &&
-	grep -q "rcu_torture_fwd_prog n_max_cbs: [0-9]" "$LOG"
-ok $? "tasks-tracing: fwd_progress=2 runs two forward-progress threads, and a callback flood"
+[ "$(grep -c "rcu_torture_fwd_progress task started" "$LOG")" = 2 ]
+ok $? "tasks-tracing: fwd_progress=2 runs two forward-progress threads"
 jq -e '(.ignored | length) == 0 and (.unhonoured | length) == 0' \
 	"$T_TMP/pass-tasks-tracing/summary.json" >/dev/null
 ok $? "tasks-tracing: no parameter ignored or not honoured"
