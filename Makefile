@@ -4,7 +4,8 @@
 #   make check               build and run every test with prove (TAP)
 #   make check SAN=thread    the same under ThreadSanitizer (build/tsan/)
 #   make check SAN=address   the same under AddressSanitizer+UBSan (build/asan/)
-#   make DEBUG=1             debug build (build/debug/): debug_objects on
+#   make DEBUG=1             debug build (build/debug/): debug_objects on,
+#                            CONFIG_PROVE_RCU, CONFIG_PROVE_LOCKING (lockdep)
 #   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR (DESTDIR too)
 #   make uninstall PREFIX=DIR  remove them
 #   make CC=clang            any of the above with clang (build/clang*/)
@@ -51,7 +52,7 @@ BUILD ?= $(DEFAULT_BUILD)
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT     := -O2 -g
 ifeq ($(DEBUG),1)
-OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU
+OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU -DCONFIG_PROVE_LOCKING
 endif
 ifeq ($(INJECT),1)
 OPT     += -DLRCU_INJECT

@@ -39,7 +39,8 @@ struct kparam {
 static const struct kparam kparams[] = {
 	/* rcutorture's own */
 	{ "rcutorture.fwd_progress_need_resched", "no cond_resched() in userspace" },
-	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios" },
+	{ "rcutorture.test_srcu_lockdep", "the kernel's lockdep deadlock scenarios need "
+	  "lock-dependency checking: a CONFIG_PROVE_LOCKING build (make DEBUG=1)" },
 	{ "rcutorture.stall_no_softlockup", "no softlockup watchdog in userspace" },
 	{ "rcutorture.gpwrap_lag*", "the kernel's recovery from a CPU's gp_seq lagging far "
 	  "behind (rdp->gpwrap) has no counterpart: a slot's grace-period sample is compared "

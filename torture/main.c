@@ -170,6 +170,11 @@ static void params_adjust(void)
 				cur_ops->name);
 		tp.stall_gp_kthread = 0;
 	}
+	if (tp.test_srcu_lockdep && !OPS_HAS(srcu_lockdep)) {
+		params_unhonour("test_srcu_lockdep", "%s has no lock-dependency checking",
+				cur_ops->name);
+		tp.test_srcu_lockdep = 0;
+	}
 	if (tp.nocbs_nthreads && !cur_ops->nocb_toggle) {
 		param_finding(PF_NOTE, 0, "nocbs_nthreads ignored: %s cannot switch callback "
 			      "offloading", cur_ops->name);
@@ -513,6 +518,8 @@ int main(int argc, char **argv)
 		return 3;
 	if (cur_ops->init && cur_ops->init())
 		return 3;
+	if (tp.test_srcu_lockdep)	/* before the test, as the kernel's */
+		cur_ops->srcu_lockdep(tp.test_srcu_lockdep, stdout);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);

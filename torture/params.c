@@ -64,6 +64,10 @@ static const struct pdesc ptab[] = {
 	I(test_boost_holdoff, 0, 3600), I(preempt_duration, 0, 10000),
 	I(preempt_interval, 1, 3600000), I(leakpointer, 0, 1), I(test_nmis, 0, 1000),
 	M(reader_flavor, 0xf), I(n_up_down, -1, 4096),
+#ifdef CONFIG_PROVE_LOCKING
+	/* Without lock-dependency checking: kparams.c's "not honoured". */
+	I(test_srcu_lockdep, 0, 99999),
+#endif
 	B(stop_on_error),	/* ours: end the run at the first error */
 	I(gp_hang_timeout, 0, 3600),	/* ours: oracle.c; 0 = off */
 	B(span_reads),		/* ours: reader.c's GP-spanning reads */

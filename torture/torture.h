@@ -52,6 +52,8 @@ struct torture_params {
 	long leakpointer, test_nmis;
 	long reader_flavor;		/* SRCU_READ_FLAVOR_* bits (ops->reader_flavor) */
 	long n_up_down;			/* up/down readers (updown.c) */
+	long test_srcu_lockdep;		/* DNNL: ops->srcu_lockdep() at start
+					 * (CONFIG_PROVE_LOCKING builds) */
 	long gp_hang_timeout;		/* ours: oracle.c's hang watchdog, s */
 	long span_reads;		/* ours: reads that span a grace period */
 	long weak_mem;			/* ours: widen store-buffer windows */

@@ -115,7 +115,7 @@ RCU_TORTURE_TEST_SLOW_CLEANUP bool    ignored
 RCU_TORTURE_TEST_CHK_RDR_STATE bool   ignored
 RCU_TORTURE_TEST_LOG_CPU    bool      ignored
 RCU_TORTURE_TEST_LOG_GP     bool      ignored
-TASKS_TRACE_RCU_READ_MB     bool      ignored
+TASKS_TRACE_RCU_READ_MB     bool      param:rcupdate.rcu_tasks_trace_read_mb
 TRIVIAL_PREEMPT_RCU         bool      model
 CPUMASK_OFFSTACK            bool      ignored
 SUSPEND                     bool      ignored

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/rcupdate_trace.h>
 #include "internal.h"
 
 #ifdef LRCU_INJECT
@@ -14,6 +15,7 @@ int lrcu_inject_bug;
 long lrcu_inject_arg = 1;
 int lrcu_inject_no_reader_fence;
 int lrcu_inject_nested_qs;
+int lrcu_inject_trc_nested_ends;
 
 static const char *const bug_names[LRCU_NR_BUGS] = {
 	[LRCU_BUG_NONE] = "none",
@@ -30,6 +32,7 @@ static const char *const bug_names[LRCU_NR_BUGS] = {
 	[LRCU_BUG_READER_FENCE] = "reader_fence",
 	[LRCU_BUG_EXP_SKIP_READER] = "exp_skip_reader",
 	[LRCU_BUG_SRCU_ONE_PHASE] = "srcu_one_phase",
+	[LRCU_BUG_TASKS_TRACE_NESTING] = "tasks_trace_nesting",
 	[LRCU_BUG_NOCB_EARLY] = "nocb_early",
 	[LRCU_BUG_NOCB_TOGGLE_DROP] = "nocb_toggle_drop",
 	[LRCU_BUG_LAZY_LEAVE_ENDS] = "lazy_leave_ends",
@@ -56,6 +59,7 @@ int lrcu__inject_select(const char *v, size_t len, char *err, size_t errlen)
 		lrcu_inject_arg = 1;
 		lrcu_inject_no_reader_fence = i == LRCU_BUG_READER_FENCE;
 		lrcu_inject_nested_qs = i == LRCU_BUG_NESTED_QS;
+		lrcu_inject_trc_nested_ends = i == LRCU_BUG_TASKS_TRACE_NESTING;
 		if (colon) {
 			char buf[32];
 
@@ -100,6 +104,23 @@ void lrcu_inject_nested_unlock(void)
 		lrcu__report_qs_rnp(rsp, rdp->grpmask, rnp, g);
 	else
 		lrcu__node_unlock(rnp);
+}
+
+/*
+ * tasks_trace_nesting: rcu_read_unlock_trace() leaves the domain whenever
+ * a section is open, nested or not (the outermost unlock then finds none
+ * and says nothing): the reader goes on unprotected after its inner
+ * section ends.
+ */
+void lrcu_inject_trc_nested_unlock(void)
+{
+	struct lrcu_trc_reader *t = &lrcu_trc_self;
+	struct srcu_ctr *scp = READ_ONCE(t->scp);	/* this thread's own */
+
+	if (!scp)
+		return;
+	WRITE_ONCE(t->scp, NULL);
+	srcu_read_unlock_fast(&lrcu_rcu_tasks_trace_srcu_struct, scp);
 }
 
 #else

@@ -31,6 +31,8 @@ enum lrcu_bug {
 	LRCU_BUG_READER_FENCE,		/* the reader's fence removed (no membarrier) */
 	LRCU_BUG_EXP_SKIP_READER,	/* an expedited GP ignores readers inside */
 	LRCU_BUG_SRCU_ONE_PHASE,	/* SRCU flips without draining the other index */
+	LRCU_BUG_TASKS_TRACE_NESTING,	/* a nested rcu_read_unlock_trace() ends the
+					 * section */
 	LRCU_BUG_NOCB_EARLY,		/* offloaded callbacks run as the GP in
 					 * progress ends, not after */
 	LRCU_BUG_NOCB_TOGGLE_DROP,	/* (de-)offloading forgets the callbacks

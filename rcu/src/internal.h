@@ -12,7 +12,8 @@
  * Who calls whom among the files of rcu/src, lowest first; a file calls
  * the ones below it, never above, except where noted:
  *
- *   time.c, lock.c, params.c, segcblist.c, debug.c (messages, debug objects,
+ *   time.c, lock.c, params.c, segcblist.c, lockdep_graph.c (lock
+ *                    dependencies), debug.c (messages, debug objects,
  *                    checks; one call up: registry.c says whether the
  *                    caller is in a read-side section)
  *   kthread.c        the library's threads (spawn, idle, park, stop)
@@ -27,8 +28,8 @@
  *   callbacks.c, lazy.c, tree_nocb.c    callbacks; they reach the grace
  *                    periods' ends through the GP hooks
  *                    (lrcu__gp_hook_add()), never called by tree.c
- *   update.c, barrier.c, stats.c, srcu*.c    the update-side API,
- *                    statistics, SRCU
+ *   update.c, barrier.c, stats.c, srcu*.c, tasks_trace.c    the
+ *                    update-side API, statistics, SRCU, RCU Tasks Trace
  *   init.c's lrcu__start()/lrcu__stop(), which set every mechanism up,
  *                    and lifecycle.c: start, fork() and rcu_shutdown()
  *   inject.c         deliberate bugs (make INJECT=1), on top of the tree;

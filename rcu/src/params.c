@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/rcupdate_trace.h>
 #include "internal.h"
 
 #ifdef LRCU_DEBUG
@@ -20,6 +21,10 @@
 #else
 #define DEFAULT_DEBUG_OBJECTS 0
 #endif
+
+/* rcupdate.rcu_tasks_trace_read_mb: read by the inline Tasks Trace readers
+ * (<rcu/rcupdate_trace.h>), so a variable of its own, not a field below. */
+long lrcu_tasks_trace_read_mb;
 
 struct lrcu__params lrcu__params = {
 	.nr_cpus = 4096,
@@ -169,6 +174,8 @@ static const struct param_desc param_table[] = {
 	P("debug_objects", debug_objects, 0, 1, false, "DEBUG_OBJECTS_RCU_HEAD checks"),
 	P("rcupdate.use_membarrier", use_membarrier, 0, 1, true,
 	  "let readers rely on membarrier() when the kernel has it"),
+	{ "rcupdate.rcu_tasks_trace_read_mb", &lrcu_tasks_trace_read_mb, 0, 1, false,
+	  "Tasks Trace readers fence themselves (CONFIG_TASKS_TRACE_RCU_READ_MB)", 0, NULL, 0, NULL },
 	P("rcutree.fault_skip_leaf", fault_skip_leaf, -1, 1L << 20, false,
 	  "FAULT INJECTION: grace periods ignore this leaf's readers"),
 	P("rcupdate.rcu_expedited", rcu_expedited, 0, 1, false,

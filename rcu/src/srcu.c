@@ -106,6 +106,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rcu/lockdep.h>
 #include "srcu_internal.h"
 
 /* Delays between scans while readers hold a grace period up. */
@@ -244,6 +245,7 @@ void lrcu_cleanup_srcu_struct(struct srcu_struct *ssp)
 	long cbs = 0;
 	int waiters = 0;
 
+	lrcu_lockdep_forget(ssp);	/* its memory may become another domain */
 	if (lrcu__srcu_in_callback)	/* the worker would wait for itself */
 		lrcu__fatal("cleanup_srcu_struct(%s) called from an SRCU callback: callbacks "
 			   "run on the srcu_worker thread, which this would wait for", name);
@@ -531,6 +533,9 @@ void lrcu_synchronize_srcu(struct srcu_struct *ssp, bool expedited, const char *
 	unsigned long s;
 	bool was;
 
+	/* A wait for the domain's readers: lockdep's lock_sync(), checked
+	 * before update_begin() reports a wait inside our own reader. */
+	lrcu_lock_sync(ssp, ssp->srcu_name, caller);
 	sup = lrcu__srcu_update_begin(ssp, caller, &was);
 	pthread_mutex_lock(&sup->lock);
 	s = rcu_seq_snap(&sup->gp_seq);		/* full fence: the caller's removals first */
@@ -568,6 +573,23 @@ unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp)
 	pthread_mutex_unlock(&sup->lock);
 	lrcu__srcu_worker_queue(sup);
 	return s;
+}
+
+/*
+ * The kernel's srcu_expedite_current(): the grace period in progress (or,
+ * if none is, the next one, which this requests) is to be expedited: its
+ * driver, at its next step, yields instead of sleeping (srcu_drive()).
+ * Requested through the same ->gp_seq_needed_exp as
+ * synchronize_srcu_expedited().
+ */
+void lrcu_srcu_expedite_current(struct srcu_struct *ssp)
+{
+	struct lrcu_srcu_sup *sup = lrcu__srcu_sup_get(ssp);
+
+	pthread_mutex_lock(&sup->lock);
+	lrcu__srcu_request(sup, rcu_seq_snap(&sup->gp_seq), true);	/* full fence inside */
+	pthread_mutex_unlock(&sup->lock);
+	lrcu__srcu_worker_queue(sup);
 }
 
 bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie)

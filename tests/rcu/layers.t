@@ -24,6 +24,7 @@ lock 0
 params 0
 segcblist 0
 debug 0
+lockdep_graph 0
 kthread 1
 geometry 2
 membarrier 2
@@ -41,6 +42,7 @@ stats 6
 srcu 6
 srcu_cb 6
 srcu_readers 6
+tasks_trace 6
 init 7
 lifecycle 7
 inject 8

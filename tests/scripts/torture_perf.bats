@@ -116,7 +116,8 @@ EOF
 
 # kernel_folder DIR: a scenario folder laid out and worded as the kernel's
 # configs/refscale (NOPREEMPT, PREEMPT, TINY) and configs/rcuscale
-# (TREE54's fanout, TRACE01's tasks-tracing).
+# (TREE54's fanout, TRACE01's tasks-tracing), and RUDE01, a kernel type
+# not built here (tasks-rude).
 kernel_folder() {
 	mkdir -p "$1"
 	printf 'CONFIG_RCU_REF_SCALE_TEST=y\nCONFIG_PRINTK_TIME=y\n' >"$1/CFcommon"
@@ -126,35 +127,39 @@ kernel_folder() {
 	printf 'CONFIG_SMP=n\nCONFIG_PREEMPT_NONE=y\nCONFIG_PREEMPT=n\n#CHECK#CONFIG_TINY_RCU=y\n' >"$1/TINY"
 	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=y\nCONFIG_NR_CPUS=4\n' >"$1/TRACE01"
 	echo 'refscale.scale_type=tasks-tracing' >"$1/TRACE01.boot"
+	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=y\nCONFIG_NR_CPUS=2\n' >"$1/RUDE01"
+	echo 'refscale.scale_type=tasks-rude' >"$1/RUDE01.boot"
 	echo 'refscale.scale_type=rcu,sched,srcu' >"$1/BOTH.boot"
 	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=n\n' >"$1/BOTH"
 }
 
-@test "torture.sh --torture refscale: the kernel's folders as they are: NOPREEMPT measures sched, Kconfig fanout passes, Tiny RCU and tasks-tracing SKIPPED, kernel-only parameters named as ignored" {
+@test "torture.sh --torture refscale: the kernel's folders as they are: NOPREEMPT measures sched, Kconfig fanout passes, tasks-tracing runs, Tiny RCU and tasks-rude SKIPPED, kernel-only parameters named as ignored" {
 	local K=$BATS_TEST_TMPDIR/kernel
 	kernel_folder "$K"
 	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" --dryrun \
-		NOPREEMPT PREEMPT TINY TRACE01 BOTH
+		NOPREEMPT PREEMPT TINY TRACE01 RUDE01 BOTH
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ $output == *"NOPREEMPT: $BIN/refscale refscale.scale_type=sched"$'\n'* ]]
 	[[ $output == *"PREEMPT: $BIN/refscale rcutree.rcu_fanout=3 rcutree.rcu_fanout_leaf=2"$'\n'* ]]
 	[[ $output == *"BOTH: $BIN/refscale refscale.scale_type=sched,srcu"$'\n'* ]]
 	[[ $output == *"TINY: skipped (CONFIG_TINY_RCU=y "*"Tiny RCU is not implemented"* ]]
-	[[ $output == *"TRACE01: skipped (torture_type=tasks-tracing is not implemented"* ]]
+	[[ $output == *"TRACE01: $BIN/refscale nr_cpus=4 refscale.scale_type=tasks-tracing" ]]
+	[[ $output == *"RUDE01: skipped (torture_type=tasks-rude is not implemented"* ]]
 	# Kconfig lines without a meaning here are noted, as for rcutorture.
 	[[ $output == *"note: PREEMPT: CONFIG_PRINTK_TIME=y: no userspace meaning: ignored ("*"/CFcommon:2)"* ]]
 	[[ $output == *"note: NOPREEMPT: torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor"* ]]
 	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" \
 		--results "$BATS_TEST_TMPDIR/res" --datestamp k \
 		--bootargs "refscale.nruns=1 refscale.loops=200 refscale.nreaders=1 refscale.shutdown=1 refscale.verbose_batched=8" \
-		NOPREEMPT TINY TRACE01
+		NOPREEMPT TINY TRACE01 RUDE01
 	echo "$output"
 	[ "$status" -eq 0 ]
 	run grep -v '^note: ' <<<"$output"
 	[[ ${lines[0]} == "NOPREEMPT: SUCCESS ("*"; ignored: refscale.shutdown=1 refscale.verbose_batched=8)" ]]
 	[[ ${lines[1]} == "TINY: SKIPPED (CONFIG_TINY_RCU=y "* ]]
-	[[ ${lines[2]} == "TRACE01: SKIPPED (torture_type=tasks-tracing is not implemented"* ]]
+	[[ ${lines[2]} == "TRACE01: SUCCESS ("* ]]
+	[[ ${lines[3]} == "RUDE01: SKIPPED (torture_type=tasks-rude is not implemented"* ]]
 	local r=$BATS_TEST_TMPDIR/res/k
 	jq_ok '.result == "SUCCESS" and .ignored == ["refscale.shutdown=1", "refscale.verbose_batched=8"]' \
 		"$r/NOPREEMPT/summary.json"

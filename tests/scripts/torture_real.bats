@@ -52,7 +52,7 @@ CONFIG_HOTPLUG_CPU=n'
 	run env TORTURE_BIN="$BIN" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 4s --cpus 4 LOCKDEP
 	echo "$output"
 	[ "$status" -eq 1 ]
-	local want="INCOMPLETE: not honoured: rcutorture.test_srcu_lockdep=1 (the kernel's lockdep deadlock scenarios) (ignored: rcutorture.fwd_progress_need_resched=1)"
+	local want="INCOMPLETE: not honoured: rcutorture.test_srcu_lockdep=1 (the kernel's lockdep deadlock scenarios need lock-dependency checking: a CONFIG_PROVE_LOCKING build (make DEBUG=1)) (ignored: rcutorture.fwd_progress_need_resched=1)"
 	[[ $output == *$'\n'"LOCKDEP ------- "*" GPs ("*" $want"$'\n'* ]]
 	[[ $output == *"1 of 1 runs incomplete."* ]]
 	RES=$(ls -d "$BATS_TEST_TMPDIR"/res/*/)

@@ -67,8 +67,8 @@ ok $? "--check: one line a finding naming its position, exit 2, nothing started"
 	torture.disable_onoff_at_boot=1 >"$T_TMP/check.out" 2>&1
 rc=$?
 cat >"$T_TMP/check.want" <<'WANT'
-unhonoured 1: rcutorture.test_srcu_lockdep=2: not honoured: the kernel's lockdep deadlock scenarios
-ignored 2: rcutorture.test_srcu_lockdep=0: ignored: the kernel's lockdep deadlock scenarios
+unhonoured 1: rcutorture.test_srcu_lockdep=2: not honoured: the kernel's lockdep deadlock scenarios need lock-dependency checking: a CONFIG_PROVE_LOCKING build (make DEBUG=1)
+ignored 2: rcutorture.test_srcu_lockdep=0: ignored: the kernel's lockdep deadlock scenarios need lock-dependency checking: a CONFIG_PROVE_LOCKING build (make DEBUG=1)
 error 3: unknown parameter 'rcutorture.nreaders_exp'
 error 4: unknown parameter 'torture.nosuch'
 ignored 5: torture.disable_onoff_at_boot=1: ignored: no boot here: hotplug starts with the run
@@ -285,9 +285,9 @@ ok $? "fwd_progress: 3 threads, -1 one a CPU, 9 on 2 CPUs two (said) ($n3, $nall
 run unhon rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 rcutorture.test_srcu_lockdep=2 \
 	rcutorture.fwd_progress_need_resched=1
 [ "$RC" = 6 ] &&
-	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_srcu_lockdep=2 (the kernel.s lockdep deadlock scenarios): " &&
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.test_srcu_lockdep=2 (the kernel.s lockdep deadlock scenarios need lock-dependency checking: a CONFIG_PROVE_LOCKING build (make DEBUG=1)): " &&
 	jq -e '.result == "INCOMPLETE" and .exit_status == 6
-		and .unhonoured == [{"param": "rcutorture.test_srcu_lockdep=2", "why": "the kernel'"'"'s lockdep deadlock scenarios"}]
+		and .unhonoured == [{"param": "rcutorture.test_srcu_lockdep=2", "why": "the kernel'"'"'s lockdep deadlock scenarios need lock-dependency checking: a CONFIG_PROVE_LOCKING build (make DEBUG=1)"}]
 		and .ignored == [{"param": "rcutorture.fwd_progress_need_resched=1", "why": "no cond_resched() in userspace"}]' \
 		"$DIR/summary.json" >/dev/null
 ok $? "a test asked for and not done: INCOMPLETE (exit 6) naming it, summary.json's unhonoured and ignored"

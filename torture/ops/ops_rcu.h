@@ -78,7 +78,14 @@ void rcut_sched_stats(FILE *out);
 void rcut_sched_fqs(void);
 
 extern const struct torture_read_flavor rcut_nested_flavors[2];
+/* srcu_lockdep.c: test_srcu_lockdep, in CONFIG_PROVE_LOCKING builds only. */
+int rcut_srcu_lockdep(long val, FILE *out);
 #pragma GCC visibility pop
+#ifdef CONFIG_PROVE_LOCKING
+#define RCUT_SRCU_LOCKDEP	rcut_srcu_lockdep
+#else
+#define RCUT_SRCU_LOCKDEP	NULL
+#endif
 
 /*
  * Groups of fields for the types built on our library's rcu flavor; a
@@ -106,7 +113,8 @@ extern const struct torture_read_flavor rcut_nested_flavors[2];
 	.stall_timeout_ms = rcut_stall_timeout_ms,			\
 	.nocb_toggle = rcut_nocb_toggle,				\
 	.gp_kthreads_prio = rcut_kthreads_prio,				\
-	.boosts = rcut_boosts
+	.boosts = rcut_boosts,						\
+	.srcu_lockdep = RCUT_SRCU_LOCKDEP
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\

@@ -41,7 +41,8 @@ void srcut_up_read(struct srcu_struct *ssp, unsigned int mask, int v);
 	.gp_name = "srcu",						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
-	.misuse_count = rcut_misuse
+	.misuse_count = rcut_misuse,					\
+	.srcu_lockdep = RCUT_SRCU_LOCKDEP
 /* Readers registered with RCU (their extendables use rcu_read_lock()). */
 #define SRCUT_REGISTERED						\
 	.thread_register = rcut_register,				\

@@ -293,6 +293,22 @@ static int parse_args(struct perf_cli *cli, int argc, char **argv, char *libargs
 	return 0;
 }
 
+/* The kernel's refscale names for types built here under rcutorture's
+ * name: { prog, kernel's, ours }. */
+static const char *const perf_aliases[][3] = {
+	{ "refscale", "rcu-trace", "tasks-tracing" },
+};
+
+static const char *perf_alias(const struct perf_cli *cli, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(perf_aliases) / sizeof(perf_aliases[0]); i++)
+		if (!strcmp(perf_aliases[i][0], cli->prog) && !strcmp(perf_aliases[i][1], name))
+			return perf_aliases[i][2];
+	return name;
+}
+
 static int find_types(struct perf_cli *cli)
 {
 	char buf[sizeof(scale_type)], err[512], *tok, *save = NULL;
@@ -300,7 +316,8 @@ static int find_types(struct perf_cli *cli)
 
 	snprintf(buf, sizeof(buf), "%s", scale_type);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct torture_ops *o = torture_type_find(tok, err, sizeof(err), &status);
+		const struct torture_ops *o = torture_type_find(perf_alias(cli, tok), err,
+								 sizeof(err), &status);
 
 		if (!o)
 			return fail(cli, status, "%s.scale_type: %s", cli->prog, err);

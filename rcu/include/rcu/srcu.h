@@ -120,9 +120,11 @@
  *   debug ones).  So does calling them from an SRCU callback or inside
  *   rcu_read_lock_sched(), and cleanup_srcu_struct() from an SRCU callback.
  *
- *   Across domains it cannot tell (the kernel's Quick Quiz 4): a
- *   synchronize_srcu() on domain B inside a reader of domain A is legal,
- *   but a cycle deadlocks:
+ *   Across domains (the kernel's Quick Quiz 4): a synchronize_srcu() on
+ *   domain B inside a reader of domain A is legal, but a cycle deadlocks
+ *   (built with -DCONFIG_PROVE_LOCKING, make DEBUG=1, the library's
+ *   lock-dependency checking reports such a cycle the first time both
+ *   halves have run, on any threads: <rcu/lockdep.h>):
  *
  *       thread 1                        thread 2
  *       idx = srcu_read_lock(&ssa);     idx = srcu_read_lock(&ssb);
@@ -149,6 +151,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <rcu/lockdep.h>
 #include <rcu/rcupdate.h>
 #include <rcu/static/srcu.h>
 
@@ -167,6 +170,7 @@ LRCU_API void lrcu_srcu_barrier(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_get_state_synchronize_srcu(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_start_poll_synchronize_srcu(struct srcu_struct *ssp);
 LRCU_API bool lrcu_poll_state_synchronize_srcu(struct srcu_struct *ssp, unsigned long cookie);
+LRCU_API void lrcu_srcu_expedite_current(struct srcu_struct *ssp);
 LRCU_API unsigned long lrcu_srcu_batches_completed(struct srcu_struct *ssp);
 LRCU_API void lrcu_srcu_check_read_flavor(struct srcu_struct *ssp, int read_flavor);
 
@@ -246,12 +250,17 @@ static inline void cleanup_srcu_struct(struct srcu_struct *ssp) { lrcu_cleanup_s
 
 static inline int srcu_read_lock(struct srcu_struct *ssp)
 {
+	int idx;
+
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NORMAL);
-	return lrcu_srcu_read_lock_inline(ssp);
+	idx = lrcu_srcu_read_lock_inline(ssp);
+	lrcu_srcu_dep_acquire(ssp, "srcu_read_lock");	/* <rcu/lockdep.h> */
+	return idx;
 }
 static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 {
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NORMAL);
+	lrcu_srcu_dep_release(ssp);
 	lrcu_srcu_read_unlock_inline(ssp, idx);
 }
 
@@ -263,11 +272,13 @@ static inline int srcu_read_lock_nmisafe(struct srcu_struct *ssp)
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NMI);
 	idx = lrcu_srcu_lock_shared(ssp);
 	lrcu_srcu_nmi_nesting++;	/* this thread only (srcu_read_lock_held()) */
+	lrcu_srcu_dep_acquire(ssp, "srcu_read_lock_nmisafe");
 	return idx;
 }
 static inline void srcu_read_unlock_nmisafe(struct srcu_struct *ssp, int idx)
 {
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_NMI);
+	lrcu_srcu_dep_release(ssp);
 	lrcu_srcu_nmi_nesting--;
 	lrcu_srcu_read_unlock_inline(ssp, idx);
 }
@@ -287,22 +298,32 @@ static inline void srcu_up_read(struct srcu_struct *ssp, int idx)
 /* SRCU-fast (see the top of this file). */
 static inline struct srcu_ctr *srcu_read_lock_fast(struct srcu_struct *ssp)
 {
+	struct srcu_ctr *scp;
+
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST);
-	return lrcu_srcu_lock_fast(ssp);
+	scp = lrcu_srcu_lock_fast(ssp);
+	lrcu_srcu_dep_acquire(ssp, "srcu_read_lock_fast");
+	return scp;
 }
 static inline void srcu_read_unlock_fast(struct srcu_struct *ssp, struct srcu_ctr *scp)
 {
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST);
+	lrcu_srcu_dep_release(ssp);
 	lrcu_srcu_unlock_fast(ssp, scp);
 }
 static inline struct srcu_ctr *srcu_read_lock_fast_updown(struct srcu_struct *ssp)
 {
+	struct srcu_ctr *scp;
+
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST_UPDOWN);
-	return lrcu_srcu_lock_fast(ssp);
+	scp = lrcu_srcu_lock_fast(ssp);
+	lrcu_srcu_dep_acquire(ssp, "srcu_read_lock_fast_updown");
+	return scp;
 }
 static inline void srcu_read_unlock_fast_updown(struct srcu_struct *ssp, struct srcu_ctr *scp)
 {
 	srcu_check_read_flavor(ssp, SRCU_READ_FLAVOR_FAST_UPDOWN);
+	lrcu_srcu_dep_release(ssp);
 	lrcu_srcu_unlock_fast(ssp, scp);
 }
 /* An SRCU-fast section that may end on another thread (shared counters). */
@@ -363,6 +384,13 @@ static inline void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, rcu
 	lrcu_call_srcu(ssp, head, func);
 }
 static inline void srcu_barrier(struct srcu_struct *ssp) { lrcu_srcu_barrier(ssp); }
+/* The kernel's: expedite the grace period in progress (or start one,
+ * expedited); the synchronize_srcu() driving it stops sleeping between
+ * scans.  Returns at once. */
+static inline void srcu_expedite_current(struct srcu_struct *ssp)
+{
+	lrcu_srcu_expedite_current(ssp);
+}
 
 /* Polled grace periods (see the top of this file). */
 static inline unsigned long get_state_synchronize_srcu(struct srcu_struct *ssp)

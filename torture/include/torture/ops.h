@@ -306,6 +306,15 @@ struct torture_ops {
 	 * then say so (struct torture_stall's ->starved).  NULL: a
 	 * stall_gp_kthread run is not honoured (INCOMPLETE). */
 	void (*stall_gp_kthread)(unsigned long ms);
+
+	/* rcutorture.test_srcu_lockdep=DNNL (the kernel's
+	 * rcu_torture_init_srcu_lockdep()): run deadlock scenario NN (0 SRCU,
+	 * 1 SRCU/mutex, 2 SRCU/rwsem, 3 SRCU/Tasks Trace) over a cycle of L
+	 * steps, closed if D=1, once before the run starts, saying each step
+	 * on out; the RCU's lock-dependency checking must report a closed
+	 * cycle (as a misuse: the run fails) and nothing else.  Returns 0.
+	 * NULL: a test_srcu_lockdep run is not honoured (INCOMPLETE). */
+	int (*srcu_lockdep)(long val, FILE *out);
 };
 
 /*

@@ -1,0 +1,2 @@
+rcutorture.torture_type=tasks-tracing
+rcutorture.fwd_progress=2
