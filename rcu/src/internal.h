@@ -461,6 +461,7 @@ void lrcu__sleep_us(unsigned long us);
  * bump one and wake its sleepers, if any (time.c: "Wake words"). */
 void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us);
 void lrcu__wake(uint32_t *word);
+bool lrcu__woken_since(uint32_t *word, uint32_t val);	/* bumped since val */
 #define LRCU_SPIN_US	50	/* poll this long before sleeping */
 bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 #define LRCU_POLLS	100	/* lrcu__poll_briefly(): polls before a sleep */

@@ -470,11 +470,12 @@ static void waiter_cb(struct rcu_head *h)
 	lrcu__wake(&wt->done);
 }
 
-/* Wait until *word moved from val. */
+/* Wait until *word was bumped since val (the callback's lrcu__wake();
+ * lrcu__futex_wait() itself sets the word's sleeper bit, so a spurious
+ * return must not count as the bump). */
 static void wait_word(uint32_t *word, uint32_t val)
 {
-	/* Acquire pairs with the callback's lrcu__wake(). */
-	while (smp_load_acquire(word) == val)
+	while (!lrcu__woken_since(word, val))
 		lrcu__futex_wait(word, val, -1);
 }
 

@@ -42,7 +42,7 @@ struct actor {
 static void *actor_main(void *arg)
 {
 	struct actor *a = arg;
-	int i, m;
+	int i, m, inner = 1;
 
 	pthread_setname_np(pthread_self(), a->name);
 	a->tid = (int)syscall(SYS_gettid);
@@ -58,12 +58,16 @@ static void *actor_main(void *arg)
 		else if (m == QS_SPIN && !(a->loops & 0xfff))
 			rcu_tasks_qs();
 		if (a->rude > 1 && !(a->loops & 0xffff)) {
-			/* a nested marker: the word moves, the region stays */
-			rcu_read_unlock_tasks_rude();
-			rcu_read_lock_tasks_rude();
+			/* the innermost region comes and goes: the word
+			 * moves, the outer region stays */
+			if (inner)
+				rcu_read_unlock_tasks_rude();
+			else
+				rcu_read_lock_tasks_rude();
+			inner = !inner;
 		}
 	}
-	for (i = 0; i < a->rude; i++)
+	for (i = 0; i < a->rude - !inner; i++)
 		rcu_read_unlock_tasks_rude();
 	return NULL;
 }
