@@ -224,7 +224,10 @@ static void fwd_prog_nr(struct fwd *f, struct torture_random *rng)
 	/* On the heap: a callback that never stops must not point at our stack. */
 	struct nr_cb *cb = calloc(1, sizeof(*cb));
 	long gps;
-	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
+	/* QSBR readers must announce quiescent states; NO_BLOCK ones (RCU
+	 * Tasks) would otherwise hold every grace period up for the whole
+	 * loop, which the kernel's loop breaks with cond_resched(). */
+	bool qsbr = cur_ops->flags & (TORTURE_OPS_QSBR | TORTURE_OPS_NO_BLOCK);
 
 	if (!cb) {
 		fwd_error(f, "reader loop: out of memory");

@@ -31,7 +31,10 @@ struct kparam {
 #define BYPASS	"no bypass list here: call_rcu() queues on the slot's own list, " \
 		"which its rcuo thread shares"
 #define NOHZ	"no scheduling-clock ticks in userspace"
-#define TASKS	"RCU Tasks is not implemented"
+#define TASKS	"an RCU Tasks knob this project does not implement (docs/parameters.md)"
+#define TASKS_QUEUES	"the Tasks callback queues are fixed at rcu_task_enqueue_lim: they " \
+		"do not grow or shrink with lock contention"
+#define TASKS_LAZY	"no lazy Tasks callbacks: each grace period takes every callback queued"
 #define SELF	"the kernel's boot-time self-tests have no userspace counterpart"
 #define STALL	"this stall-warning knob is not implemented"
 #define KERNEL	"no userspace meaning"
@@ -65,6 +68,10 @@ static const struct kparam kparams[] = {
 	{ "rcupdate.rcu_self_test*", SELF },
 	{ "rcupdate.rcu_cpu_stall_suppress_at_boot", STALL },
 	{ "rcupdate.rcu_cpu_stall_ftrace_dump", STALL }, { "rcupdate.rcu_cpu_stall_cputime", STALL },
+	{ "rcupdate.rcu_task_contend_lim", TASKS_QUEUES },
+	{ "rcupdate.rcu_task_collapse_lim", TASKS_QUEUES },
+	{ "rcupdate.rcu_task_lazy_lim", TASKS_LAZY }, { "rcupdate.rcu_tasks_lazy_ms", TASKS_LAZY },
+	{ "rcupdate.rcu_tasks_rude_lazy_ms", TASKS_LAZY },
 	{ "rcupdate.rcu_task*", TASKS }, { "rcupdate.rcu_tasks*", TASKS },
 	/* Tree SRCU's */
 	{ "srcutree.*", "Tree SRCU's tuning: SRCU here has no srcu_node tree" },

@@ -134,7 +134,9 @@ int onoff_start(void)
 	if (tp.onoff_interval <= 0 || tp.nreaders <= 0)
 		return 0;
 	if (!cur_ops->thread_register) {
-		torout(" onoff_interval ignored: %s has no thread registration", cur_ops->name);
+		/* In the verdict too: the run tests no hotplug. */
+		params_ignore("onoff_interval", "%s has no thread registration, so no CPU-hotplug "
+			      "analogue (its readers are any thread)", cur_ops->name);
 		return 0;
 	}
 	return torture_spawn("torture_onoff", torture_onoff, NULL);

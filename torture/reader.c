@@ -217,7 +217,12 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng, unsigned 
 	if (us)
 		torture_spin_us(us);
 	if (span_us) {
-		torture_sleep_us(span_us);	/* inside the section: blocking is fine */
+		/* Inside the section: blocking is fine, but where it would
+		 * end the read (RCU Tasks). */
+		if (cur_ops->flags & TORTURE_OPS_NO_BLOCK)
+			torture_spin_us(span_us);
+		else
+			torture_sleep_us(span_us);
 		us += span_us;
 	}
 	if (!(torture_random(rng) % (n * 500))) {

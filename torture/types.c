@@ -17,6 +17,7 @@ static const struct torture_ops *const builtin[] = {
 	&trivial_preempt_ops, &trivial_preempt_busted_ops, &srcu_ops, &srcud_ops, &srcum_ops,
 	&srcu_busted_ops, &srcu_busted_fast_ops,
 	&tasks_tracing_ops, &tasks_tracing_busted_ops,
+	&tasks_ops, &tasks_busted_ops, &tasks_rude_ops, &tasks_rude_busted_ops,
 };
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
@@ -27,7 +28,6 @@ static const struct torture_ops *const builtin[] = {
  */
 static const char *const kernel_only_types[][2] = {
 	{ "srcu", "SRCU" }, { "srcud", "SRCU, dynamically initialized" },
-	{ "tasks", "RCU Tasks" }, { "tasks-rude", "RCU Tasks Rude" },
 };
 #define NKERNEL_ONLY (sizeof(kernel_only_types) / sizeof(kernel_only_types[0]))
 

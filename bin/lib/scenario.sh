@@ -368,7 +368,12 @@ scen_derive() {
 	scen_derived TINY_SRCU '! scen_y SMP' "!SMP"
 	scen_derived PROVE_RCU 'scen_y PROVE_LOCKING' "PROVE_LOCKING"
 	scen_derived RCU_STALL_COMMON 'scen_y TREE_RCU' "TREE_RCU"
-	for k in TASKS_RCU TASKS_RUDE_RCU TASKS_TRACE_RCU; do
+	# TASKS_RCU: the kernel's default NEED_TASKS_RCU && PREEMPTION, where
+	# NEED_TASKS_RCU is selected by tracing, kprobes and BPF, which the
+	# kernel's rcutorture builds have.
+	scen_derived TASKS_RCU 'scen_y FORCE_TASKS_RCU || scen_y PREEMPTION' \
+		"FORCE_TASKS_RCU || PREEMPTION (NEED_TASKS_RCU, selected by tracing)"
+	for k in TASKS_RUDE_RCU TASKS_TRACE_RCU; do
 		scen_derived "$k" "scen_y FORCE_$k" "FORCE_$k (its other users are not modelled)"
 	done
 	# Callback offloading: as set, or selected by NO_HZ_FULL; the CPUs
@@ -514,6 +519,12 @@ scen_type() {
 			SP[type]=sched
 			SP_NOTES+=("torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor, torture_type=sched")
 		fi ;;
+	tasks | tasks-busted)
+		scen_y TASKS_RCU ||
+			SP_NOTES+=("torture_type=$t without CONFIG_TASKS_RCU: the kernel would not have the type; built here regardless") ;;
+	tasks-rude | tasks-rude-busted)
+		scen_y TASKS_RUDE_RCU ||
+			SP_NOTES+=("torture_type=$t without CONFIG_TASKS_RUDE_RCU: the kernel would not have the type; built here regardless") ;;
 	trivial-preempt)
 		scen_y TRIVIAL_PREEMPT_RCU ||
 			SP_NOTES+=("torture_type=trivial-preempt without CONFIG_TRIVIAL_PREEMPT_RCU: the kernel would not have the type; built here regardless") ;;

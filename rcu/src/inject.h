@@ -43,6 +43,11 @@ enum lrcu_bug {
 					 * rcu_sched join: its new slot never joins */
 	LRCU_BUG_RCU_JOIN_SKIPPED,	/* registration marks the rcu word joined
 					 * without the leaf's ->joinmask bit */
+	LRCU_BUG_TASKS_PREEMPT_QS,	/* RCU Tasks counts a preemption (an
+					 * involuntary switch) as quiescent */
+	LRCU_BUG_RUDE_NESTED_QS,	/* RCU Tasks Rude takes any change of a
+					 * reader word (a nested marker) as the
+					 * region's end */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported

@@ -28,8 +28,10 @@
  *   callbacks.c, lazy.c, tree_nocb.c    callbacks; they reach the grace
  *                    periods' ends through the GP hooks
  *                    (lrcu__gp_hook_add()), never called by tree.c
- *   update.c, barrier.c, stats.c, srcu*.c, tasks_trace.c    the
- *                    update-side API, statistics, SRCU, RCU Tasks Trace
+ *   update.c, barrier.c, stats.c, srcu*.c    the update-side API,
+ *                    statistics, SRCU; tasks_trace.c: RCU Tasks Trace (on
+ *                    SRCU); tasks*.c: RCU Tasks and Tasks Rude (their own
+ *                    threads and queues, the stall reports)
  *   init.c's lrcu__start()/lrcu__stop(), which set every mechanism up,
  *                    and lifecycle.c: start, fork() and rcu_shutdown()
  *   inject.c         deliberate bugs (make INJECT=1), on top of the tree;
@@ -60,6 +62,7 @@
 					 * with 16 threads + ours needs 5 */
 #define LRCU_FANOUT_MAX		64	/* bits in a qsmask */
 #define LRCU_JIFFY_US		1000	/* a jiffy is 1 ms here */
+#define LRCU_TASKS_MAX_QUEUES	64	/* rcupdate.rcu_task_enqueue_lim's top */
 
 /* ------------------------------------------------------------------ */
 /* Parameters (params.c).  Read with READ_ONCE() where they may change at
@@ -121,6 +124,12 @@ struct lrcu__params {
 	long kthread_prio;		/* rcutree.kthread_prio: SCHED_FIFO priority */
 	long rcu_boost;			/* rcutree.rcu_boost: CONFIG_RCU_BOOST */
 	long rcu_boost_delay;		/* rcutree.rcu_boost_delay (ms) */
+	/* RCU Tasks and Tasks Rude (tasks.c). */
+	long task_stall_timeout;	/* rcupdate.rcu_task_stall_timeout (ms) */
+	long task_stall_info;		/* rcupdate.rcu_task_stall_info (ms) */
+	long task_stall_info_mult;	/* rcupdate.rcu_task_stall_info_mult */
+	long task_enqueue_lim;		/* rcupdate.rcu_task_enqueue_lim: queues,
+					 * -1: one (fixed when a flavor starts) */
 };
 extern struct lrcu__params lrcu__params;
 
@@ -431,6 +440,7 @@ void lrcu__fork_reclaim(pthread_mutex_t *m);	/* child: maybe a dead thread's */
 /* For lifecycle.c's fork() and shutdown steps. */
 enum lrcu_kt_request { LRCU_KT_RUN, LRCU_KT_PARK, LRCU_KT_STOP };
 bool lrcu__in_kthread(void);		/* the caller is a library thread */
+bool lrcu__kthread_tid(int tid);	/* tid is a library thread (RCU Tasks) */
 /* Ask every library thread to run on, park or stop, and wake it. */
 void lrcu__kthreads_request(enum lrcu_kt_request req);
 /* Wait until every library thread is parked and held() (called under
@@ -453,6 +463,7 @@ void lrcu__sleep_us(unsigned long us);
  * bump one and wake its sleepers, if any (time.c: "Wake words"). */
 void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us);
 void lrcu__wake(uint32_t *word);
+bool lrcu__woken_since(uint32_t *word, uint32_t val);	/* bumped since val */
 #define LRCU_SPIN_US	50	/* poll this long before sleeping */
 bool lrcu__spin_until(bool (*cond)(void *), void *arg, unsigned long us);
 #define LRCU_POLLS	100	/* lrcu__poll_briefly(): polls before a sleep */
@@ -622,6 +633,10 @@ static inline struct lrcu_data *lrcu_rdp_next(struct lrcu_state *rsp,
 void lrcu__srcu_fork(enum lrcu_fork_phase ph);
 void lrcu__srcu_fork_child(void);
 unsigned long lrcu__srcu_shutdown_barrier(void);	/* callbacks queued so far */
+/* tasks.c: RCU Tasks and Tasks Rude (their state: tasks_internal.h) */
+void lrcu__tasks_fork(enum lrcu_fork_phase ph);
+unsigned long lrcu__tasks_shutdown_barrier(void);	/* callbacks queued so far */
+void lrcu__tasks_stop(void);		/* after their threads are joined */
 void lrcu__srcu_shutdown_free(void);
 
 /* update.c: the prelude of every blocking update-side call */

@@ -29,6 +29,8 @@ struct kthread {
 	void *arg;			/* its argument (const) */
 	const char *name;		/* its name, at most 15 characters (const) */
 	pthread_t tid;			/* the running instance */
+	int ktid;			/* its kernel thread id, 0 until it
+					 * runs (atomic: RCU Tasks reads it) */
 	uint32_t *wake;			/* the word it idles on (atomic) */
 	bool parked;			/* parked for a fork (kt.lock) */
 	struct kthread *next;		/* (kt.lock) */
@@ -65,6 +67,7 @@ static void kthread_set_prio(const struct kthread *k)
 static void *kthread_main(void *p)
 {
 	kt_self = p;
+	WRITE_ONCE(kt_self->ktid, lrcu__tid());	/* read by lrcu__kthread_tid() */
 	kthread_set_prio(kt_self);
 	/* Born while a fork() is being prepared: park before doing anything. */
 	if (lrcu__kthread_check())
@@ -195,6 +198,18 @@ bool lrcu__in_kthread(void)
 	return kt_self != NULL;
 }
 
+bool lrcu__kthread_tid(int tid)
+{
+	struct kthread *k;
+	bool found = false;
+
+	pthread_mutex_lock(&kt.lock);
+	for (k = kt.list; k && !found; k = k->next)
+		found = READ_ONCE(k->ktid) == tid;	/* see kthread_main() */
+	pthread_mutex_unlock(&kt.lock);
+	return found;
+}
+
 void lrcu__kthreads_request(enum lrcu_kt_request req)
 {
 	pthread_mutex_lock(&kt.lock);
@@ -238,6 +253,7 @@ void lrcu__kthreads_restart(void)
 	for (k = kt.list; k; k = k->next) {
 		k->parked = false;
 		WRITE_ONCE(k->wake, NULL);	/* no thread yet */
+		WRITE_ONCE(k->ktid, 0);		/* see kthread_main() */
 		if (kthread_start(k))
 			lrcu__fatal("fork() child: cannot restart a library thread");
 	}

@@ -143,6 +143,7 @@ static void fork_locks(enum lrcu_fork_phase ph)
 		tree_fork(ph);
 	lrcu__debug_fork(ph);
 	lrcu__srcu_fork(ph);
+	lrcu__tasks_fork(ph);
 	lrcu__kthreads_fork(ph);	/* last: lrcu__spawn() may be called
 					 * with an SRCU domain's lock held */
 }
@@ -213,7 +214,7 @@ static void shutdown_callbacks(void)
 
 	do {
 		before = after;
-		after = lrcu__srcu_shutdown_barrier();
+		after = lrcu__srcu_shutdown_barrier() + lrcu__tasks_shutdown_barrier();
 		for (f = 0; f < LRCU_NR_FLAVORS && started; f++) {	/* init_lock */
 			lrcu_barrier(f, "rcu_shutdown");
 			lrcu_get_stats(f, &st);
@@ -245,6 +246,7 @@ int lrcu_shutdown(void)
 	if (READ_ONCE(started) && lrcu_thread_slot() >= 0)	/* init_lock */
 		lrcu_unregister_thread();
 	kthreads_stop();
+	lrcu__tasks_stop();
 	lrcu__srcu_shutdown_free();
 	lrcu__debug_shutdown();
 	if (READ_ONCE(started)) {	/* init_lock */

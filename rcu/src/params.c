@@ -64,6 +64,10 @@ struct lrcu__params lrcu__params = {
 	.kthread_prio = 0,		/* CONFIG_RCU_KTHREAD_PRIO=0 (RCU_BOOST=n) */
 	.rcu_boost = 0,			/* CONFIG_RCU_BOOST=n */
 	.rcu_boost_delay = 500,		/* CONFIG_RCU_BOOST_DELAY=500 */
+	.task_stall_timeout = 600000,	/* the kernel's RCU_TASK_STALL_TIMEOUT, 10 min */
+	.task_stall_info = 10000,	/* the kernel's RCU_TASK_STALL_INFO, 10 * HZ */
+	.task_stall_info_mult = 3,
+	.task_enqueue_lim = -1,		/* one queue */
 };
 
 /* ------------------------------------------------------------------ */
@@ -228,6 +232,16 @@ static const struct param_desc param_table[] = {
 	  "boost readers that hold up a grace period (CONFIG_RCU_BOOST; raises kthread_prio to 1)"),
 	P("rcutree.rcu_boost_delay", rcu_boost_delay, 0, 3600000, false,
 	  "ms a grace period lasts before its readers are boosted (CONFIG_RCU_BOOST_DELAY)"),
+	P("rcupdate.rcu_task_stall_timeout", task_stall_timeout, -1, 1L << 30, false,
+	  "jiffies (ms) an RCU Tasks or Tasks Rude grace period lasts before a stall warning "
+	  "naming its holdout threads, and between two (<= 0: none)"),
+	P("rcupdate.rcu_task_stall_info", task_stall_info, -1, 1L << 30, false,
+	  "jiffies (ms) before an RCU Tasks grace period's first \"is N jiffies old\" line "
+	  "(<= 0: none)"),
+	P("rcupdate.rcu_task_stall_info_mult", task_stall_info_mult, 1, 10, false,
+	  "each such line waits this many times longer than the one before"),
+	P("rcupdate.rcu_task_enqueue_lim", task_enqueue_lim, -1, LRCU_TASKS_MAX_QUEUES, true,
+	  "callback queues of each Tasks flavor, picked by the caller's CPU (-1: one)"),
 };
 #undef P
 #undef SECS

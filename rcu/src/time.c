@@ -84,6 +84,14 @@ void lrcu__futex_wait(uint32_t *word, uint32_t val, long timeout_us)
 	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, want, tsp, NULL, 0);
 }
 
+/* Has *word been bumped since the sample val (the sleeper bit aside)? */
+bool lrcu__woken_since(uint32_t *word, uint32_t val)
+{
+	/* Acquire: pairs with lrcu__wake()'s exchange, which orders the
+	 * waker's condition update before the bump. */
+	return (smp_load_acquire(word) | WAKE_SLEEPER) != (val | WAKE_SLEEPER);
+}
+
 /*
  * Poll cond(arg) for up to `us' microseconds, yielding the CPU between
  * polls (so that with more threads than CPUs the thread we wait for can

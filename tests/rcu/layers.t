@@ -43,6 +43,9 @@ srcu 6
 srcu_cb 6
 srcu_readers 6
 tasks_trace 6
+tasks 6
+tasks_classic 6
+tasks_rude 6
 init 7
 lifecycle 7
 inject 8

@@ -14,6 +14,8 @@ extern const struct torture_ops trivial_ops, trivial_preempt_ops, trivial_preemp
 extern const struct torture_ops srcu_ops, srcud_ops, srcum_ops, srcu_busted_ops,
 	srcu_busted_fast_ops;
 extern const struct torture_ops tasks_tracing_ops, tasks_tracing_busted_ops;
+extern const struct torture_ops tasks_ops, tasks_busted_ops, tasks_rude_ops,
+	tasks_rude_busted_ops;
 extern const struct torture_ops liburcu_memb_ops, liburcu_mb_ops, liburcu_signal_ops,
 	liburcu_qsbr_ops, liburcu_bp_ops;
 

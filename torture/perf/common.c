@@ -96,9 +96,13 @@ void perf_online(const struct torture_ops *o)
 		o->thread_online();
 }
 
+/* QSBR readers must announce quiescent states; NO_BLOCK ones (RCU
+ * Tasks), which register with nothing, would otherwise hold every grace
+ * period up for as long as they run. */
 void perf_qs(const struct torture_ops *o)
 {
-	if (tls_registered && perf_qsbr(o) && o->quiescent_state)
+	if (((tls_registered && perf_qsbr(o)) || (o->flags & TORTURE_OPS_NO_BLOCK)) &&
+	    o->quiescent_state)
 		o->quiescent_state();
 }
 

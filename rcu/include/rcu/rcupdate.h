@@ -594,5 +594,6 @@ static inline void debug_rcu_head_free(struct rcu_head *h) { lrcu_head_debug(h, 
 #endif
 
 #include <rcu/rcutree.h>
+#include <rcu/tasks.h>
 
 #endif /* RCU_RCUPDATE_H */

@@ -93,6 +93,11 @@ struct torture_read_flavor {
 						 * end in FAILURE (fwd_progress off) */
 #define TORTURE_OPS_SLEEPABLE		0x10	/* readers may block: they sleep
 						 * inside their sections now and then */
+#define TORTURE_OPS_NO_BLOCK		0x20	/* readers must not block: blocking
+						 * ends a read (RCU Tasks), so the core
+						 * spins where it would sleep inside one,
+						 * and loops that never block call
+						 * quiescent_state() between reads */
 
 /* One RCU CPU stall warning, as the RCU hands it to stall_notifier()'s fn. */
 struct torture_stall {

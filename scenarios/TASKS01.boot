@@ -1,0 +1,2 @@
+rcutorture.torture_type=tasks
+rcupdate.rcu_task_enqueue_lim=4

@@ -1,0 +1,2 @@
+rcutorture.torture_type=tasks
+rcutorture.stat_interval=60

@@ -1,0 +1,1 @@
+rcutorture.torture_type=tasks nohz_full=1
