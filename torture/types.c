@@ -10,6 +10,12 @@
 #include "torture.h"
 #include "ops/builtin.h"
 
+#ifdef CONFIG_TINY_RCU
+/* Tiny RCU (make TINY=1): its flavors, and the kernel's busted type on it. */
+static const struct torture_ops *const builtin[] = {
+	&rcu_ops, &rcu_bh_ops, &sched_ops, &busted_ops,
+};
+#else
 static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &sched_free_ops, &busted_ops, &busted_barrier_ops,
 	&busted_unlock_ops, &busted_poll_ops, &busted_poll_full_ops, &busted_hang_ops,
@@ -17,6 +23,7 @@ static const struct torture_ops *const builtin[] = {
 	&trivial_preempt_ops, &trivial_preempt_busted_ops, &srcu_ops, &srcud_ops, &srcum_ops,
 	&srcu_busted_ops, &srcu_busted_fast_ops,
 };
+#endif
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
 /*

@@ -93,6 +93,11 @@ struct torture_read_flavor {
 						 * end in FAILURE (fwd_progress off) */
 #define TORTURE_OPS_SLEEPABLE		0x10	/* readers may block: they sleep
 						 * inside their sections now and then */
+#define TORTURE_OPS_UP			0x20	/* uniprocessor RCU (Tiny): the
+						 * threads share one CPU under
+						 * SCHED_FIFO, readers never block or
+						 * yield inside a section, and loops
+						 * yield (torture/up.c) */
 
 /* One RCU CPU stall warning, as the RCU hands it to stall_notifier()'s fn. */
 struct torture_stall {
