@@ -512,6 +512,8 @@ scen_type() {
 		if scen_y TINY_RCU; then
 			SP[tiny]=1
 			SP_NOTES+=("CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU (make TINY=1), every thread on one CPU under SCHED_FIFO")
+			! scen_y PREEMPTION ||
+				SP_NOTES+=("CONFIG_PREEMPTION=y with Tiny RCU: the kernel preempts code outside read-side sections; here the threads on the one CPU switch only where they block or yield (readers are not preempted in either)")
 		elif [ "$t" = rcu ] && ! scen_y PREEMPT_RCU; then
 			SP[type]=sched
 			SP_NOTES+=("torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor, torture_type=sched")

@@ -169,8 +169,26 @@ static void *rcu_tiny(void *arg)
 	return NULL;
 }
 
+/*
+ * fork(): the child has the calling thread alone, without rcu_tiny; its
+ * next use of the library starts a new one, which runs the callbacks
+ * still queued (the child's copies).  fork() must not be called from a
+ * callback, nor while another thread starts the library.
+ */
+static void atfork_child(void)
+{
+	WRITE_ONCE(started, 0);	/* the child's only thread */
+	pthread_mutex_init(&start_lock, NULL);
+}
+
+static void atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, atfork_child);
+}
+
 int lrcu__tiny_start(void)
 {
+	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	char why[200];
 	int rc = 0;
 
@@ -186,6 +204,7 @@ int lrcu__tiny_start(void)
 				"on one CPU (docs/design/tiny.md)\n", why);
 			rc = -1;
 		} else {
+			pthread_once(&atfork_once, atfork_register);
 			WRITE_ONCE(cb_stop, 0);
 			/* rcu_tiny inherits our policy, priority and CPU. */
 			rc = pthread_create(&cb_thread, NULL, rcu_tiny, NULL);

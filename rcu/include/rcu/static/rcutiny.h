@@ -27,20 +27,23 @@
 #define LRCU_TINY_OFFLINE	0x4	/* rcu_thread_offline() */
 #define LRCU_TINY_IN_CALLBACK	0x8	/* the callback thread, in a callback */
 
+/* librcutiny's exports (rcu/tiny/librcutiny.map), not librcu's. */
+#define LRCU_TINY_API	LRCU_API
+
 struct lrcu_tiny_reader {
 	unsigned int nesting;		/* rcu_read_lock() depth (owner) */
 	unsigned int sched_nesting;	/* rcu_read_lock_sched() depth (owner) */
 	unsigned int flags;		/* LRCU_TINY_* (owner) */
 };
 
-LRCU_API extern __thread struct lrcu_tiny_reader lrcu_tiny_reader;
+LRCU_TINY_API extern __thread struct lrcu_tiny_reader lrcu_tiny_reader;
 /* Grace periods so far, times 4 (the low two bits, Tree's state, stay 0):
  * advanced only by a thread of the group outside any section. */
-LRCU_API extern unsigned long lrcu_tiny_gp_seq;
+LRCU_TINY_API extern unsigned long lrcu_tiny_gp_seq;
 
 /* First section of a thread: verify it may read (aborts if not). */
-LRCU_API void lrcu_tiny_check_thread(void);
-LRCU_API void lrcu_read_misuse(const char *what);
+LRCU_TINY_API void lrcu_tiny_check_thread(void);
+LRCU_TINY_API void lrcu_read_misuse(const char *what);
 
 static inline void lrcu_tiny_enter(unsigned int *depth)
 {
