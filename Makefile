@@ -11,12 +11,16 @@
 #   make CC=clang            any of the above with clang (build/clang*/)
 #   make INJECT=1            deliberate-bug build (BUILD/inject/): the
 #                            library accepts rcutree.inject=NAME (bin/mutation.sh)
+#   make TINY=1              Tiny RCU (BUILD/tiny/): librcutiny.a/.so, and
+#                            rcutorture, refscale, rcuscale, examples on it
+#                            (docs/design/tiny.md)
 #   make BUILD=DIR ...       put this configuration's outputs in DIR instead
 
 CC      ?= gcc
 SAN     ?=
 DEBUG   ?=
 INJECT  ?=
+TINY    ?=
 PREFIX  ?= /usr/local
 
 # One build folder per configuration.
@@ -47,6 +51,11 @@ DEFAULT_BUILD := $(DEFAULT_BUILD)/inject
 else ifneq ($(INJECT),)
 $(error INJECT must be 1 or empty, not '$(INJECT)')
 endif
+ifeq ($(TINY),1)
+DEFAULT_BUILD := $(DEFAULT_BUILD)/tiny
+else ifneq ($(TINY),)
+$(error TINY must be 1 or empty, not '$(TINY)')
+endif
 BUILD ?= $(DEFAULT_BUILD)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -56,6 +65,9 @@ OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU -DCONFIG_PROVE_LOCKING
 endif
 ifeq ($(INJECT),1)
 OPT     += -DLRCU_INJECT
+endif
+ifeq ($(TINY),1)
+OPT     += -DCONFIG_TINY_RCU
 endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
 CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread $(SANFLAGS)
@@ -69,8 +81,10 @@ all: lib
 # own fragment before its subdirectories' (torture/perf and torture/bench
 # use torture.mk's LIBURCU choice and objects), tests/tests.mk last (it
 # uses the CHECK_DEPS the others add).
-FRAGMENTS := $(filter-out rcu/rcu.mk tests/tests.mk,$(sort $(wildcard */*.mk)) \
-	$(sort $(wildcard */*/*.mk)))
+# A Tiny build (TINY=1) has no benchmarks of Tree internals and no tests
+# of its own: tests/rcu/tiny.t and tests/torture/tiny.t build and run it.
+FRAGMENTS := $(filter-out rcu/rcu.mk tests/tests.mk $(if $(TINY),torture/bench/bench.mk),\
+	$(sort $(wildcard */*.mk)) $(sort $(wildcard */*/*.mk)))
 include rcu/rcu.mk $(FRAGMENTS) tests/tests.mk
 
 # Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...

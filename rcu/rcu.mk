@@ -1,7 +1,16 @@
-# rcu/: the library.
+# rcu/: the library; with TINY=1 Tiny RCU instead (rcu/tiny/,
+# librcutiny: docs/design/tiny.md), for programs built -DCONFIG_TINY_RCU.
+ifeq ($(TINY),1)
+LIB_SRCS  := $(sort $(wildcard rcu/tiny/*.c))
+LIB_NAME  := librcutiny
+LIB_MAP   := rcu/tiny/librcutiny.map
+else
 LIB_SRCS  := $(sort $(wildcard rcu/src/*.c))
+LIB_NAME  := librcu
+LIB_MAP   := rcu/librcu.map
+endif
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-LIB_A     := $(BUILD)/librcu.a
+LIB_A     := $(BUILD)/$(LIB_NAME).a
 LIB_HDRS  := $(shell find rcu/include -name '*.h')
 RCU_VERSION := 0.1.0
 
@@ -12,10 +21,11 @@ RCU_VERSION := 0.1.0
 # and rcu/librcu.map names each export under the version node LRCU_0
 # (tests/rcu/install.t checks that the three agree).
 RCU_SOVERSION := 0
-LIB_SONAME  := librcu.so.$(RCU_SOVERSION)
-LIB_SO_REAL := $(BUILD)/librcu.so.$(RCU_VERSION)
-LIB_SO      := $(BUILD)/librcu.so
+LIB_SONAME  := $(LIB_NAME).so.$(RCU_SOVERSION)
+LIB_SO_REAL := $(BUILD)/$(LIB_NAME).so.$(RCU_VERSION)
+LIB_SO      := $(BUILD)/$(LIB_NAME).so
 EXTRA_CFLAGS_rcu/src/ += -fvisibility=hidden -fPIC
+EXTRA_CFLAGS_rcu/tiny/ += -fvisibility=hidden -fPIC
 
 lib: $(LIB_A) $(LIB_SO)
 
@@ -24,8 +34,8 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(LIB_SO_REAL): $(LIB_OBJS) rcu/librcu.map
-	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=rcu/librcu.map \
+$(LIB_SO_REAL): $(LIB_OBJS) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=$(LIB_MAP) \
 		$(LDFLAGS) -o $@ $(LIB_OBJS)
 
 $(LIB_SO): $(LIB_SO_REAL)

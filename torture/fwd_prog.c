@@ -147,6 +147,7 @@ static void fwd_prog_cr(struct fwd *f)
 			launders += c->gps > 0;
 			torture_call(&c->cb, fwd_cbf);
 			posted++;
+			torture_cond_resched();	/* as the kernel's flood */
 		}
 		if (fwd_snapshot(f, &invoked) >= FWD_NEED_CBS)
 			break;
@@ -251,6 +252,7 @@ static void fwd_prog_nr(struct fwd *f, struct torture_random *rng)
 		if (qsbr && cur_ops->quiescent_state)
 			cur_ops->quiescent_state();
 		loops++;
+		torture_cond_resched();	/* the grace periods it waits for */
 	}
 	torture_offline();
 	gps = READ_ONCE(f->nr_gps);	/* a count: pairs with nothing */

@@ -357,6 +357,7 @@ static void *drain_watchdog(void *arg)
 {
 	unsigned long secs = (unsigned long)arg, end = torture_now_us() + secs * 1000000;
 
+	torture_up_watcher();
 	/* Gives up early once the hang watchdog (still watching the drain's
 	 * barriers) has reported a hang. */
 	while (torture_now_us() < end && !gp_hang_reported())
@@ -490,6 +491,11 @@ static int setup(int argc, char **argv)
 		free(lib);
 		return params_report() ? (status == 4 ? 2 : status) : 0;
 	}
+	if (torture_up_refused()) {
+		param_finding(PF_SKIP, params_type_idx(), "%s", torture_up_refused());
+		free(lib);
+		return params_report() ? 2 : 0;
+	}
 	lib_params(lib, nlib, own, sizeof(own), &nr_cpus);
 	free(lib);
 	ncpus_init(nr_cpus);
@@ -516,6 +522,8 @@ int main(int argc, char **argv)
 		return status;
 	if (torture_output_open(outdir))
 		return 3;
+	if (torture_up_setup())
+		return 3;
 	if (cur_ops->init && cur_ops->init())
 		return 3;
 	if (tp.test_srcu_lockdep)	/* before the test, as the kernel's */
@@ -534,7 +542,9 @@ int main(int argc, char **argv)
 		torout(" could not start the torture threads");
 		return 3;
 	}
+	torture_up_watcher();
 	stop_sig = run_until_shutdown();
+	torture_up_member();	/* it drains the callbacks */
 	stop_s = (double)torture_now_us() / 1e6;
 	if (!stop_sig)
 		test_nmis_run();	/* the kernel's, as the test ends */

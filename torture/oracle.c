@@ -291,6 +291,7 @@ static void *rcu_torture_gpwd(void *arg)
 	int i, n;
 
 	(void)arg;
+	torture_up_watcher();	/* sees a group thread that spins */
 	pthread_setname_np(pthread_self(), "rcu_torture_gpw");
 	torverbose(" rcu_torture_gpwd task started");
 	WRITE_ONCE(gpo_progress_us, torture_now_us());

@@ -205,6 +205,9 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng, unsigned 
 	 * read-exit and forward-progress threads still read). */
 	unsigned long n = nrealreaders > 0 ? (unsigned long)nrealreaders : 1, us = 0;
 
+	/* A uniprocessor RCU's readers never give the CPU away (up.c). */
+	bool up = torture_up();
+
 	if ((cur_ops->flags & TORTURE_OPS_SLEEPABLE) && !(torture_random(rng) % (n * 20))) {
 		torture_sleep_us(10 * 1000000 / TORTURE_HZ);
 		if (s)
@@ -218,14 +221,14 @@ static void read_delay(struct rt_read *rd, struct torture_random *rng, unsigned 
 		torture_spin_us(us);
 	if (span_us) {
 		/* Inside the section: blocking is fine, but where it would
-		 * end the read (RCU Tasks). */
-		if (cur_ops->flags & TORTURE_OPS_NO_BLOCK)
+		 * end the read (RCU Tasks) or let another thread run (Tiny). */
+		if (up || (cur_ops->flags & TORTURE_OPS_NO_BLOCK))
 			torture_spin_us(span_us);
 		else
 			torture_sleep_us(span_us);
 		us += span_us;
 	}
-	if (!(torture_random(rng) % (n * 500))) {
+	if (!up && !(torture_random(rng) % (n * 500))) {
 		sched_yield();
 		if (s)
 			s->preempted = 1;
@@ -489,6 +492,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 	unsigned long cookie = 0;
 	struct torture_gp_full cookie_full;
 	struct read_check rc;
+	void *up_cb;
 	long batch;
 	/*
 	 * Cookie checks 2 and 6 (one-word and full-state cookies) in one read
@@ -510,6 +514,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		rd_switch(&rd, 0);
 		return false;
 	}
+	up_cb = torture_up_read_begin(rng);
 	mbox_hang(r, rc.p, rng);
 	read_delay(&rd, rng, span_delay_us(r, rng));
 	if (r)
@@ -525,6 +530,7 @@ bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *r)
 		cookie_check_failed("Cookie check 2");
 	if (have_full && cur_ops->poll_gp_state_full(&cookie_full))
 		cookie_check_failed("Cookie check 6");
+	torture_up_read_end(up_cb);
 	rd_switch(&rd, 0);
 	if (tp.leakpointer && r)
 		leak_check(rc.p);
@@ -667,6 +673,7 @@ void *rcu_torture_reader(void *arg)
 		/* A hint; reader_onoff() does the acquire. */
 		if (READ_ONCE(r->onoff_req) == ONOFF_ONLINE)
 			stutter_wait("rcu_torture_reader");
+		torture_cond_resched();
 	}
 	irq_allow(0);
 	torture_reader_unregister();

@@ -103,6 +103,7 @@ static void *rcu_torture_stats(void *arg)
 	unsigned long last_ver = 0, last_change = torture_now_us();
 
 	(void)arg;
+	torture_up_watcher();	/* sees a group thread that spins */
 	if (window < STALL_MIN_US)
 		window = STALL_MIN_US;
 	torverbose(" rcu_torture_stats task started");

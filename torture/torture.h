@@ -352,6 +352,19 @@ int preempt_start(void);		/* reader preemption (preempt.c) */
  * RLIMIT_RTPRIO that high)? */
 bool torture_may_rt(int prio);
 int object_debug_test(void);		/* 0 ok, -1 failed */
+/* A uniprocessor RCU's run (TORTURE_OPS_UP, up.c): why it cannot run
+ * here (NULL: it can, or not such an RCU); the setup before the RCU
+ * starts; is it on; the watchers' priority and back; the kernel's
+ * cond_resched() (a no-op outside such a run); a callback queued inside
+ * a section (begin, inside it) that must not run before its end. */
+const char *torture_up_refused(void);
+int torture_up_setup(void);
+bool torture_up(void);
+void torture_up_watcher(void);
+void torture_up_member(void);
+void torture_cond_resched(void);
+void *torture_up_read_begin(struct torture_random *rng);
+void torture_up_read_end(void *c);
 
 /* Stats (stats.c) */
 int stats_start(void);

@@ -11,9 +11,16 @@ CPPFLAGS += -Itorture/include
 
 TORTURE_BIN     := $(BUILD)/rcutorture
 TORTURE_PLUGIN  := $(BUILD)/torture/libtorture_example.so
+TORTURE_LIBS    := -ldl
+ifeq ($(TINY),1)
+# Tiny RCU (make TINY=1): its flavors (ops_rcu.c: rcu, rcu_bh, sched) and
+# the kernel's busted type on it; nothing else runs on librcutiny.
+TORTURE_SRCS    := $(wildcard torture/*.c) torture/ops/ops_rcu.c torture/ops/ops_busted.c
+override LIBURCU := 0
+else
 TORTURE_SRCS    := $(wildcard torture/*.c) \
 	$(filter-out torture/ops/ops_liburcu_%.c torture/ops/urcu_%.c,$(wildcard torture/ops/*.c))
-TORTURE_LIBS    := -ldl
+endif
 
 LIBURCU_PKGS    := liburcu-memb liburcu-mb liburcu-signal liburcu-qsbr liburcu-bp
 LIBURCU_FOUND   := $(shell pkg-config --exists $(LIBURCU_PKGS) 2>/dev/null && echo 1)

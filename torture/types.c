@@ -10,6 +10,12 @@
 #include "torture.h"
 #include "ops/builtin.h"
 
+#ifdef CONFIG_TINY_RCU
+/* Tiny RCU (make TINY=1): its flavors, and the kernel's busted type on it. */
+static const struct torture_ops *const builtin[] = {
+	&rcu_ops, &rcu_bh_ops, &sched_ops, &busted_ops,
+};
+#else
 static const struct torture_ops *const builtin[] = {
 	&rcu_ops, &rcu_bh_ops, &sched_ops, &sched_free_ops, &busted_ops, &busted_barrier_ops,
 	&busted_unlock_ops, &busted_poll_ops, &busted_poll_full_ops, &busted_hang_ops,
@@ -19,6 +25,7 @@ static const struct torture_ops *const builtin[] = {
 	&tasks_tracing_ops, &tasks_tracing_busted_ops,
 	&tasks_ops, &tasks_busted_ops, &tasks_rude_ops, &tasks_rude_busted_ops,
 };
+#endif
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
 /*

@@ -507,14 +507,18 @@ scen_ncpus() {
 
 # scen_type: the torture type; "" and a skip reason when it cannot run.
 # Without preemptible RCU the kernel's rcu type tests the non-preemptible
-# flavor, which is sched here.
+# flavor, which is sched here.  With CONFIG_TINY_RCU the kernel's rcu,
+# rcu_bh, sched and busted types test Tiny RCU: the Tiny build (SP[tiny]).
 scen_type() {
 	local t=${SP_BV[rcutorture.torture_type]:-rcu}
 	SP[type]=$t
 	case $t in
-	rcu | rcu_bh | sched)
+	rcu | rcu_bh | sched | busted | rcu_busted)
 		if scen_y TINY_RCU; then
-			SP[skip]="CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU is not implemented (this project's RCU is Tree RCU)"
+			SP[tiny]=1
+			SP_NOTES+=("CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU (make TINY=1), every thread on one CPU under SCHED_FIFO")
+			! scen_y PREEMPTION ||
+				SP_NOTES+=("CONFIG_PREEMPTION=y with Tiny RCU: the kernel preempts code outside read-side sections; here the threads on the one CPU switch only where they block or yield (readers are not preempted in either)")
 		elif [ "$t" = rcu ] && ! scen_y PREEMPT_RCU; then
 			SP[type]=sched
 			SP_NOTES+=("torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor, torture_type=sched")
@@ -685,8 +689,8 @@ scen_boot_args() {
 		scen_arg "nr_cpus=${SP[possible]}" "(the CPU count: NR_CPUS${SP_BV[nr_cpus]:+ and nr_cpus=})"
 }
 
-# scen_build_tag DEBUG SAN: the build folder's tag: plain, debug, asan,
-# tsan, asan-debug, tsan-debug.
+# scen_build_tag DEBUG SAN [TINY]: the build folder's tag: plain, debug,
+# asan, tsan, asan-debug, tsan-debug; tiny, tiny-debug ... for Tiny RCU.
 scen_build_tag() {
 	local tag=
 	case $2 in
@@ -694,6 +698,7 @@ scen_build_tag() {
 	thread) tag=tsan ;;
 	esac
 	[ -z "$1" ] || tag=${tag:+$tag-}debug
+	[ -z "${3:-}" ] || tag=tiny${tag:+-$tag}
 	echo "${tag:-plain}"
 }
 
@@ -719,7 +724,8 @@ scen_plan() {
 	echo "type ${SP[type]}"
 	echo "ncpus ${SP[ncpus]}"
 	echo "duration $duration"
-	echo "build $(scen_build_tag "$debug" "$san")"
+	echo "build $(scen_build_tag "$debug" "$san" "${SP[tiny]:-}")"
+	[ -z "${SP[tiny]:-}" ] || echo "make TINY=1"
 	[ -z "$debug" ] || echo "make DEBUG=1"
 	[ -z "$san" ] || echo "make SAN=$san"
 	[ -z "${SP[skip]:-}" ] || echo "skip ${SP[skip]}"

@@ -216,25 +216,43 @@ distinct_builds() {
 	done | sort -u
 }
 
+# check_tag PLANFILE: the build that checks a plan: plain (parameters do
+# not depend on DEBUG or SAN), tiny for Tiny RCU (its own parameters).
+check_tag() {
+	case $(plan_get build <"$1") in
+	tiny*) echo tiny ;;
+	*) echo plain ;;
+	esac
+}
+
 # check_bin PLANFILE: the program that checks a plan's arguments: the
-# plan's own binary (again.sh), TORTURE_CHECK_BIN, TORTURE_BIN, or the plain
-# build (parameters do not depend on DEBUG or SAN).
+# plan's own binary (again.sh), TORTURE_CHECK_BIN, TORTURE_BIN, or the
+# check_tag build.
 check_bin() {
 	local b
 	b=$(plan_get bin <"$1")
-	echo "${b:-${TORTURE_CHECK_BIN:-${TORTURE_BIN:-$TORTURE_TOP/$(build_dir plain)/rcutorture}}}"
+	echo "${b:-${TORTURE_CHECK_BIN:-${TORTURE_BIN:-$TORTURE_TOP/$(build_dir "$(check_tag "$1")")/rcutorture}}}"
 }
 
-# session_check_build: build the plain configuration to check with, unless
-# a binary is given.  A failure leaves nothing to check with: the end of
-# make's output, exit 1, nothing run.
+# session_check_build: build the configurations to check with (plain, and
+# tiny if a plan in WORK needs it), unless a binary is given.  A failure
+# leaves nothing to check with: the end of make's output, exit 1, nothing
+# run.
 session_check_build() {
+	local tag p
+	local -A tags=([plain]=1)
 	[ -z "${TORTURE_CHECK_BIN:-}${TORTURE_BIN:-}" ] || return 0
-	echo "Building plain in $(build_dir plain) to check the scenarios" >&2
-	build_run plain "$(build_log plain)" && return 0
-	tail -n 15 "$(build_log plain)" >&2
-	die 1 "build plain FAILED: $(grep -m1 -iE 'error|no rule' "$(build_log plain)" ||
-		tail -n1 "$(build_log plain)"): nothing checked, nothing run"
+	for p in "$WORK"/*.plan; do
+		[ ! -f "$p" ] || tags[$(check_tag "$p")]=1
+	done
+	for tag in "${!tags[@]}"; do
+		echo "Building $tag in $(build_dir "$tag") to check the scenarios" >&2
+		# shellcheck disable=SC2046
+		build_run "$tag" "$(build_log "$tag")" $([ "$tag" = plain ] || echo TINY=1) && continue
+		tail -n 15 "$(build_log "$tag")" >&2
+		die 1 "build $tag FAILED: $(grep -m1 -iE 'error|no rule' "$(build_log "$tag")" ||
+			tail -n1 "$(build_log "$tag")"): nothing checked, nothing run"
+	done
 }
 
 # session_plan_builds NAME...: build every distinct configuration the

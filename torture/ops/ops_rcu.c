@@ -47,7 +47,6 @@ int rcut_boot_params(const char *args, char *err, size_t errlen)
 
 int rcut_register(void) { return rcu_register_thread(); }
 int rcut_register_cpu(int cpu) { return rcu_register_thread_cpu(cpu); }
-int rcut_cpu_group(int cpu) { return lrcu_cpu_leaf(cpu); }
 void rcut_unregister(void) { rcu_unregister_thread(); }
 void rcut_online(void) { rcu_thread_online(); }
 void rcut_offline(void) { rcu_thread_offline(); }
@@ -147,6 +146,8 @@ int rcut_same_state_full(struct torture_gp_full *c1, struct torture_gp_full *c2)
 	return same_state_synchronize_rcu_full(oldstate(c1), oldstate(c2));
 }
 unsigned long rcut_misuse(void) { return lrcu_misuse_count(); }
+#ifndef CONFIG_TINY_RCU	/* Tree RCU's administration (see ops_rcu.h) */
+int rcut_cpu_group(int cpu) { return lrcu_cpu_leaf(cpu); }
 void rcut_print_tree(FILE *out) { lrcu_print_tree(out); }
 
 /* For hang reports: each flavor's state, and the holdouts of a grace
@@ -236,6 +237,7 @@ unsigned long rcut_boosts(void)
 
 	return lrcu_get_stats(LRCU_PREEMPT, &st) ? 0 : st.boosts;
 }
+#endif /* CONFIG_TINY_RCU */
 
 int rcut_debug_objects(void)
 {
@@ -291,7 +293,7 @@ static const struct torture_read_flavor rcu_flavors[] = {
 	.cond_sync_exp = rcut_cond_sync_exp,				\
 	.get_comp_state = rcut_comp_state,				\
 	RCUT_FULL,							\
-	.stall_gp_kthread = rcut_stall_gp_kthread,			\
+	RCUT_TREE_ONLY(.stall_gp_kthread = rcut_stall_gp_kthread)	\
 	.fqs = rcut_fqs,						\
 	.debug_objects = rcut_debug_objects,				\
 	.stats = rcut_stats
@@ -302,10 +304,10 @@ const struct torture_ops rcu_ops = {
 	RCUT_UPDATE,
 	RCU_FLAVOR_OPS,
 	.name = "rcu",
-	.flags = TORTURE_OPS_IRQ_CAPABLE,
+	.flags = TORTURE_OPS_IRQ_CAPABLE | RCUT_UP,
 	.read_flavors = rcu_flavors,
 	.n_read_flavors = 4,
-	.can_boost = rcut_can_boost,
+	RCUT_TREE_ONLY(.can_boost = rcut_can_boost)
 };
 
 /* ------------------------------------------------------------------ */
@@ -332,7 +334,7 @@ const struct torture_ops rcu_bh_ops = {
 	RCUT_COMMON,
 	RCU_FLAVOR_OPS,
 	.name = "rcu_bh",
-	.flags = TORTURE_OPS_IRQ_CAPABLE,
+	.flags = TORTURE_OPS_IRQ_CAPABLE | RCUT_UP,
 	.readlock = bh_lock,
 	.readunlock = bh_unlock,
 	.dereference = bh_dereference,
@@ -381,7 +383,7 @@ const struct torture_ops sched_ops = {
 	RCUT_EQS,
 	RCUT_SCHED_UPDATE,
 	.name = "sched",
-	.flags = TORTURE_OPS_QSBR | TORTURE_OPS_IRQ_CAPABLE,
+	.flags = TORTURE_OPS_QSBR | TORTURE_OPS_IRQ_CAPABLE | RCUT_UP,
 	.readlock = sched_lock,
 	.readunlock = sched_unlock,
 	.dereference = sched_dereference,

@@ -105,9 +105,21 @@ int rcut_srcu_lockdep(long val, FILE *out);
 	.boot_params = rcut_boot_params,				\
 	.thread_unregister = rcut_unregister,				\
 	.misuse_count = rcut_misuse,					\
+	RCUT_TREE_ADMIN
+#ifdef CONFIG_TINY_RCU
+/*
+ * Tiny RCU (make TINY=1): no rcu_node tree, stall warnings, offloading,
+ * boosting or grace-period thread (the core skips what needs them), and
+ * its threads on one CPU under SCHED_FIFO (TORTURE_OPS_UP).
+ */
+#define RCUT_TREE_ADMIN		.gp_kthreads_prio = NULL
+#define RCUT_TREE_ONLY(...)
+#define RCUT_UP			TORTURE_OPS_UP
+#else
+#define RCUT_TREE_ADMIN							\
+	.thread_capacity = rcut_capacity,				\
 	.print_tree = rcut_print_tree,					\
 	.gp_state = rcut_gp_state,					\
-	.thread_capacity = rcut_capacity,				\
 	.cpu_group = rcut_cpu_group,					\
 	.stall_notifier = rcut_stall_notifier,				\
 	.stall_timeout_ms = rcut_stall_timeout_ms,			\
@@ -115,6 +127,10 @@ int rcut_srcu_lockdep(long val, FILE *out);
 	.gp_kthreads_prio = rcut_kthreads_prio,				\
 	.boosts = rcut_boosts,						\
 	.srcu_lockdep = RCUT_SRCU_LOCKDEP
+/* Fields (with their trailing comma) that only Tree RCU fills. */
+#define RCUT_TREE_ONLY(...)	__VA_ARGS__,
+#define RCUT_UP			0
+#endif
 #define RCUT_EQS							\
 	.thread_online = rcut_online,					\
 	.thread_offline = rcut_offline,					\
@@ -156,7 +172,7 @@ int rcut_srcu_lockdep(long val, FILE *out);
 	.call = rcut_sched_call,					\
 	.cb_barrier = rcut_sched_barrier,				\
 	.fqs = rcut_sched_fqs,						\
-	.stall_gp_kthread = rcut_sched_stall_gp_kthread,		\
+	RCUT_TREE_ONLY(.stall_gp_kthread = rcut_sched_stall_gp_kthread)	\
 	.get_gp_state = rcut_sched_get_state,				\
 	.start_gp_poll = rcut_sched_start_poll,				\
 	.poll_gp_state = rcut_sched_poll,				\

@@ -156,6 +156,12 @@ static inline int rcu_shutdown(void) { return lrcu_shutdown(); }
 static inline void rcu_thread_offline(void) { lrcu_thread_offline(); }
 static inline void rcu_thread_online(void) { lrcu_thread_online(); }
 
+#ifdef CONFIG_TINY_RCU
+/* May this thread legally enter a read-side section?  Tiny RCU: anywhere
+ * but between rcu_thread_offline() and rcu_thread_online(). */
+static inline bool rcu_is_watching(void) { return lrcu_tiny_watching(); }
+#define RCU_NONIDLE(stmt) do { stmt; } while (0)
+#else
 /* May this thread legally enter an rcu or rcu_sched read-side section? */
 static inline bool rcu_is_watching(void)
 {
@@ -175,6 +181,7 @@ static inline bool rcu_is_watching(void)
 	if (__rcu_nonidle)						\
 		rcu_thread_offline();					\
 } while (0)
+#endif /* CONFIG_TINY_RCU */
 
 /* ------------------------------------------------------------------ */
 /* Read side                                                            */
@@ -196,6 +203,12 @@ static inline void rcu_read_unlock_sched_notrace(void) { lrcu_read_unlock_sched_
  */
 static inline void rcu_quiescent_state(void) { lrcu_quiescent_state_inline(); }
 
+#ifdef CONFIG_TINY_RCU
+/* Tiny RCU: the depths the markers count (one flavor in fact). */
+static inline int rcu_read_lock_held(void) { return lrcu_tiny_reader.nesting != 0; }
+static inline int rcu_read_lock_bh_held(void) { return rcu_read_lock_held(); }
+static inline int rcu_read_lock_sched_held(void) { return lrcu_tiny_reader.sched_nesting != 0; }
+#else
 static inline int rcu_read_lock_held(void)
 {
 	return (LRCU_READ_ONCE(lrcu_reader.rw->ctr[LRCU_PREEMPT]) & LRCU_W_NEST_MASK) != 0;
@@ -211,6 +224,7 @@ static inline int rcu_read_lock_sched_held(void)
 	return !(lrcu_reader.sched_nesting & LRCU_SN_OFFLINE);
 #endif
 }
+#endif /* CONFIG_TINY_RCU */
 /* Any flavor's reader: what the list macros accept. */
 static inline int rcu_read_lock_any_held(void)
 {
@@ -323,6 +337,14 @@ static inline void rcu_sched_force_quiescent_state(void) { lrcu_force_qs(LRCU_SC
  * without ordering: for diagnostics and for counting grace periods that
  * elapsed across a read (rcutorture's Reader Batch).
  */
+#ifdef CONFIG_TINY_RCU
+/* Tiny RCU: one sequence for both names, as in the kernel's. */
+static inline unsigned long rcu_get_gp_seq(void)
+{
+	return LRCU_READ_ONCE(lrcu_tiny_gp_seq);	/* a sample */
+}
+static inline unsigned long rcu_sched_get_gp_seq(void) { return rcu_get_gp_seq(); }
+#else
 static inline unsigned long rcu_get_gp_seq(void)
 {
 	return LRCU_READ_ONCE(lrcu_gp_pub[LRCU_PREEMPT].seq);	/* a sample */
@@ -331,6 +353,7 @@ static inline unsigned long rcu_sched_get_gp_seq(void)
 {
 	return LRCU_READ_ONCE(lrcu_gp_pub[LRCU_SCHED].seq);	/* a sample */
 }
+#endif /* CONFIG_TINY_RCU */
 
 /* ------------------------------------------------------------------ */
 /* Polled grace periods                                                 */

@@ -98,6 +98,11 @@ struct torture_read_flavor {
 						 * spins where it would sleep inside one,
 						 * and loops that never block call
 						 * quiescent_state() between reads */
+#define TORTURE_OPS_UP			0x40	/* uniprocessor RCU (Tiny): the
+						 * threads share one CPU under
+						 * SCHED_FIFO, readers never block or
+						 * yield inside a section, and loops
+						 * yield (torture/up.c) */
 
 /* One RCU CPU stall warning, as the RCU hands it to stall_notifier()'s fn. */
 struct torture_stall {

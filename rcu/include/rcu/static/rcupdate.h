@@ -44,6 +44,11 @@
 #ifndef RCU_STATIC_RCUPDATE_H
 #define RCU_STATIC_RCUPDATE_H
 
+#ifdef CONFIG_TINY_RCU
+/* Tiny RCU (make TINY=1): its own read side, nothing below. */
+#include <rcu/static/rcutiny.h>
+#else
+
 #include <rcu/compiler.h>
 #include <rcu/types.h>
 
@@ -392,4 +397,5 @@ static inline void lrcu_quiescent_state_inline(void)
 		lrcu_qs_special();
 }
 
+#endif /* CONFIG_TINY_RCU */
 #endif /* RCU_STATIC_RCUPDATE_H */
