@@ -47,6 +47,11 @@ Workloads (--workloads read,gp,... picks some; default all):
   barrier    idle rcu_barrier() latency (rcu, sched, every liburcu flavor)
   callbacks  call_rcu() callbacks invoked per second, 1 thread and one per
              CPU (rcu, sched, every liburcu flavor)
+  lfht       liburcu's rculfhash hash table on each RCU (build/bench/
+             lfht-*: our flavors through <rcu/urcu_flavor.h>, liburcu's
+             own): lookups per second of 1 reader and updates (add,
+             delete, replace) per second of 1 writer beside it (rcu,
+             urcu-memb, sched, urcu-qsbr, interleaved round by round)
 
 Options:
   --repeats N       measurements of each figure (default 5)
@@ -67,7 +72,7 @@ EOF
 
 REPEATS=
 QUICK=0
-WORKLOADS=read,readpaced,gp,writers,idle,barrier,callbacks
+WORKLOADS=read,readpaced,gp,writers,idle,barrier,callbacks,lfht
 RESULTS=$TORTURE_TOP/results
 DATESTAMP=
 PLOTS=1
@@ -98,8 +103,8 @@ parse() {
 	local w
 	for w in ${WORKLOADS//,/ }; do
 		case $w in
-		read | readpaced | gp | writers | idle | barrier | callbacks) ;;
-		*) die 2 "--workloads: unknown workload '$w' (read readpaced gp writers idle barrier callbacks)" ;;
+		read | readpaced | gp | writers | idle | barrier | callbacks | lfht) ;;
+		*) die 2 "--workloads: unknown workload '$w' (read readpaced gp writers idle barrier callbacks lfht)" ;;
 		esac
 	done
 	[ -n "${WORKLOADS//,/}" ] || die 2 "--workloads: empty"
@@ -114,17 +119,20 @@ need_liburcu() {
 	fi
 }
 
-# programs: REFSCALE and RCUSCALE, built with the liburcu types, and the
-# plain read loops READLOOP_DIR/readloop-FLAVOR.
+# programs: REFSCALE and RCUSCALE, built with the liburcu types, the
+# plain read loops READLOOP_DIR/readloop-FLAVOR and the hash-table
+# programs READLOOP_DIR/lfht-FLAVOR.
 READLOOP_FLAVORS="rcu sched sched-free urcu-memb urcu-qsbr"
+LFHT_FLAVORS="rcu urcu-memb sched urcu-qsbr"
 programs() {
 	local dir=${PERF_BIN_DIR:-} f
 	if [ -z "$dir" ]; then
 		dir=$TORTURE_TOP/build
 		# shellcheck disable=SC2046  # one target per flavor
 		make -C "$TORTURE_TOP" -j2 -s build/refscale build/rcuscale \
-			$(printf 'build/bench/readloop-%s ' $READLOOP_FLAVORS) >&2 ||
-			die 1 "make build/refscale build/rcuscale build/bench/readloop-* failed"
+			$(printf 'build/bench/readloop-%s ' $READLOOP_FLAVORS) \
+			$(printf 'build/bench/lfht-%s ' $LFHT_FLAVORS) >&2 ||
+			die 1 "make build/refscale build/rcuscale build/bench/readloop-* build/bench/lfht-* failed"
 	fi
 	REFSCALE=$dir/refscale
 	RCUSCALE=$dir/rcuscale
@@ -133,6 +141,10 @@ programs() {
 	[ -x "$RCUSCALE" ] || die 2 "$dir: no rcuscale there"
 	for f in $READLOOP_FLAVORS; do
 		[ -x "$READLOOP_DIR/readloop-$f" ] || die 2 "$dir: no bench/readloop-$f there"
+	done
+	[[ ,$WORKLOADS, == *,lfht,* ]] || LFHT_FLAVORS=
+	for f in $LFHT_FLAVORS; do
+		[ -x "$READLOOP_DIR/lfht-$f" ] || die 2 "$dir: no bench/lfht-$f there"
 	done
 	"$REFSCALE" --list-types | grep -qx urcu-memb ||
 		die 2 "$REFSCALE was built without the liburcu types (LIBURCU=0?): rebuild with liburcu-dev"
@@ -201,6 +213,8 @@ metrics() {
 	echo "barrier_us barrier p50_us lower us {} $PAIRS_GP rcu_barrier() latency with nothing queued, median"
 	echo "cb_per_s_t1 callbacks invoked_per_s higher /s {\"kfree_nthreads\":1} $PAIRS_CB call_rcu() callbacks invoked per second, 1 thread"
 	echo "cb_per_s_t$NCPUS callbacks invoked_per_s higher /s {\"kfree_nthreads\":$NCPUS} $PAIRS_CB call_rcu() callbacks invoked per second, $NCPUS threads"
+	echo "lfht_lookups_per_s lfht lookups_per_s higher /s {} $PAIRS_GP rculfhash lookups per second, 1 reader beside 1 writer (liburcu-cds on each RCU, bench/lfht)"
+	echo "lfht_updates_per_s lfht updates_per_s higher /s {} $PAIRS_GP rculfhash updates (add, delete, replace) per second, 1 writer beside 1 reader (bench/lfht)"
 }
 
 # metric_json NAME WORKLOAD FIGURE BETTER UNIT SELECTOR PAIRS LABEL...:
@@ -237,11 +251,12 @@ cpu_model() {
 }
 
 host_json() {
-	local f
+	local f h
 	for f in "$RES"/*.jsonl; do
-		jq -c --arg cpu "$(cpu_model)" 'select(.host) | .host | {cores, kernel, membarrier, liburcu}
-			+ (if $cpu != "" then {cpu_model: $cpu} else {} end)' "$f" | head -n 1
-		return
+		# The perf programs' files have it (bench/lfht's not).
+		h=$(jq -c --arg cpu "$(cpu_model)" 'select(.host) | .host | {cores, kernel, membarrier, liburcu}
+			+ (if $cpu != "" then {cpu_model: $cpu} else {} end)' "$f" | head -n 1)
+		[ -z "$h" ] || { echo "$h"; return; }
 	done
 	echo null
 }
@@ -304,6 +319,21 @@ readloop() {
 	done
 }
 
+# lfht: liburcu's rculfhash on each RCU (bench/lfht-FLAVOR), flavor after
+# flavor, REPEATS rounds (RES/lfht.jsonl, the programs' JSON lines).
+lfht() {
+	local r f secs=0.5
+	((QUICK == 0)) || secs=0.05
+	COMMANDS+=("bench/lfht-{${LFHT_FLAVORS// /,}} $secs RUN, $REPEATS rounds")
+	for ((r = 1; r <= REPEATS; r++)); do
+		for f in $LFHT_FLAVORS; do
+			"$READLOOP_DIR/lfht-$f" "$secs" "$r" >>"$RES/lfht.jsonl" 2>>"$RES/lfht.txt" && continue
+			echo "$PROG: lfht failed: bench/lfht-$f $secs $r (its output: $RES/lfht.txt)" >&2
+			return 1
+		done
+	done
+}
+
 # The targets of the plain loops (medians over every round and offset,
 # as the programs compute theirs): ours against liburcu's, and each of
 # ours nested against outermost.  JSON objects, one a line.
@@ -338,6 +368,11 @@ main() {
 	n=$(tr ',' '\n' <<<"$WORKLOADS" | grep -c .)
 	for w in ${WORKLOADS//,/ }; do
 		i=$((i + 1))
+		if [ "$w" = lfht ]; then
+			echo "$PROG: [$i/$n] lfht: bench/lfht-{${LFHT_FLAVORS// /,}}, $REPEATS rounds" >&2
+			lfht || rc=1
+			continue
+		fi
 		read -ra cmd <<<"$(workload "$w")"
 		case ${cmd[0]} in
 		*/refscale) cmd+=(refscale.nruns="$REPEATS") ;;

@@ -28,6 +28,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
+# tests/rcu/urcu_flavor.c runs liburcu's rculfhash (liburcu-cds) on our
+# RCU: it follows torture.mk's LIBURCU choice, a TAP SKIP without it.
+$(BUILD)/obj/tests/rcu/urcu_flavor.o: $(TORTURE_URCU_FLAG)
+$(BUILD)/obj/tests/rcu/urcu_flavor.o: EXTRA_CFLAGS_tests/rcu/ += -DTEST_LIBURCU=$(LIBURCU) \
+	$(if $(filter 1,$(LIBURCU)),$(shell pkg-config --cflags liburcu-cds))
+ifeq ($(LIBURCU),1)
+$(BUILD)/tests/rcu/urcu_flavor: LDLIBS += $(shell pkg-config --libs liburcu-cds)
+endif
+
 tests: lib $(TEST_BINS) $(CHECK_DEPS)
 
 # prove (Debian package perl) runs the tests; without it tests/lib/tap-run,

@@ -63,7 +63,7 @@ kernel_spellings() {
 # or }, and back to the end of the previous one), or on the comment-only
 # line right above that statement.  The headers that define helpers
 # (kernel.h, atomic.h, lockdep.h) are not sites.
-ORDERED='smp_mb|smp_load_acquire|smp_store_release|STORE_RELEASE_LOCKED|smp_store_mb|smp_load_mb|LRCU_SMP_MB|LRCU_LOAD_ACQUIRE|LRCU_STORE_RELEASE|LRCU_LOAD_CONSUME|LRCU_STORE_MB|LRCU_LOAD_MB|(try_)?cmpxchg(_acquire|_release)?|xchg(_acquire|_release)?|LRCU_(TRY_)?CMPXCHG(_ACQUIRE|_RELEASE)?|LRCU_XCHG(_ACQUIRE|_RELEASE)?|atomic_(fetch_[a-z]+|[a-z]+_return)(_acquire|_release)?|LRCU_(FETCH_[A-Z]+|[A-Z]+_RETURN)(_ACQUIRE|_RELEASE)?|lrcu_reader_fence|lrcu__heavy_fence'
+ORDERED='smp_mb|smp_load_acquire|smp_store_release|STORE_RELEASE_LOCKED|smp_store_mb|smp_load_mb|LRCU_SMP_MB|LRCU_LOAD_ACQUIRE|LRCU_STORE_RELEASE|LRCU_LOAD_CONSUME|LRCU_STORE_MB|LRCU_LOAD_MB|(try_)?cmpxchg(_acquire|_release)?|xchg(_acquire|_release)?|LRCU_(TRY_)?CMPXCHG(_ACQUIRE|_RELEASE|_FULL)?|LRCU_XCHG(_ACQUIRE|_RELEASE)?|atomic_(fetch_[a-z]+|[a-z]+_return)(_acquire|_release)?|LRCU_(FETCH_[A-Z]+|[A-Z]+_RETURN)(_ACQUIRE|_RELEASE)?|lrcu_reader_fence|lrcu__heavy_fence'
 uncommented() {
 	sources "$1" | grep -v -e '/rcu/include/rcu/kernel\.h$' -e '/rcu/src/atomic\.h$' \
 		-e '/rcu/src/lockdep\.h$' |

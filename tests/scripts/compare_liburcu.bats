@@ -5,7 +5,8 @@ bats_require_minimum_version 1.5.0
 # shape analysis/compare.jq reads (every metric's samples per flavor, one
 # per repeat, pairs ours/liburcu), the plain read loops beside refscale
 # and the row that says when the two disagree, the markdown table and
-# targets, the plots; a program that fails; without liburcu-dev or jq,
+# targets, the plots, the rculfhash rows (bench/lfht); a program that
+# fails; without liburcu-dev or jq,
 # one line and exit 2; bad arguments.  The figures themselves are never
 # judged.
 
@@ -35,11 +36,14 @@ setup() {
 @test "compare-liburcu.sh --quick: every workload ran, compare.json, compare.md, exit 0" {
 	[ "$(cat "$RUN.status")" -eq 0 ]
 	local w
-	for w in read readpaced gp writers idle barrier callbacks; do
+	for w in read readpaced gp writers idle barrier callbacks lfht; do
 		[ -s "$RUN/q/$w.jsonl" ]
-		[ -s "$RUN/q/$w.txt" ]
-		grep -q "^compare-liburcu.sh: \[[1-7]/7\] $w: " "$RUN.err"
+		[ "$w" = lfht ] || [ -s "$RUN/q/$w.txt" ]
+		grep -q "^compare-liburcu.sh: \[[1-8]/8\] $w: " "$RUN.err"
 	done
+	# The hash-table programs once per round, the flavors interleaved.
+	[ "$(jq -r '"\(.run) \(.flavor)"' "$RUN/q/lfht.jsonl" | tr '\n' ' ')" = \
+	  "1 rcu 1 urcu-memb 1 sched 1 urcu-qsbr 2 rcu 2 urcu-memb 2 sched 2 urcu-qsbr " ]
 	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr}, 0.02 s each at 4 loop offsets, 2 rounds" "$RUN.err"
 	# Each plain loop at its four offsets once per round, the flavors interleaved.
 	[ "$(jq -r 'select(.params.pad == 0) | "\(.run) \(.flavor)"' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = \
@@ -55,7 +59,7 @@ setup() {
 	jq_ok '.schema == "rcu-torture-compare/1" and .date == "q" and .repeats == 2
 		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
 		     and (.liburcu | type) == "string")
-		and (.commands | length) == 8' "$j"
+		and (.commands | length) == 9' "$j"
 	# Every metric: samples, one per repeat (the plain loops': per repeat
 	# and loop offset); impl by name; pairs name flavors with results.
 	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
@@ -67,7 +71,11 @@ setup() {
 			and index([$p.liburcu]) != null))' "$j"
 	jq_ok '[.metrics[].name] | index("read_ns") and index("read_ns_plain") and index("gp_p50_us_r4") and index("gp_p99_us_r8")
 		and index("updates_per_s_r1") and index("updates_per_s_w8") and index("cpu_per_call_us_r1")
-		and index("gp_p50_us_idle64") and index("barrier_us") and index("cb_per_s_t1")' "$j"
+		and index("gp_p50_us_idle64") and index("barrier_us") and index("cb_per_s_t1")
+		and index("lfht_lookups_per_s") and index("lfht_updates_per_s")' "$j"
+	jq_ok '.metrics[] | select(.name | startswith("lfht_")) | [.results[].flavor] == ["rcu", "urcu-memb", "sched", "urcu-qsbr"]
+		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"}]
+		and .better == "higher"' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns") | [.results[].flavor] ==
 		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"]
 		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
@@ -110,6 +118,8 @@ setup() {
 	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu [0-9.]* ns | urcu-memb [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1; \(read_ns_plain agrees ([0-9.]*)\|\*\*the two methods disagree: read_ns_plain gives [0-9.]*\*\*\) |$" "$md"
 	grep -q "^| read-side cost, the same loop as a plain program .* | sched-free [0-9.]* ns | urcu-qsbr [0-9.]* ns | .* | ours if < 1 |$" "$md"
 	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu [0-9.kM]* /s | urcu-bp .* | ours if > 1 |$" "$md"
+	grep -q "^| rculfhash lookups per second, .* | rcu [0-9.kM]* /s | urcu-memb [0-9.kM]* /s | .* | ours if > 1 |$" "$md"
+	grep -q "^| rculfhash updates .* | sched [0-9.kM]* /s | urcu-qsbr [0-9.kM]* /s | .* | ours if > 1 |$" "$md"
 	grep -q "^| the paced updater's grace periods per second .* | rcu .* | urcu-memb .* | informational |$" "$md"
 	# One row per pair of every metric.
 	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) [0-9.]*[kM]* [a-z/]* | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
@@ -178,7 +188,7 @@ setup() {
 	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: --repeats 0: expected 1 to 9999" ]
 	run "$CMP" --workloads read,nosuch
 	[ "$status" -eq 2 ]
-	[ "$output" = "compare-liburcu.sh: --workloads: unknown workload 'nosuch' (read readpaced gp writers idle barrier callbacks)" ]
+	[ "$output" = "compare-liburcu.sh: --workloads: unknown workload 'nosuch' (read readpaced gp writers idle barrier callbacks lfht)" ]
 	run "$CMP" --frobnicate
 	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: --frobnicate: unknown argument (see --help)" ]
 	run "$CMP" --results "$RUN" --datestamp q

@@ -56,3 +56,30 @@ $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_URCU)): $(BUILD)/bench/readloop-
 		torture/bench/readloop.c $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(READLOOP_CFLAGS) $(RL_DEF_$*) -o $@ $< $(shell pkg-config --cflags --libs lib$*)
+
+# $(BUILD)/bench/lfht-FLAVOR: liburcu's rculfhash on one RCU (lookups and
+# updates per second), one source built per RCU with the same plain flags:
+# ours through <rcu/urcu_flavor.h> against librcu.so, liburcu's flavors
+# against their shared libraries; all against liburcu-cds
+# (bin/compare-liburcu.sh's lfht workload).  Only with liburcu-dev.
+LFHT_OURS := rcu sched
+LFHT_URCU := urcu-memb urcu-qsbr
+LFHT_BINS := $(if $(filter 1,$(LIBURCU)),$(addprefix $(BUILD)/bench/lfht-,$(LFHT_OURS) $(LFHT_URCU)))
+LF_DEF_rcu := -DLF_RCU
+LF_DEF_sched := -DLF_SCHED
+LF_DEF_urcu-memb := -DLF_URCU_MEMB
+LF_DEF_urcu-qsbr := -DLF_URCU_QSBR
+
+all: $(LFHT_BINS)
+
+$(addprefix $(BUILD)/bench/lfht-,$(LFHT_OURS)): $(BUILD)/bench/lfht-%: \
+		torture/bench/lfht.c $(LIB_SO) $(LIB_HDRS) $(TORTURE_URCU_FLAG)
+	@mkdir -p $(dir $@)
+	$(CC) $(READLOOP_CFLAGS) $(LF_DEF_$*) -Ircu/include -Itorture/include -o $@ $< \
+		$(shell pkg-config --cflags --libs liburcu-cds) -L$(BUILD) -lrcu -Wl,-rpath,$(abspath $(BUILD))
+
+$(addprefix $(BUILD)/bench/lfht-,$(LFHT_URCU)): $(BUILD)/bench/lfht-%: \
+		torture/bench/lfht.c $(TORTURE_URCU_FLAG)
+	@mkdir -p $(dir $@)
+	$(CC) $(READLOOP_CFLAGS) $(LF_DEF_$*) -Itorture/include -o $@ $< \
+		$(shell pkg-config --cflags --libs lib$* liburcu-cds)

@@ -68,6 +68,7 @@
  *
  *   LRCU_XCHG(p, v)              store v, return the old value
  *   LRCU_CMPXCHG(p, o, v)        store v if *p == o; return the old value
+ *   LRCU_CMPXCHG_FULL(p, o, v)   the same, fully ordered when it fails too
  *   LRCU_TRY_CMPXCHG(p, op, v)   store v if *p == *op: true, else false
  *                                with *op = the value found
  *   LRCU_FETCH_ADD(p, v) ...     *p op= v, return the old value
@@ -94,6 +95,14 @@
 #define LRCU_CMPXCHG_RELAXED(p, o, v)	LRCU__CMPXCHG(p, o, v, __ATOMIC_RELAXED)
 #define LRCU_CMPXCHG_ACQUIRE(p, o, v)	LRCU__CMPXCHG(p, o, v, __ATOMIC_ACQUIRE)
 #define LRCU_CMPXCHG_RELEASE(p, o, v)	LRCU__CMPXCHG(p, o, v, __ATOMIC_RELEASE)
+/* Fully ordered whether or not it stores (liburcu's uatomic_cmpxchg()):
+ * a caller may dereference the value found after a failure. */
+#define LRCU_CMPXCHG_FULL(p, o, v) __extension__ ({			\
+	__typeof__(*(p)) lrcu__old = (o);				\
+	(void)__atomic_compare_exchange_n((p), &lrcu__old, (v), 0,	\
+					  __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+	lrcu__old;							\
+})
 
 #define LRCU_FETCH_ADD(p, v)		__atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
 #define LRCU_FETCH_ADD_RELAXED(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)

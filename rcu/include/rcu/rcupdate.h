@@ -591,6 +591,54 @@ static inline void cond_synchronize_sched_expedited(unsigned long c)
 	((__typeof__(*(p)) __force *)LRCU_READ_ONCE(p))
 #define rcu_access_index(p)		LRCU_READ_ONCE(p)
 
+/*
+ * Replace the pointer: publish ptr in rcu_ptr (as rcu_assign_pointer())
+ * and return the value it held, read as rcu_dereference_protected() with
+ * condition c (the update-side lock that makes the read and the store
+ * one step).  The kernel's rcu_replace_pointer().
+ */
+#define rcu_replace_pointer(rcu_ptr, ptr, c) __extension__ ({		\
+	__typeof__(ptr) __rrp_prev = rcu_dereference_protected(rcu_ptr, c); \
+	LRCU_ASSIGN_POINTER(rcu_ptr, ptr);				\
+	__rrp_prev;							\
+})
+
+/*
+ * liburcu's pointer API (<urcu/pointer.h>), with its meaning: unlike
+ * rcu_assign_pointer(), these take the address of the RCU-protected
+ * pointer.  Without a lock around the update:
+ *
+ *   rcu_set_pointer(pp, v)            rcu_assign_pointer(*pp, v)
+ *   rcu_xchg_pointer(pp, v)           publish v, return the pointer it
+ *                                     replaced
+ *   rcu_cmpxchg_pointer(pp, old, v)   publish v if *pp is old; return
+ *                                     what *pp held (old if it stored)
+ *
+ * Both read-modify-writes are fully ordered, the failed compare too, as
+ * liburcu's: what the caller wrote to *v is published with it (the
+ * release half, paired with rcu_dereference()'s consume load), and the
+ * pointer returned may be dereferenced or handed to call_rcu() (the
+ * acquire half, paired with the release half of whoever stored it).  As
+ * in liburcu, v and old must have *pp's type.  Included before this
+ * header, liburcu's own definitions (the same meaning) are replaced.
+ */
+#undef rcu_set_pointer
+#define rcu_set_pointer(pp, v)		LRCU_ASSIGN_POINTER(*(pp), v)
+#undef rcu_xchg_pointer
+#define rcu_xchg_pointer(pp, v) __extension__ ({			\
+	__typeof__(*(pp)) __rxp_v = (v);				\
+	/* Fully ordered: see above (pairs with rcu_dereference()) */	\
+	LRCU_XCHG((pp), __rxp_v);					\
+})
+#undef rcu_cmpxchg_pointer
+#define rcu_cmpxchg_pointer(pp, old, v) __extension__ ({		\
+	__typeof__(*(pp)) __rcp_old = (old);				\
+	__typeof__(*(pp)) __rcp_v = (v);				\
+	/* Fully ordered, failing or not: see above (pairs with	\
+	 * rcu_dereference() and with the store of the value found) */	\
+	LRCU_CMPXCHG_FULL((pp), __rcp_old, __rcp_v);			\
+})
+
 /* An RCU-protected array index (the array's contents depend on it). */
 #define rcu_dereference_index_check(p, c) ({				\
 	RCU_LOCKDEP_WARN(!((c) || rcu_read_lock_held()),		\
