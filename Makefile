@@ -10,12 +10,16 @@
 #   make CC=clang            any of the above with clang (build/clang*/)
 #   make INJECT=1            deliberate-bug build (BUILD/inject/): the
 #                            library accepts rcutree.inject=NAME (bin/mutation.sh)
+#   make WEAKMEM=1           weak-memory emulation build (build/weakmem/,
+#                            with INJECT=1 build/weakmem/inject/):
+#                            docs/design/weakmem.md
 #   make BUILD=DIR ...       put this configuration's outputs in DIR instead
 
 CC      ?= gcc
 SAN     ?=
 DEBUG   ?=
 INJECT  ?=
+WEAKMEM ?=
 PREFIX  ?= /usr/local
 
 # One build folder per configuration.
@@ -41,6 +45,14 @@ endif
 else
 $(error SAN must be thread or address, not '$(SAN)')
 endif
+ifeq ($(WEAKMEM),1)
+ifneq ($(SAN),)
+$(error WEAKMEM=1 does not combine with SAN=$(SAN))
+endif
+DEFAULT_BUILD := $(DEFAULT_BUILD)/weakmem
+else ifneq ($(WEAKMEM),)
+$(error WEAKMEM must be 1 or empty, not '$(WEAKMEM)')
+endif
 ifeq ($(INJECT),1)
 DEFAULT_BUILD := $(DEFAULT_BUILD)/inject
 else ifneq ($(INJECT),)
@@ -55,6 +67,9 @@ OPT     += -DLRCU_DEBUG -DCONFIG_PROVE_RCU
 endif
 ifeq ($(INJECT),1)
 OPT     += -DLRCU_INJECT
+endif
+ifeq ($(WEAKMEM),1)
+OPT     += -DLRCU_WEAKMEM
 endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
 CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread $(SANFLAGS)

@@ -12,6 +12,8 @@
  * Who calls whom among the files of rcu/src, lowest first; a file calls
  * the ones below it, never above, except where noted:
  *
+ *   weakmem.c        the weak-memory emulation (make WEAKMEM=1): under
+ *                    every access helper, so it calls nothing
  *   time.c, lock.c, params.c, segcblist.c, debug.c (messages, debug objects,
  *                    checks; one call up: registry.c says whether the
  *                    caller is in a read-side section)
@@ -120,6 +122,12 @@ struct lrcu__params {
 	long kthread_prio;		/* rcutree.kthread_prio: SCHED_FIFO priority */
 	long rcu_boost;			/* rcutree.rcu_boost: CONFIG_RCU_BOOST */
 	long rcu_boost_delay;		/* rcutree.rcu_boost_delay (ms) */
+#ifdef LRCU_WEAKMEM
+	/* The weak-memory emulation (weakmem.c): read at each access. */
+	long wm_delay_us;		/* weakmem.delay_us: a store's longest
+					 * wait before others see it; 0: none */
+	long wm_mode;			/* weakmem.mode: 0 TSO, 1 weak */
+#endif
 };
 extern struct lrcu__params lrcu__params;
 

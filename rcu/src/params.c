@@ -59,6 +59,10 @@ struct lrcu__params lrcu__params = {
 	.kthread_prio = 0,		/* CONFIG_RCU_KTHREAD_PRIO=0 (RCU_BOOST=n) */
 	.rcu_boost = 0,			/* CONFIG_RCU_BOOST=n */
 	.rcu_boost_delay = 500,		/* CONFIG_RCU_BOOST_DELAY=500 */
+#ifdef LRCU_WEAKMEM
+	.wm_delay_us = 100,
+	.wm_mode = 1,
+#endif
 };
 
 /* ------------------------------------------------------------------ */
@@ -221,6 +225,12 @@ static const struct param_desc param_table[] = {
 	  "boost readers that hold up a grace period (CONFIG_RCU_BOOST; raises kthread_prio to 1)"),
 	P("rcutree.rcu_boost_delay", rcu_boost_delay, 0, 3600000, false,
 	  "ms a grace period lasts before its readers are boosted (CONFIG_RCU_BOOST_DELAY)"),
+#ifdef LRCU_WEAKMEM
+	P("weakmem.delay_us", wm_delay_us, 0, 1000000, false,
+	  "WEAKMEM build: longest delay (us) before a store is visible to other threads"),
+	P("weakmem.mode", wm_mode, 0, 1, false,
+	  "WEAKMEM build: 0 TSO (stores visible in order), 1 weak (any order but release/fences)"),
+#endif
 };
 #undef P
 #undef SECS
