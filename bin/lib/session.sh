@@ -218,11 +218,13 @@ distinct_builds() {
 
 # check_bin PLANFILE: the program that checks a plan's arguments: the
 # plan's own binary (again.sh), TORTURE_CHECK_BIN, TORTURE_BIN, or the plain
-# build (parameters do not depend on DEBUG or SAN).
+# build (parameters do not depend on DEBUG or SAN), the weakmem build for a
+# WEAKMEM=1 plan (its weakmem.* parameters exist only there).
 check_bin() {
-	local b
+	local b tag=plain
 	b=$(plan_get bin <"$1")
-	echo "${b:-${TORTURE_CHECK_BIN:-${TORTURE_BIN:-$TORTURE_TOP/$(build_dir plain)/rcutorture}}}"
+	[[ $(plan_get build <"$1") != weakmem* ]] || tag=weakmem
+	echo "${b:-${TORTURE_CHECK_BIN:-${TORTURE_BIN:-$TORTURE_TOP/$(build_dir $tag)/rcutorture}}}"
 }
 
 # session_check_build: build the plain configuration to check with, unless
@@ -260,9 +262,16 @@ session_plan_builds() {
 # session_check_plans NAME...: every plan's boot arguments checked by the
 # program (check_bin); all errors printed, then 2 if there was one.
 session_check_plans() {
-	local name p rc=0
+	local name p rc=0 bin
 	for name in $(printf '%s\n' "$@" | sort -u); do
 		p=$WORK/$name.plan
+		bin=$(check_bin "$p")
+		if [ "$bin" = "$TORTURE_TOP/$(build_dir weakmem)/rcutorture" ] && [ ! -x "$bin" ]; then
+			echo "Building weakmem in $(build_dir weakmem) to check $name" >&2
+			build_run weakmem "$(build_log weakmem)" WEAKMEM=1 ||
+				die 1 "build weakmem FAILED: $(grep -m1 -iE 'error|no rule' "$(build_log weakmem)" ||
+					tail -n1 "$(build_log weakmem)"): nothing checked, nothing run"
+		fi
 		scen_check "$p" "$(check_bin "$p")" || rc=2
 	done
 	return "$rc"

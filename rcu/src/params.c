@@ -60,7 +60,7 @@ struct lrcu__params lrcu__params = {
 	.rcu_boost = 0,			/* CONFIG_RCU_BOOST=n */
 	.rcu_boost_delay = 500,		/* CONFIG_RCU_BOOST_DELAY=500 */
 #ifdef LRCU_WEAKMEM
-	.wm_delay_us = 100,
+	.wm_delay_us = 5000,
 	.wm_mode = 1,
 #endif
 };

@@ -9,7 +9,7 @@
  * writes memory at once (so the thread's own loads, emulated or plain,
  * see it: store forwarding for free) and records the value it replaced
  * and a due time, now plus a uniform random delay of up to
- * weakmem.delay_us.  Until the due time passes, an emulated load of
+ * weakmem.delay_us (5 ms by default).  Until the due time passes, an emulated load of
  * another thread returns the replaced value of the oldest pending store
  * to that object.  Nothing drains a buffer in the background: an entry
  * whose due time has passed is simply no longer pending, whoever looks.
@@ -28,8 +28,8 @@
  *     earlier store of its thread;
  *   - a fence (smp_mb()), a sequentially consistent store and a fully
  *     ordered (or, in TSO, any) read-modify-write empty the caller's
- *     buffer first; a release read-modify-write too; membarrier()
- *     empties every thread's.  Making entry e visible early makes
+ *     buffer first; membarrier() empties every thread's.  A weaker
+ *     read-modify-write's store waits like a plain store of its order.  Making entry e visible early makes
  *     visible every entry of its thread due no later than e.
  * Loads are never delayed, so load-load and load-store reordering do
  * not happen: acquire loads keep their meaning without any work.
@@ -41,6 +41,7 @@
  */
 #ifdef LRCU_WEAKMEM
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,31 +281,18 @@ unsigned long long lrcu__wm_load(const volatile void *p, size_t size, int mo)
 	return v;
 }
 
-void lrcu__wm_store(volatile void *p, size_t size, unsigned long long v, int mo)
+/*
+ * Record that b's thread just replaced `old' at [a, a+size) with a store
+ * of order mo (memory is written by the caller, after wm_gen moves on):
+ * its due time, after what must become visible before it.
+ */
+static void push(struct wm_buf *b, uintptr_t a, size_t size, unsigned long long old,
+		 int mo, uint64_t now)
 {
-	uintptr_t a = (uintptr_t)p;
 	long delay = param(&lrcu__params.wm_delay_us);
-	struct wm_buf *b;
+	uint64_t due = now + rnd(b) % ((uint64_t)delay * 1000 + 1), latest = 0;
 	struct wm_entry *e;
-	uint64_t now, due, latest = 0;
 
-	if (!delay || !enter()) {
-		raw_store(a, size, v, mo);
-		return;
-	}
-	b = self_buf();
-	now = now_ns();
-	commit_upto(b, now);
-	if (mo == LRCU__MO_SEQ_CST) {
-		/* smp_store_mb(): after all our earlier stores, and before
-		 * any later load (the caller's fence, as an xchg). */
-		commit_all(b);
-		raw_store(a, size, v, mo);
-		leave();
-		return;
-	}
-	commit_others(a, size, now);
-	due = now + rnd(b) % ((uint64_t)delay * 1000 + 1);
 	for (int i = 0; i < b->n; i++) {
 		e = &b->e[i];
 		if (e->due > latest &&
@@ -326,10 +314,35 @@ void lrcu__wm_store(volatile void *p, size_t size, unsigned long long v, int mo)
 	wm_pending++;
 	e->addr = a;
 	e->size = size;
-	e->old = raw_load(a, size, LRCU__MO_RELAXED);
+	e->old = old;
 	e->due = due;
 	LRCU__RAW_STORE(&wm_gen, wm_gen + 1, LRCU__MO_RELAXED);
 	LRCU__RAW_FENCE();	/* pairs with lrcu__wm_load()'s unlocked path */
+}
+
+void lrcu__wm_store(volatile void *p, size_t size, unsigned long long v, int mo)
+{
+	uintptr_t a = (uintptr_t)p;
+	struct wm_buf *b;
+	uint64_t now;
+
+	if (!param(&lrcu__params.wm_delay_us) || !enter()) {
+		raw_store(a, size, v, mo);
+		return;
+	}
+	b = self_buf();
+	now = now_ns();
+	commit_upto(b, now);
+	if (mo == LRCU__MO_SEQ_CST) {
+		/* smp_store_mb(): after all our earlier stores, and before
+		 * any later load (the caller's fence, as an xchg). */
+		commit_all(b);
+		raw_store(a, size, v, mo);
+		leave();
+		return;
+	}
+	commit_others(a, size, now);
+	push(b, a, size, raw_load(a, size, LRCU__MO_RELAXED), mo, now);
 	raw_store(a, size, v, mo);
 	leave();
 }
@@ -355,25 +368,33 @@ void lrcu__wm_membarrier(void)
 
 /*
  * A read-modify-write works on memory: first every pending store to its
- * object becomes visible (ours too: the RMW is visible at once and must
- * follow them), then as its order asks, our other stores.  The lock is
- * held until lrcu__wm_rmw_end(), so that no store to the object slips
- * between; the return value says whether we took it (not in a signal
- * handler that interrupted the emulation).
+ * object becomes visible (ours too: it must follow them), then as its
+ * order asks, our other stores.  The lock is held until
+ * lrcu__wm_rmw_end(), so that no store to the object slips between; the
+ * return value says whether we took it (not in a signal handler that
+ * interrupted the emulation).  In the weak mode the store of a relaxed,
+ * acquire or release one then waits in our buffer like a plain store
+ * (an arm64 stxr's does): wm_rmw says so, with the value it replaced.
  */
+static __thread struct {
+	uintptr_t a;		/* 0: the RMW's store is visible at once */
+	size_t size;
+	unsigned long long old;
+	int mo;
+} wm_rmw;
+
 int lrcu__wm_rmw_begin(const volatile void *p, size_t size, int mo)
 {
 	uintptr_t a = (uintptr_t)p;
 	struct wm_buf *b;
+	bool weak = param(&lrcu__params.wm_mode) != 0;
 
 	if (!enter())
 		return 0;
 	commit_others(a, size, now_ns());
-	b = wm_self;
-	if (!b)
-		return 1;
-	if ((mo != LRCU__MO_RELAXED && mo != LRCU__MO_ACQUIRE) ||
-	    param(&lrcu__params.wm_mode) == 0) {
+	wm_rmw.a = 0;
+	b = self_buf();
+	if (mo == LRCU__MO_SEQ_CST || mo == LRCU__MO_ACQ_REL || !weak) {
 		commit_all(b);	/* x86's locked instructions are full fences */
 		return 1;
 	}
@@ -382,12 +403,22 @@ int lrcu__wm_rmw_begin(const volatile void *p, size_t size, int mo)
 			commit_upto(b, b->e[i].due);
 			i = -1;
 		}
+	if (param(&lrcu__params.wm_delay_us)) {
+		wm_rmw.a = a;
+		wm_rmw.size = size;
+		wm_rmw.old = raw_load(a, size, LRCU__MO_RELAXED);
+		wm_rmw.mo = mo;
+	}
 	return 1;
 }
 
 void lrcu__wm_rmw_end(int locked)
 {
-	if (locked)
-		leave();
+	if (!locked)
+		return;
+	/* A failed compare-and-exchange stored nothing. */
+	if (wm_rmw.a && raw_load(wm_rmw.a, wm_rmw.size, LRCU__MO_RELAXED) != wm_rmw.old)
+		push(wm_self, wm_rmw.a, wm_rmw.size, wm_rmw.old, wm_rmw.mo, now_ns());
+	leave();
 }
 #endif /* LRCU_WEAKMEM */

@@ -258,6 +258,6 @@ int main(void)
 	pthread_barrier_wait(&start);
 	pthread_join(tid, NULL);
 	test_drains();
-	return 0;
+	return tap_exit_status();
 }
 #endif
