@@ -14,6 +14,9 @@
 #   make TINY=1              Tiny RCU (BUILD/tiny/): librcutiny.a/.so, and
 #                            rcutorture, refscale, rcuscale, examples on it
 #                            (docs/design/tiny.md)
+#   make WEAKMEM=1           weak-memory emulation build (build/weakmem/,
+#                            with INJECT=1 build/weakmem/inject/):
+#                            docs/design/weakmem.md
 #   make BUILD=DIR ...       put this configuration's outputs in DIR instead
 
 CC      ?= gcc
@@ -21,6 +24,7 @@ SAN     ?=
 DEBUG   ?=
 INJECT  ?=
 TINY    ?=
+WEAKMEM ?=
 PREFIX  ?= /usr/local
 
 # One build folder per configuration.
@@ -46,6 +50,14 @@ endif
 else
 $(error SAN must be thread or address, not '$(SAN)')
 endif
+ifeq ($(WEAKMEM),1)
+ifneq ($(SAN),)
+$(error WEAKMEM=1 does not combine with SAN=$(SAN))
+endif
+DEFAULT_BUILD := $(DEFAULT_BUILD)/weakmem
+else ifneq ($(WEAKMEM),)
+$(error WEAKMEM must be 1 or empty, not '$(WEAKMEM)')
+endif
 ifeq ($(INJECT),1)
 DEFAULT_BUILD := $(DEFAULT_BUILD)/inject
 else ifneq ($(INJECT),)
@@ -68,6 +80,9 @@ OPT     += -DLRCU_INJECT
 endif
 ifeq ($(TINY),1)
 OPT     += -DCONFIG_TINY_RCU
+endif
+ifeq ($(WEAKMEM),1)
+OPT     += -DLRCU_WEAKMEM
 endif
 CPPFLAGS := -Ircu/include -D_GNU_SOURCE
 CFLAGS  := -std=gnu11 $(OPT) $(WARN) -pthread $(SANFLAGS)

@@ -128,6 +128,7 @@ own_option() {
 	--kconfig | --kconfigs) OPT_EXTRA+=(--kconfig "$2") ;;
 	--kasan) OPT_EXTRA+=(--kconfig CONFIG_KASAN=y) ;;
 	--kcsan) OPT_EXTRA+=(--kconfig CONFIG_KCSAN=y) ;;
+	--weakmem) OPT_EXTRA+=(--kconfig CONFIG_WEAKMEM=y) ;;
 	--torture)
 		case $2 in
 		rcu) ;;

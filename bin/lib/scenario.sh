@@ -34,6 +34,7 @@ SCENARIO_DIR=${TORTURE_SCENARIO_DIR:-$TORTURE_TOP/scenarios}
 #   TYPE    bool (y/n), tristate (y/n/m), int
 #   EFFECT  model (the kernel's derivations read it: scen_derive), ncpus,
 #           debug (a DEBUG=1 build), san:KIND (a SAN=KIND build),
+#           weakmem (a WEAKMEM=1 build: docs/design/weakmem.md),
 #           param:NAME (the default of that boot parameter), ignored (no
 #           userspace meaning: noted), derived (the kernel computes it
 #           from others: a setting has no effect)
@@ -61,6 +62,7 @@ RCU_REF_SCALE_TEST          tristate  model
 RCU_SCALE_TEST              tristate  model
 KASAN                       bool      san:address
 KCSAN                       bool      san:thread
+WEAKMEM                     bool      weakmem
 RCU_FANOUT                  int       param:rcutree.rcu_fanout
 RCU_FANOUT_LEAF             int       param:rcutree.rcu_fanout_leaf
 RCU_FANOUT_EXACT            bool      param:rcutree.rcu_fanout_exact
@@ -325,7 +327,7 @@ scen_derived() {
 scen_derive() {
 	local k m models=''
 	for k in RCU_EXPERT MAXSMP PREEMPT_RT PREEMPT_DYNAMIC PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
-		FORCE_TASKS_RCU FORCE_TASKS_RUDE_RCU FORCE_TASKS_TRACE_RCU KASAN KCSAN \
+		FORCE_TASKS_RCU FORCE_TASKS_RUDE_RCU FORCE_TASKS_TRACE_RCU KASAN KCSAN WEAKMEM \
 		RCU_FANOUT_EXACT DEBUG_OBJECTS_RCU_HEAD RCU_TORTURE_TEST RCU_LAZY; do
 		scen_visible "$k" n
 	done
@@ -445,6 +447,12 @@ scen_kconfig_effects() {
 		echo "${SP_FROM[CONFIG_KCSAN]}: CONFIG_KCSAN=y: cannot be combined with CONFIG_KASAN=y (one sanitizer a build)" >&2
 		rc=2
 	fi
+	for name in KASAN KCSAN; do
+		if scen_y WEAKMEM && scen_y "$name"; then
+			echo "${SP_FROM[CONFIG_WEAKMEM]}: CONFIG_WEAKMEM=y: cannot be combined with CONFIG_$name=y (the emulation hides what a sanitizer looks for)" >&2
+			rc=2
+		fi
+	done
 	return "$rc"
 }
 
@@ -689,14 +697,16 @@ scen_boot_args() {
 		scen_arg "nr_cpus=${SP[possible]}" "(the CPU count: NR_CPUS${SP_BV[nr_cpus]:+ and nr_cpus=})"
 }
 
-# scen_build_tag DEBUG SAN [TINY]: the build folder's tag: plain, debug,
-# asan, tsan, asan-debug, tsan-debug; tiny, tiny-debug ... for Tiny RCU.
+# scen_build_tag DEBUG SAN [TINY [WEAKMEM]]: the build folder's tag:
+# plain, debug, asan, tsan, asan-debug, tsan-debug, weakmem, weakmem-debug;
+# tiny, tiny-debug ... for Tiny RCU.
 scen_build_tag() {
 	local tag=
 	case $2 in
 	address) tag=asan ;;
 	thread) tag=tsan ;;
 	esac
+	[ -z "${4:-}" ] || tag=weakmem
 	[ -z "$1" ] || tag=${tag:+$tag-}debug
 	[ -z "${3:-}" ] || tag=tiny${tag:+-$tag}
 	echo "${tag:-plain}"
@@ -705,7 +715,7 @@ scen_build_tag() {
 # scen_plan NAME DURATION < records: the plan (see the top of this
 # file), or 2 after the errors on stderr.
 scen_plan() {
-	local name=$1 duration=$2 rc=0 debug='' san='' i k
+	local name=$1 duration=$2 rc=0 debug='' san='' weakmem='' i k
 	SP_VAL=() SP_FROM=() SP_EFF=() SP_WHY=() SP_BV=() SP=()
 	SP_ORDER=() SP_CHECKS=() SP_BOOT=() SP_BOOTFROM=() SP_NOTES=() SP_ARGS=() SP_ARGFROM=()
 	scen_plan_read
@@ -720,13 +730,15 @@ scen_plan() {
 	! scen_y PROVE_RCU || debug=1
 	! scen_y KASAN || san=address
 	! scen_y KCSAN || san=thread
+	! scen_y WEAKMEM || weakmem=1
 	echo "name $name"
 	echo "type ${SP[type]}"
 	echo "ncpus ${SP[ncpus]}"
 	echo "duration $duration"
-	echo "build $(scen_build_tag "$debug" "$san" "${SP[tiny]:-}")"
+	echo "build $(scen_build_tag "$debug" "$san" "${SP[tiny]:-}" "$weakmem")"
 	[ -z "${SP[tiny]:-}" ] || echo "make TINY=1"
 	[ -z "$debug" ] || echo "make DEBUG=1"
+	[ -z "$weakmem" ] || echo "make WEAKMEM=1"
 	[ -z "$san" ] || echo "make SAN=$san"
 	[ -z "${SP[skip]:-}" ] || echo "skip ${SP[skip]}"
 	for ((i = 0; i < ${#SP_ARGS[@]}; i++)); do

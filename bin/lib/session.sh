@@ -217,11 +217,21 @@ distinct_builds() {
 }
 
 # check_tag PLANFILE: the build that checks a plan: plain (parameters do
-# not depend on DEBUG or SAN), tiny for Tiny RCU (its own parameters).
+# not depend on DEBUG or SAN), tiny for Tiny RCU (its own parameters),
+# weakmem for a WEAKMEM=1 plan (its weakmem.* parameters exist only there).
 check_tag() {
 	case $(plan_get build <"$1") in
 	tiny*) echo tiny ;;
+	weakmem*) echo weakmem ;;
 	*) echo plain ;;
+	esac
+}
+
+# check_tag_vars TAG: the make variables of a check_tag build.
+check_tag_vars() {
+	case $1 in
+	tiny) echo TINY=1 ;;
+	weakmem) echo WEAKMEM=1 ;;
 	esac
 }
 
@@ -235,7 +245,7 @@ check_bin() {
 }
 
 # session_check_build: build the configurations to check with (plain, and
-# tiny if a plan in WORK needs it), unless a binary is given.  A failure
+# tiny or weakmem if a plan in WORK needs it), unless a binary is given.  A failure
 # leaves nothing to check with: the end of make's output, exit 1, nothing
 # run.
 session_check_build() {
@@ -248,7 +258,7 @@ session_check_build() {
 	for tag in "${!tags[@]}"; do
 		echo "Building $tag in $(build_dir "$tag") to check the scenarios" >&2
 		# shellcheck disable=SC2046
-		build_run "$tag" "$(build_log "$tag")" $([ "$tag" = plain ] || echo TINY=1) && continue
+		build_run "$tag" "$(build_log "$tag")" $(check_tag_vars "$tag") && continue
 		tail -n 15 "$(build_log "$tag")" >&2
 		die 1 "build $tag FAILED: $(grep -m1 -iE 'error|no rule' "$(build_log "$tag")" ||
 			tail -n1 "$(build_log "$tag")"): nothing checked, nothing run"

@@ -29,6 +29,12 @@ enum lrcu_bug {
 	LRCU_BUG_UNFENCED_IDLE,		/* scans before the heavy fence count words
 					 * outside a section as quiescent */
 	LRCU_BUG_READER_FENCE,		/* the reader's fence removed (no membarrier) */
+	LRCU_BUG_EXP_FENCE,		/* expedited GPs skip the heavy fence before
+					 * their scans */
+	LRCU_BUG_SRCU_START_FENCE,	/* SRCU's fence S at GP start removed */
+	LRCU_BUG_SRCU_FLIP_FENCE,	/* SRCU's fence D after the flip removed */
+	LRCU_BUG_SCHED_ONLINE_FENCE,	/* an rcu_sched thread's fence after its
+					 * online word store removed */
 	LRCU_BUG_EXP_SKIP_READER,	/* an expedited GP ignores readers inside */
 	LRCU_BUG_SRCU_ONE_PHASE,	/* SRCU flips without draining the other index */
 	LRCU_BUG_TASKS_TRACE_NESTING,	/* a nested rcu_read_unlock_trace() ends the

@@ -12,6 +12,8 @@
  * Who calls whom among the files of rcu/src, lowest first; a file calls
  * the ones below it, never above, except where noted:
  *
+ *   weakmem.c        the weak-memory emulation (make WEAKMEM=1): under
+ *                    every access helper, so it calls nothing
  *   time.c, lock.c, params.c, segcblist.c, lockdep_graph.c (lock
  *                    dependencies), debug.c (messages, debug objects,
  *                    checks; one call up: registry.c says whether the
@@ -130,6 +132,12 @@ struct lrcu__params {
 	long task_stall_info_mult;	/* rcupdate.rcu_task_stall_info_mult */
 	long task_enqueue_lim;		/* rcupdate.rcu_task_enqueue_lim: queues,
 					 * -1: one (fixed when a flavor starts) */
+#ifdef LRCU_WEAKMEM
+	/* The weak-memory emulation (weakmem.c): read at each access. */
+	long wm_delay_us;		/* weakmem.delay_us: a store's longest
+					 * wait before others see it; 0: none */
+	long wm_mode;			/* weakmem.mode: 0 TSO, 1 weak */
+#endif
 };
 extern struct lrcu__params lrcu__params;
 

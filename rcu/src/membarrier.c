@@ -68,6 +68,10 @@ void lrcu__heavy_fence(void)
 		/* Pairs with the readers' compiler-barrier lrcu_reader_fence(). */
 		if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
 			lrcu__fatal("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
+#ifdef LRCU_WEAKMEM
+		/* Every thread ran a full barrier: every store buffer drains. */
+		lrcu__wm_membarrier();
+#endif
 		return;
 	}
 	smp_mb();	/* pairs with the readers' smp_mb() lrcu_reader_fence() */

@@ -68,6 +68,10 @@ struct lrcu__params lrcu__params = {
 	.task_stall_info = 10000,	/* the kernel's RCU_TASK_STALL_INFO, 10 * HZ */
 	.task_stall_info_mult = 3,
 	.task_enqueue_lim = -1,		/* one queue */
+#ifdef LRCU_WEAKMEM
+	.wm_delay_us = 5000,
+	.wm_mode = 1,
+#endif
 };
 
 /* ------------------------------------------------------------------ */
@@ -242,6 +246,12 @@ static const struct param_desc param_table[] = {
 	  "each such line waits this many times longer than the one before"),
 	P("rcupdate.rcu_task_enqueue_lim", task_enqueue_lim, -1, LRCU_TASKS_MAX_QUEUES, true,
 	  "callback queues of each Tasks flavor, picked by the caller's CPU (-1: one)"),
+#ifdef LRCU_WEAKMEM
+	P("weakmem.delay_us", wm_delay_us, 0, 1000000, false,
+	  "WEAKMEM build: longest delay (us) before a store is visible to other threads"),
+	P("weakmem.mode", wm_mode, 0, 1, false,
+	  "WEAKMEM build: 0 TSO (stores visible in order), 1 weak (any order but release/fences)"),
+#endif
 };
 #undef P
 #undef SECS

@@ -180,6 +180,8 @@ static void sched_go_online(void)
 
 	WRITE_ONCE(r->ctr[LRCU_SCHED], w);	/* fence after */
 	lrcu_reader.sched_nesting &= ~LRCU_SN_OFFLINE;	/* mirrors the word (owner-only) */
+	if (LRCU_INJECTED(LRCU_BUG_SCHED_ONLINE_FENCE))
+		return;	/* INJECTED: the sections' loads may pass the word */
 	smp_mb();	/* word before later sections' loads; pairs with G in
 			 * tree.c, the smp_mb() before its word loads */
 }

@@ -376,6 +376,8 @@ static void srcu_gp_start(struct lrcu_srcu_sup *sup)
 	 * counter load of this grace period.  Pairs with B in each reader
 	 * (rcu/include/rcu/static/srcu.h).
 	 */
+	if (LRCU_INJECTED(LRCU_BUG_SRCU_START_FENCE))
+		return;	/* INJECTED: counter loads may pass the removals */
 	lrcu__heavy_fence();	/* S */
 }
 
@@ -391,7 +393,8 @@ static void srcu_flip(struct lrcu_srcu_sup *sup)
 	/* D: the new index before every reader thread's later samples (at
 	 * most one stale increment per thread and nested handler); pairs
 	 * with B.  Also orders the flip before SCAN2's loads. */
-	lrcu__heavy_fence();	/* D */
+	if (!LRCU_INJECTED(LRCU_BUG_SRCU_FLIP_FENCE))	/* (INJECTED: no D) */
+		lrcu__heavy_fence();	/* D */
 	rcu_seq_set_state(LOCKED_PTR(&sup->lock, &sup->gp_seq), SRCU_STATE_SCAN2);
 }
 

@@ -742,7 +742,8 @@ static void gp_scan_prepare(struct lrcu_state *rsp)
 		lrcu__stat_add(&rsp->n_gps_fenced, 1);
 	/* Words outside a section now count. */
 	WRITE_LOCKED(&rsp->gp_mutex, rsp->gp_fenced, true);
-	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE))
+	if (LRCU_INJECTED(LRCU_BUG_GP_FENCE) ||
+	    (LRCU_INJECTED(LRCU_BUG_EXP_FENCE) && READ_ONCE(rsp->gp_expedited)))
 		return;	/* INJECTED: word loads may pass the GP start */
 	if (rsp->flavor == LRCU_PREEMPT)
 		lrcu__heavy_fence();	/* G */

@@ -19,6 +19,7 @@ fi
 # Levels, lowest first (internal.h).  init.c is the state's home (data:
 # not checked) and lrcu__start()/lrcu__stop() (functions: at the top).
 levels='
+weakmem 0
 time 0
 lock 0
 params 0

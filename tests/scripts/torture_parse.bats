@@ -347,6 +347,21 @@ CONFIG_RCU_CPU_STALL_INFO=y'
 	[[ $output == *"--bootargs: CONFIG_KCSAN=y: cannot be combined with CONFIG_KASAN=y"* ]]
 }
 
+@test "CONFIG_WEAKMEM=y (torture.sh --weakmem) chooses the weak-memory build; no sanitizer with it" {
+	scenario_copy TREE02 TREE05 WEAKMEM01
+	run plan_of WEAKMEM01
+	[[ $output == *"build weakmem"* && $output == *"make WEAKMEM=1"* ]]
+	run plan_of TREE02 "CONFIG_WEAKMEM=y"
+	[[ $output == *"build weakmem"* && $output == *"make WEAKMEM=1"* ]]
+	run plan_of TREE05 "CONFIG_WEAKMEM=y"
+	[[ $output == *"build weakmem-debug"* && $output == *"make DEBUG=1"* && $output == *"make WEAKMEM=1"* ]]
+	run plan_of TREE02
+	[[ $output != *WEAKMEM=1* ]]
+	run plan_of TREE02 "CONFIG_WEAKMEM=y CONFIG_KCSAN=y"
+	[ "$status" -eq 2 ]
+	[[ $output == *"CONFIG_WEAKMEM=y: cannot be combined with CONFIG_KCSAN=y"* ]]
+}
+
 @test "the program checks the boot arguments: errors name file:line or --bootargs, ignored ones are noted and dropped, a foreign one is a note from a file" {
 	need_real
 	scenario_file C1 'CONFIG_NR_CPUS=4

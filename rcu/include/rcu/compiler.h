@@ -173,4 +173,137 @@ extern LRCU_API unsigned long lrcu_tsan_fence;
 #define LRCU_USE_MEMBARRIER	1
 #endif
 
+/*
+ * The weak-memory emulation (make WEAKMEM=1, docs/design/weakmem.md,
+ * rcu/src/weakmem.c): the one other build where these helpers differ.
+ * Each relaxed, release or plain-store helper enters the calling
+ * thread's store buffer: memory gets the new value at once (so the
+ * thread's own plain and emulated loads see it), but the emulated loads
+ * of every other thread see the value it replaced until the store's
+ * random due time (weakmem.delay_us) passes or a fence drains it.
+ * LRCU_SMP_MB(), the sequentially consistent store and every fully
+ * ordered read-modify-write drain the caller's buffer; membarrier()
+ * drains every thread's.  A read-modify-write works on memory: the
+ * pending stores to its object drain first.  p of a read-modify-write
+ * is evaluated once; x of READ_ONCE/WRITE_ONCE is a scalar lvalue no
+ * wider than a pointer.
+ */
+#ifdef LRCU_WEAKMEM
+#ifdef LRCU_TSAN
+#error "WEAKMEM=1 and ThreadSanitizer do not combine: the emulation's lock hides every race"
+#endif
+/* The real accesses, for rcu/src/weakmem.c only: the orders by name. */
+#define LRCU__MO_RELAXED	__ATOMIC_RELAXED
+#define LRCU__MO_CONSUME	__ATOMIC_CONSUME
+#define LRCU__MO_ACQUIRE	__ATOMIC_ACQUIRE
+#define LRCU__MO_RELEASE	__ATOMIC_RELEASE
+#define LRCU__MO_ACQ_REL	__ATOMIC_ACQ_REL
+#define LRCU__MO_SEQ_CST	__ATOMIC_SEQ_CST
+#define LRCU__RAW_LOAD(p, mo)		__atomic_load_n((p), (mo))
+#define LRCU__RAW_STORE(p, v, mo)	__atomic_store_n((p), (v), (mo))
+#define LRCU__RAW_FENCE()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+unsigned long long lrcu__wm_load(const volatile void *p, size_t size, int mo);
+void lrcu__wm_store(volatile void *p, size_t size, unsigned long long v, int mo);
+void lrcu__wm_fence(void);
+int lrcu__wm_rmw_begin(const volatile void *p, size_t size, int mo);
+void lrcu__wm_rmw_end(int locked);
+void lrcu__wm_membarrier(void);
+
+#define LRCU__WM_LOAD(x, mo)						\
+	((__typeof__(x))(__UINTPTR_TYPE__)lrcu__wm_load(&(x), sizeof(x), (mo)))
+#define LRCU__WM_STORE(x, v, mo)					\
+	lrcu__wm_store(&(x), sizeof(x),					\
+		       (unsigned long long)(__UINTPTR_TYPE__)(__typeof__(x))(v), (mo))
+/* op uses lrcu__p, p evaluated once. */
+#define LRCU__WM_RMW(p, mo, op) __extension__ ({			\
+	__typeof__(p) lrcu__p = (p);					\
+	int lrcu__l = lrcu__wm_rmw_begin(lrcu__p, sizeof(*lrcu__p), (mo)); \
+	__auto_type lrcu__r = (op);					\
+	lrcu__wm_rmw_end(lrcu__l);					\
+	lrcu__r;							\
+})
+
+#undef LRCU_READ_ONCE
+#undef LRCU_WRITE_ONCE
+#undef LRCU_LOAD_ACQUIRE
+#undef LRCU_STORE_RELEASE
+#undef LRCU_LOAD_CONSUME
+#undef LRCU_STORE_MB
+#undef LRCU_LOAD_MB
+#undef LRCU_SMP_MB
+#define LRCU_READ_ONCE(x)	LRCU__WM_LOAD(x, __ATOMIC_RELAXED)
+#define LRCU_WRITE_ONCE(x, v)	LRCU__WM_STORE(x, v, __ATOMIC_RELAXED)
+#define LRCU_LOAD_ACQUIRE(p)	LRCU__WM_LOAD(*(p), __ATOMIC_ACQUIRE)
+#define LRCU_STORE_RELEASE(p, v) LRCU__WM_STORE(*(p), v, __ATOMIC_RELEASE)
+#define LRCU_LOAD_CONSUME(p)	LRCU__WM_LOAD(*(p), __ATOMIC_CONSUME)
+#define LRCU_STORE_MB(x, v)	LRCU__WM_STORE(x, v, __ATOMIC_SEQ_CST)
+#define LRCU_LOAD_MB(p)		LRCU__WM_LOAD(*(p), __ATOMIC_SEQ_CST)
+#define LRCU_SMP_MB()		lrcu__wm_fence()
+
+#undef LRCU__TRY_CMPXCHG
+#define LRCU__TRY_CMPXCHG(p, op, v, mo) LRCU__WM_RMW(p, mo,		\
+	__atomic_compare_exchange_n(lrcu__p, (op), (v), 0, (mo), __ATOMIC_RELAXED))
+#define LRCU__WM_XCHG(p, v, mo)	\
+	LRCU__WM_RMW(p, mo, __atomic_exchange_n(lrcu__p, (v), (mo)))
+#define LRCU__WM_FETCH(f, p, v, mo) LRCU__WM_RMW(p, mo, f(lrcu__p, (v), (mo)))
+
+#undef LRCU_XCHG
+#undef LRCU_XCHG_RELAXED
+#undef LRCU_XCHG_ACQUIRE
+#undef LRCU_XCHG_RELEASE
+#define LRCU_XCHG(p, v)			LRCU__WM_XCHG(p, v, __ATOMIC_SEQ_CST)
+#define LRCU_XCHG_RELAXED(p, v)		LRCU__WM_XCHG(p, v, __ATOMIC_RELAXED)
+#define LRCU_XCHG_ACQUIRE(p, v)		LRCU__WM_XCHG(p, v, __ATOMIC_ACQUIRE)
+#define LRCU_XCHG_RELEASE(p, v)		LRCU__WM_XCHG(p, v, __ATOMIC_RELEASE)
+#undef LRCU_FETCH_ADD
+#define LRCU_FETCH_ADD(p, v)	LRCU__WM_FETCH(__atomic_fetch_add, p, v, __ATOMIC_SEQ_CST)
+#undef LRCU_FETCH_ADD_RELAXED
+#define LRCU_FETCH_ADD_RELAXED(p, v)	LRCU__WM_FETCH(__atomic_fetch_add, p, v, __ATOMIC_RELAXED)
+#undef LRCU_FETCH_ADD_ACQUIRE
+#define LRCU_FETCH_ADD_ACQUIRE(p, v)	LRCU__WM_FETCH(__atomic_fetch_add, p, v, __ATOMIC_ACQUIRE)
+#undef LRCU_FETCH_ADD_RELEASE
+#define LRCU_FETCH_ADD_RELEASE(p, v)	LRCU__WM_FETCH(__atomic_fetch_add, p, v, __ATOMIC_RELEASE)
+#undef LRCU_FETCH_SUB
+#define LRCU_FETCH_SUB(p, v)	LRCU__WM_FETCH(__atomic_fetch_sub, p, v, __ATOMIC_SEQ_CST)
+#undef LRCU_FETCH_SUB_RELAXED
+#define LRCU_FETCH_SUB_RELAXED(p, v)	LRCU__WM_FETCH(__atomic_fetch_sub, p, v, __ATOMIC_RELAXED)
+#undef LRCU_FETCH_SUB_ACQUIRE
+#define LRCU_FETCH_SUB_ACQUIRE(p, v)	LRCU__WM_FETCH(__atomic_fetch_sub, p, v, __ATOMIC_ACQUIRE)
+#undef LRCU_FETCH_SUB_RELEASE
+#define LRCU_FETCH_SUB_RELEASE(p, v)	LRCU__WM_FETCH(__atomic_fetch_sub, p, v, __ATOMIC_RELEASE)
+#undef LRCU_FETCH_OR
+#define LRCU_FETCH_OR(p, v)	LRCU__WM_FETCH(__atomic_fetch_or, p, v, __ATOMIC_SEQ_CST)
+#undef LRCU_FETCH_OR_RELAXED
+#define LRCU_FETCH_OR_RELAXED(p, v)	LRCU__WM_FETCH(__atomic_fetch_or, p, v, __ATOMIC_RELAXED)
+#undef LRCU_FETCH_OR_ACQUIRE
+#define LRCU_FETCH_OR_ACQUIRE(p, v)	LRCU__WM_FETCH(__atomic_fetch_or, p, v, __ATOMIC_ACQUIRE)
+#undef LRCU_FETCH_OR_RELEASE
+#define LRCU_FETCH_OR_RELEASE(p, v)	LRCU__WM_FETCH(__atomic_fetch_or, p, v, __ATOMIC_RELEASE)
+#undef LRCU_FETCH_AND
+#define LRCU_FETCH_AND(p, v)	LRCU__WM_FETCH(__atomic_fetch_and, p, v, __ATOMIC_SEQ_CST)
+#undef LRCU_FETCH_AND_RELAXED
+#define LRCU_FETCH_AND_RELAXED(p, v)	LRCU__WM_FETCH(__atomic_fetch_and, p, v, __ATOMIC_RELAXED)
+#undef LRCU_FETCH_AND_ACQUIRE
+#define LRCU_FETCH_AND_ACQUIRE(p, v)	LRCU__WM_FETCH(__atomic_fetch_and, p, v, __ATOMIC_ACQUIRE)
+#undef LRCU_FETCH_AND_RELEASE
+#define LRCU_FETCH_AND_RELEASE(p, v)	LRCU__WM_FETCH(__atomic_fetch_and, p, v, __ATOMIC_RELEASE)
+#undef LRCU_ADD_RETURN
+#define LRCU_ADD_RETURN(p, v)	LRCU__WM_FETCH(__atomic_add_fetch, p, v, __ATOMIC_SEQ_CST)
+#undef LRCU_ADD_RETURN_RELAXED
+#define LRCU_ADD_RETURN_RELAXED(p, v)	LRCU__WM_FETCH(__atomic_add_fetch, p, v, __ATOMIC_RELAXED)
+#undef LRCU_ADD_RETURN_ACQUIRE
+#define LRCU_ADD_RETURN_ACQUIRE(p, v)	LRCU__WM_FETCH(__atomic_add_fetch, p, v, __ATOMIC_ACQUIRE)
+#undef LRCU_ADD_RETURN_RELEASE
+#define LRCU_ADD_RETURN_RELEASE(p, v)	LRCU__WM_FETCH(__atomic_add_fetch, p, v, __ATOMIC_RELEASE)
+#undef LRCU_SUB_RETURN
+#define LRCU_SUB_RETURN(p, v)	LRCU__WM_FETCH(__atomic_sub_fetch, p, v, __ATOMIC_SEQ_CST)
+#undef LRCU_SUB_RETURN_RELAXED
+#define LRCU_SUB_RETURN_RELAXED(p, v)	LRCU__WM_FETCH(__atomic_sub_fetch, p, v, __ATOMIC_RELAXED)
+#undef LRCU_SUB_RETURN_ACQUIRE
+#define LRCU_SUB_RETURN_ACQUIRE(p, v)	LRCU__WM_FETCH(__atomic_sub_fetch, p, v, __ATOMIC_ACQUIRE)
+#undef LRCU_SUB_RETURN_RELEASE
+#define LRCU_SUB_RETURN_RELEASE(p, v)	LRCU__WM_FETCH(__atomic_sub_fetch, p, v, __ATOMIC_RELEASE)
+#endif /* LRCU_WEAKMEM */
+
 #endif /* RCU_COMPILER_H */

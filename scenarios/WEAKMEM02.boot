@@ -1,0 +1,2 @@
+rcupdate.use_membarrier=0
+rcutorture.fwd_progress=0

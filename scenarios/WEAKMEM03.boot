@@ -1,0 +1,2 @@
+rcupdate.rcu_expedited=1
+rcutorture.fwd_progress=0

@@ -1,0 +1,1 @@
+rcutorture.fwd_progress=0
