@@ -137,7 +137,7 @@ collect() {
 	run "$A/rollup.jq" "$RES/$GOOD/runs.jsonl" "$RES/$BAD/runs.jsonl"
 	[ "$status" -eq 0 ]
 	printf '%s\n' "${lines[@]}" >"$BATS_TEST_TMPDIR/r.jsonl"
-	jq_ok -s 'length == 7 and all(.[]; (keys | sort) == ["close_calls", "date", "errors", "failed", "gps_per_s", "latency_p50_us", "latency_p99_us", "reads_per_s", "result", "runs", "scenario", "when"])' "$BATS_TEST_TMPDIR/r.jsonl"
+	jq_ok -s 'length == 7 and all(.[]; (keys | sort) == ["close_calls", "date", "errors", "failed", "gps_per_s", "latency_p50_us", "latency_p99_us", "pass", "perf", "reads_per_s", "result", "runs", "scenario", "when"])' "$BATS_TEST_TMPDIR/r.jsonl"
 	jq_ok -s '.[] | select(.date == "2025.01.02-03.00.00" and .scenario == "TREE01") | .runs == 2 and .failed == 0 and .errors == 3 and .gps_per_s == 28.1' "$BATS_TEST_TMPDIR/r.jsonl"
 	jq_ok -s 'map(select(.date == "2025.01.03-03.00.00") | {(.scenario): .result}) | add == {"TASKS01": "SKIPPED", "TREE01": "SUCCESS", "TREE03": "FAILURE", "TRIVIAL": "FAILURE"}' "$BATS_TEST_TMPDIR/r.jsonl"
 	run "$A/trend.jq" "$BATS_TEST_TMPDIR/r.jsonl"
