@@ -118,7 +118,7 @@ table.params td, table.params th { font-size: 0.85em; }
 " + ($drift | map("<tr><td class=\"l\">\(.pass | h)</td><td class=\"l\">\(.series | h)</td><td class=\"l\">\(.figure | h)</td><td>\(.value)</td><td>\(.mean)</td><td>\(.sd)</td><td>\(.nights)</td><td class=\"l\">\(.low) – \(.high)</td><td class=\"l\">\(.direction | h)</td></tr>") | join("\n")) + "</tbody></table>" else "" end)
 \(if ($sanitizer | length) > 0 then "<h2 id=\"sanitizer\">Sanitizer reports, collapsed by stack</h2>
 <table class=\"sanitizer\"><thead><tr><th>count</th><th class=\"l\">report</th><th class=\"l\">stack</th><th class=\"l\">runs</th></tr></thead><tbody>
-" + ($sanitizer | map("<tr><td>\(.count)</td><td class=\"l\">\(.summary | h)</td><td class=\"l\"><code>\(.frames | join(" ← ") | h)</code></td><td class=\"l\">\(.runs | map("<a href=\"#row-\(anchor)\">\(h)</a>") | join(" "))</td></tr>") | join("\n")) + "</tbody></table>" else "" end)
+" + ($sanitizer | map("<tr><td>\(.count)</td><td class=\"l\">\(.summary | h)</td><td class=\"l\"><code>\(.frames | join(" ") | h)</code></td><td class=\"l\">\(.runs | map("<a href=\"#row-\(anchor)\">\(h)</a>") | join(" "))</td></tr>") | join("\n")) + "</tbody></table>" else "" end)
 <h2 id=\"verdicts\">Verdicts</h2>
 <table class=\"verdicts\">
 <thead><tr><th class=\"l\">run</th><th class=\"l\">type</th><th class=\"l\">result</th><th>grace periods</th><th>per second</th><th>reads per second</th><th>errors</th><th>latency p50</th><th>latency p99</th><th>seconds</th><th class=\"l\">files</th></tr></thead>

@@ -746,6 +746,8 @@ summarize() {
 		drift_check
 	fi
 	notes=$(jq -c '[.[] | .note]' "$RESDIR/hosts.json")
+	analysis_sanitizer "$RESDIR" || echo '[]' >"$RESDIR/sanitizer.json"
+	notes=$(jq -c --argjson n "$notes" '$n + map("sanitizer: \(.count) x \(.summary) (\(.runs | join(" ")))")' "$RESDIR/sanitizer.json")
 	[ ! -s "$RESDIR/drift.json" ] ||
 		notes=$(jq -c --argjson n "$notes" '$n + map("drift: \(.pass) \(.series) \(.figure): \(.value), \(.direction) from \(.mean) (band \(.low) to \(.high) over \(.nights) nights)")' "$RESDIR/drift.json")
 	analysis_jq -s -r -f "$ANALYSIS_DIR/tap.jq" "$RESDIR/runs.jsonl" --argjson notes "$notes" \

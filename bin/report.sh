@@ -105,6 +105,7 @@ report_dir() {
 		((st == 0)) || rc=1
 	fi
 	[ ! -f "$res/hosts.json" ] || hosts=$(jq -c '[.[] | .note]' "$res/hosts.json")
+	analysis_sanitizer "$res" || rc=1
 	if [ -f "$res/compare.json" ]; then
 		compare=$(analysis_compare "$res" | jq -s -c .) || rc=1
 	fi

@@ -114,6 +114,23 @@ analysis_find_runs() {
 	judge_find_dirs "$1" analysis_is_run_dir
 }
 
+# analysis_sanitizer RESDIR: RESDIR/sanitizer.json, the sanitizer
+# reports of its runs' console.log files collapsed by stack
+# (analysis/collapse.awk, analysis/collapse.jq: one entry per distinct
+# report with its count and runs); [] when there are none.
+analysis_sanitizer() {
+	local res=${1%/} d
+	local -a logs=()
+	while IFS= read -r d; do
+		[ ! -f "$d/console.log" ] || logs+=("$d/console.log")
+	done < <(analysis_find_runs "$res")
+	if [ ${#logs[@]} -eq 0 ]; then
+		echo '[]' >"$res/sanitizer.json"
+		return 0
+	fi
+	awk -f "$ANALYSIS_DIR/collapse.awk" "${logs[@]}" | analysis_jq -R -s -c -f "$ANALYSIS_DIR/collapse.jq" >"$res/sanitizer.json"
+}
+
 # analysis_record DIR DATE WHEN: the run record of one scenario folder
 # (one JSON line on stdout).
 analysis_record() {

@@ -115,3 +115,14 @@ rows() {
 	[ ! -f "$d/index.html" ]
 	[[ $output != *report.sh* ]]
 }
+
+@test "index.html: sanitizer reports collapsed by stack, with their counts and runs" {
+	cat "$AFIX/sanitizer/console.log" >>"$RES/$GOOD/TREE01/console.log"
+	cat "$AFIX/sanitizer/console.log" >>"$RES/$GOOD/TRIVIAL/console.log"
+	run "$TOP/bin/report.sh" --no-plots "$RES/$GOOD"
+	[ "$status" -eq 0 ]
+	jq -e 'length == 3 and all(.[]; .count == 2 and .runs == ["TREE01", "TRIVIAL"])' "$RES/$GOOD/sanitizer.json"
+	p=$RES/$GOOD/index.html
+	grep -q '<h2 id="sanitizer">Sanitizer reports, collapsed by stack</h2>' "$p"
+	grep -q '<tr><td>2</td><td class="l">ThreadSanitizer: data race race.c:4 in w</td><td class="l"><code>w | w</code></td><td class="l"><a href="#row-TREE01">TREE01</a> <a href="#row-TRIVIAL">TRIVIAL</a></td></tr>' "$p"
+}
