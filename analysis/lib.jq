@@ -18,6 +18,16 @@ def is_success: verdict == "SUCCESS";
 def is_skipped: verdict == "SKIPPED";
 def is_failed: (is_success or is_skipped) | not;
 
+# is_expected_failure: the run is meant to fail (its record's expect,
+# analysis/run.jq: a deliberately broken torture type or a BUSTED*
+# scenario); is_red: the run makes a night red: an expected failure that
+# did not end in FAILURE (a SUCCESS means the tester is broken; an
+# INCOMPLETE proves nothing), any other failed run.
+def is_expected_failure: .expect == "FAILURE";
+def is_red:
+	if is_expected_failure then verdict != "FAILURE" and (is_skipped | not)
+	else is_failed end;
+
 # verdict_rank: sort key putting failures first (FAILURE, then the other
 # failed verdicts), then successes, then skipped runs.
 def verdict_rank:

@@ -12,8 +12,17 @@
 #      --argjson excerpts '{"BUSTED": "console lines"}' \
 #      --argjson hosts '["h1: 4 runs", ...]' --arg intro TEXT \
 #      --argjson links '[{"href": "junit.xml", "text": "JUnit XML"}, ...]' \
-#      --argjson compare "[compare.jq's lines]"
+#      --argjson compare "[compare.jq's lines]" \
+#      --argjson passes "$(cat passes.json)" --argjson drift "$(cat drift.json)" \
+#      --argjson sanitizer "$(cat sanitizer.json)"
 #
+# A run expected to fail (a busted torture type) that failed is not
+# counted as failed: its row says "expected"; one that did not fail is.
+# With bin/nightly.sh's passes (passes.json) the page has a section per
+# pass (its runs, share of the duration, verdicts, trend plots); drift
+# lists the figures beyond their spread over the last nights
+# (analysis/drift.jq), sanitizer the sanitizer reports collapsed by
+# stack (analysis/collapse.jq).
 # Without them it still makes a page (no plots, no excerpts).
 include "lib" {search: "./"};
 
@@ -24,8 +33,12 @@ include "lib" {search: "./"};
 | ($ARGS.named.links // []) as $links
 | ($ARGS.named.testid // "") as $testid
 | (sort_by(verdict_rank, .run)) as $runs
-| ($runs | map(select(is_failed)) | length) as $nfailed
+| ($runs | map(select(is_red)) | length) as $nfailed
 | ($runs | map(select(is_skipped)) | length) as $nskipped
+| ($runs | map(select(is_expected_failure and (is_red | not) and (is_skipped | not))) | length) as $nxfail
+| ($ARGS.named.passes // []) as $passes
+| ($ARGS.named.drift // []) as $drift
+| ($ARGS.named.sanitizer // []) as $sanitizer
 | ($ARGS.named.title // "Torture results \($runs[0].date // "")") as $title
 
 # h: text made safe for HTML.
@@ -64,6 +77,7 @@ th { background: #f0f0f0; } td.l, th.l { text-align: left; }
 tr.fail td.verdict { background: #f8d0d0; font-weight: bold; color: #900; }
 tr.ok td.verdict { background: #d6f0d6; color: #060; }
 tr.skip td.verdict { background: #eee; color: #555; }
+tr.xfail td.verdict { background: #e0e8f8; color: #036; }
 .banner { padding: 0.6em 1em; font-size: 1.2em; font-weight: bold; }
 .banner.fail { background: #f8d0d0; color: #900; } .banner.ok { background: #d6f0d6; color: #060; }
 pre { background: #f7f7f7; border: 1px solid #ddd; padding: 0.5em; overflow-x: auto; font-size: 0.85em; }
@@ -78,22 +92,43 @@ table.params td, table.params th { font-size: 0.85em; }
 <p class=\"banner \(if $nfailed > 0 then "fail" else "ok" end)\">\(
 	if ($runs | length) == 0 then "No runs."
 	elif $nfailed > 0 then "\($nfailed) of \($runs | length) runs failed."
+	elif $nxfail > 0 then "All \($runs | length - $nskipped) runs ended as expected (\($nxfail) expected failure\(if $nxfail > 1 then "s" else "" end))."
 	else "All \($runs | length - $nskipped) runs succeeded." end)\(
 	if $nskipped > 0 then " \($nskipped) skipped." else "" end)</p>
 \(if ($ARGS.named.intro // "") != "" then "<p>\($ARGS.named.intro | h)</p>" else "" end)
 \(if $testid != "" then "<p class=\"small\">Tree: <code>\($testid | split("\n") | map(select(length > 0)) | .[0:6] | join(" ") | h)</code></p>" else "" end)
 \(if ($links | length) > 0 then "<p>" + ($links | map(link(.href; .text)) | join(" · ")) + "</p>" else "" end)
 \([$runs[] | .problems // [] | .[]] | if length > 0 then "<h2 id=\"problems\">Malformed input (skipped)</h2>\n<ul class=\"small\">" + (map("<li>\(h)</li>") | join("")) + "</ul>" else "" end)
+\(if ($passes | length) > 0 then "<h2 id=\"passes\">Passes</h2>
+<table class=\"passes\"><thead><tr><th class=\"l\">pass</th><th>runs</th><th>red</th><th>expected failures</th><th>share of the duration</th><th>each run</th><th class=\"l\">result</th></tr></thead><tbody>
+" + ($passes | map(. as $p | [$runs[] | select((.pass // "rcutorture") == $p.pass)] as $pr
+	| ($pr | map(select(is_red)) | length) as $red
+	| "<tr><td class=\"l\"><a href=\"#pass-\($p.pass | anchor)\">\($p.pass | h)</a></td><td>\($p.runs // ($pr | length))</td><td>\($red)</td><td>\($pr | map(select(is_expected_failure)) | length)</td><td>\(if $p.share_s then "\($p.share_s) s" else "-" end)</td><td>\(if $p.run_s then "\($p.run_s) s" else "-" end)</td><td class=\"l\">\(if $p.kind == "here" then "see the TAP summary" elif $red > 0 then "\($red) red" else "green" end)</td></tr>") | join("\n"))
++ "</tbody></table>\n"
++ ($passes | map(. as $p | [$runs[] | select((.pass // "rcutorture") == $p.pass)] as $pr
+	| "<section class=\"pass\" id=\"pass-\($p.pass | anchor)\"><h3>Pass \($p.pass | h)</h3>\n"
+	+ (if $p.kind == "here" then "<p>Run on this machine after the runs; its verdict is a test of the TAP summary.</p>"
+	   else "<p>" + ($pr | map("<a href=\"#row-\(.run | anchor)\">\(.run | h)</a> \(verdict | h)\(if is_expected_failure then " (expected FAILURE)" else "" end)") | join(" · ")) + "</p>" end)
+	+ ([$plots[] | select(if $p.pass == "rcutorture" then (startswith("plots/trend-") and (test("^plots/trend-(" + ($passes | map(.pass) | join("|")) + ")-") | not)) else startswith("plots/trend-\($p.pass)-") end)]
+	   | map("<p><img src=\"\(.)\" alt=\"trend \(ltrimstr("plots/trend-") | rtrimstr(".png"))\" width=\"900\" height=\"500\"></p>") | join("\n"))
+	+ "</section>") | join("\n")) else "" end)
+\(if ($drift | length) > 0 then "<h2 id=\"drift\">Figures beyond their spread</h2>
+<p>Tonight's value more than three spreads (standard deviation, at least 2% of the mean) from the mean of the last nights.</p>
+<table class=\"drift\"><thead><tr><th class=\"l\">pass</th><th class=\"l\">series</th><th class=\"l\">figure</th><th>tonight</th><th>mean</th><th>sd</th><th>nights</th><th class=\"l\">band</th><th class=\"l\">moved</th></tr></thead><tbody>
+" + ($drift | map("<tr><td class=\"l\">\(.pass | h)</td><td class=\"l\">\(.series | h)</td><td class=\"l\">\(.figure | h)</td><td>\(.value)</td><td>\(.mean)</td><td>\(.sd)</td><td>\(.nights)</td><td class=\"l\">\(.low) – \(.high)</td><td class=\"l\">\(.direction | h)</td></tr>") | join("\n")) + "</tbody></table>" else "" end)
+\(if ($sanitizer | length) > 0 then "<h2 id=\"sanitizer\">Sanitizer reports, collapsed by stack</h2>
+<table class=\"sanitizer\"><thead><tr><th>count</th><th class=\"l\">report</th><th class=\"l\">stack</th><th class=\"l\">runs</th></tr></thead><tbody>
+" + ($sanitizer | map("<tr><td>\(.count)</td><td class=\"l\">\(.summary | h)</td><td class=\"l\"><code>\(.frames | join(" ") | h)</code></td><td class=\"l\">\(.runs | map("<a href=\"#row-\(anchor)\">\(h)</a>") | join(" "))</td></tr>") | join("\n")) + "</tbody></table>" else "" end)
 <h2 id=\"verdicts\">Verdicts</h2>
 <table class=\"verdicts\">
 <thead><tr><th class=\"l\">run</th><th class=\"l\">type</th><th class=\"l\">result</th><th>grace periods</th><th>per second</th><th>reads per second</th><th>errors</th><th>latency p50</th><th>latency p99</th><th>seconds</th><th class=\"l\">files</th></tr></thead>
 <tbody>
-\($runs | map(totals as $t | "<tr class=\"\(if is_failed then "fail" elif is_skipped then "skip" else "ok" end)\" id=\"row-\(.run | anchor)\"><td class=\"l\"><a href=\"#run-\(.run | anchor)\">\(.run | h)</a>\(if .host then " <span class=\"small\">(\(.host | h))</span>" else "" end)</td><td class=\"l\">\(.torture_type // "-" | h)</td><td class=\"l verdict\">\(verdict | h)</td><td>\($t.gps | num)\(if $t.gps != null and ($t.gps_counted | not) then "*" else "" end)</td><td>\($t.gps_per_s // "-")</td><td>\($t.reads_per_s | num)</td><td>\($t.errors | num)</td><td>\($t.latency_p50_us | us)</td><td>\($t.latency_p99_us | us)</td><td>\(.duration_s // "-")</td><td class=\"l\">\(if .files.console then link(.files.console; "console.log") else "no console.log" end)</td></tr>") | join("\n"))
+\($runs | map(totals as $t | "<tr class=\"\(if is_red then "fail" elif is_skipped then "skip" elif is_expected_failure then "xfail" else "ok" end)\" id=\"row-\(.run | anchor)\"><td class=\"l\"><a href=\"#run-\(.run | anchor)\">\(.run | h)</a>\(if .host then " <span class=\"small\">(\(.host | h))</span>" else "" end)\(if is_expected_failure then " <span class=\"small\">expected to fail</span>" else "" end)</td><td class=\"l\">\(.torture_type // "-" | h)</td><td class=\"l verdict\">\(verdict | h)</td><td>\($t.gps | num)\(if $t.gps != null and ($t.gps_counted | not) then "*" else "" end)</td><td>\($t.gps_per_s // "-")</td><td>\($t.reads_per_s | num)</td><td>\($t.errors | num)</td><td>\($t.latency_p50_us | us)</td><td>\($t.latency_p99_us | us)</td><td>\(.duration_s // "-")</td><td class=\"l\">\(if .files.console then link(.files.console; "console.log") else "no console.log" end)</td></tr>") | join("\n"))
 </tbody>
 </table>
 <p class=\"small\">* the type cannot count grace periods: the writer's updates (ver), as the kernel's scripts count them.  Latency: grace periods waited for by the writer and fake writers.</p>
-\(if $nfailed > 0 then "<h2 id=\"failures\">Failures</h2>\n" + ($runs | map(select(is_failed) | "<section class=\"failure\" id=\"fail-\(.run | anchor)\">
-<h3>\(.run | h): \(verdict | h)</h3>
+\(if ($runs | map(select(is_failed)) | length) > 0 then "<h2 id=\"failures\">Failures</h2>\n" + ($runs | map(select(is_failed) | "<section class=\"failure\" id=\"fail-\(.run | anchor)\">
+<h3>\(.run | h): \(verdict | h)\(if is_expected_failure and (is_red | not) then " (expected: the torture type is deliberately broken)" else "" end)</h3>
 <ul>\((.why // []) | map("<li>\(h)</li>") | join(""))</ul>
 \(if $excerpts[.run] then "<pre class=\"excerpt\">\($excerpts[.run] | h)</pre>" else "" end)
 <p class=\"small\">\(file_links)</p>

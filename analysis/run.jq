@@ -7,7 +7,8 @@
 #      --rawfile summary .../summary.json --rawfile stats .../stats.jsonl \
 #      --rawfile diags .../console.log.diags --rawfile warnings .../Warnings \
 #      --rawfile exitst .../exit_status --argjson kinds '["sync",...]' \
-#      --arg present "console.log summary.json ..." --rawfile problems FILE
+#      --arg present "console.log summary.json ..." --rawfile problems FILE \
+#      --arg pass PASS --rawfile perf .../perf.jsonl
 #
 # (a missing file is passed as /dev/null; present lists the folder's
 # files; problems holds the malformed-input messages found elsewhere, one
@@ -15,7 +16,14 @@
 # object plus: run, date, when (the date as YYYY.MM.DD-HH.MM.SS), host,
 # verdict, why (reasons for a failed verdict), notes, timeline
 # (stats_timeline), pipe, batch, fbc (the final stats line),
-# latency_kinds, files, problems (malformed input, each "FILE:LINE: ...").
+# latency_kinds, files, problems (malformed input, each "FILE:LINE: ..."),
+# pass (bin/nightly.sh's pass: rcutorture, kasan, refscale ...; a perf
+# program's suite, else rcutorture), series (the run without its repeat
+# suffix: what the trends follow), expect ("FAILURE" for a run meant to
+# fail: a torture type named busted, busted_*, *_busted*, *-busted, the
+# deliberately broken ones flagged TORTURE_OPS_BROKEN, or a BUSTED*
+# scenario; else null), expect_why (which of the two), perf (a perf program's figures: one
+# {name, value} per summary line and figure, the median).
 #
 # The verdict is the judge's (bin/lib/judge.sh): a "BUG:" line in
 # console.log.diags or a "!!!" line in Warnings makes any run a FAILURE;
@@ -32,18 +40,32 @@ def lines_of: split("\n") | map(sub("\\s+$"; "")) | map(select(length > 0));
 def file_keys:
 	{"console.log": "console", "summary.json": "summary", "stats.jsonl": "stats",
 	 "gp-latency.dat": "latency", "cmdline": "cmdline", "ConfigFragment": "config",
-	 "console.log.diags": "diags", "Warnings": "warnings", "torture.log": "log"};
+	 "console.log.diags": "diags", "Warnings": "warnings", "torture.log": "log",
+	 "perf.jsonl": "perf", "output.txt": "output"};
+
+# busted_type: a deliberately broken torture type's name.
+def busted_type: test("(^|[-_])busted([-_]|$)");
+
+# perf_figures: a perf program's JSON lines (perf.jsonl) as
+# [{name: "TEST FLAVOR PARAM=V ... FIGURE", value: median}].
+def perf_figures:
+	[parse_lines("perf.jsonl") | .value // empty | select(.kind == "summary")
+	 | ((.params // {}) | to_entries | map(select((.value | type) == "number" and .value != 0) | "\(.key)=\(.value)") | join(" ")) as $p
+	 | .test as $t | .flavor as $f
+	 | (.figures // {}) | to_entries[] | select(.value.median != null)
+	 | {name: ("\($t) \($f) \($p) \(.key)" | gsub(" +"; " ")), value: .value.median}];
 
 ($summary | if test("\\S") then (try fromjson catch "bad") else null end) as $sum
+| (if ($sum | type) == "object" then $sum else {} end) as $s0
 | [$stats | parse_lines("\($dir)/stats.jsonl")] as $parsed
 | [$parsed[] | select(.value) | .value] as $st
 | ($diags | lines_of) as $dl
 | ($warnings | lines_of) as $wl
 | ($exitst | gsub("\\s"; "") | if test("^[0-9]+$") then tonumber else null end) as $xst
-| [$dl[] | select(startswith("BUG:")) | sub("^BUG: *"; "") | sub("^\($run) "; "")] as $bugs
+| [$dl[] | select(startswith("BUG:")) | sub("^BUG: *"; "") | sub("^\($run) "; "") | sub("^\($s0.scenario // "") "; "")] as $bugs
 | [$wl[] | select(startswith("!!!")) | sub("^!!! *"; "")] as $runner
 | [$wl[] | select(startswith("INCOMPLETE:")) | sub("^INCOMPLETE: *"; "")] as $lost
-| [$dl[] | select(startswith("WARNING:")) | sub("^WARNING: *"; "") | sub("^\($run) "; "")] as $notes
+| [$dl[] | select(startswith("WARNING:")) | sub("^WARNING: *"; "") | sub("^\($run) "; "") | sub("^\($s0.scenario // "") "; "")] as $notes
 | (if ($sum | type) == "object" then $sum else {} end) as $s
 | ($s.result // null) as $result
 | (if ($bugs + $runner | length) > 0 then "FAILURE"
@@ -56,6 +78,15 @@ def file_keys:
 	run: $run, date: $date, when: $when,
 	host: (if $host == "" then null else $host end),
 	scenario: ($s.scenario // ($run | sub("\\.[0-9]+$"; ""))),
+	pass: (if ($ARGS.named.pass // "") != "" then $ARGS.named.pass else ($s.suite // "rcutorture") end),
+	series: ($run | sub("\\.[0-9]+$"; "")),
+	expect: (if (($s.torture_type // $s.params.torture_type // "") | busted_type)
+		    or (($s.scenario // $run) | test("^BUSTED")) then "FAILURE" else null end),
+	expect_why: (if (($s.torture_type // $s.params.torture_type // "") | busted_type)
+		     then "torture type \($s.torture_type // $s.params.torture_type) is deliberately broken"
+		     elif (($s.scenario // $run) | test("^BUSTED")) then "scenario \($s.scenario // $run) must fail"
+		     else null end),
+	perf: (($ARGS.named.perf // "") | perf_figures),
 	verdict: $verdict,
 	why: (if $verdict == "SUCCESS" then []
 	      else ($bugs + $runner + $lost

@@ -17,22 +17,57 @@ BIN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$BIN_DIR/lib/scenario.sh"
 # shellcheck source=lib/run.sh
 . "$BIN_DIR/lib/run.sh"
+# shellcheck source=lib/perf.sh
+. "$BIN_DIR/lib/perf.sh"	# perf_expand: the perf passes' scenarios
 
 usage() {
 	cat <<'EOF'
 usage: bin/nightly.sh [options] [SCENARIO...] [-- TORTURE_OPTION...]
 
-Runs each scenario (default: scenarios/CFLIST; N*NAME and lists as in
-bin/torture.sh) for --duration, one bin/torture.sh per scenario, with GNU
-parallel: on this machine, or on the hosts of --hosts/--sshlogin over
-ssh.  Every host builds the same source (the committed HEAD, or with
+Runs the passes of the kernel's torture.sh, each run one bin/torture.sh
+for one scenario, with GNU parallel: on this machine, or on the hosts of
+--hosts/--sshlogin over ssh.  The passes (--do-X turns one on, --do-no-X
+or --no-X off, --do-all all of them, --do-none none; without any such
+switch only rcutorture runs):
+  rcutorture   the rcutorture scenarios: SCENARIO... or --configs-rcutorture
+               (default scenarios/CFLIST; N*NAME and lists as in bin/torture.sh)
+  kasan        the same scenarios in the AddressSanitizer build (--kasan),
+               runs named SCENARIO-kasan
+  kcsan        the same in the ThreadSanitizer build (--kcsan), SCENARIO-kcsan
+  refscale     bin/torture.sh --torture refscale on scenarios/refscale/CFLIST
+               (--configs-refscale), runs named refscale-SCENARIO
+  rcuscale     --torture rcuscale on scenarios/rcuscale/CFLIST without KFREE
+               (--configs-rcuscale), rcuscale-SCENARIO
+  kvfree       --torture rcuscale on KFREE (rcuscale.kfree_rcu_test=1,
+               as the kernel's kvfree pass; --configs-kvfree), kvfree-SCENARIO
+  mutation     after the runs, here: bin/mutation.sh --short (--mutation
+               ARGS for others), in RESULTS/DATE/mutation/
+  compare-liburcu  after the runs, here: bin/compare-liburcu.sh --quick
+               (--compare-liburcu ARGS), in RESULTS/DATE/compare-liburcu/
+--duration is the night's run time, split among the passes that are on
+by weight, as the kernel's torture.sh splits its duration: rcutorture 12,
+kasan 2, kcsan 2, refscale 1, rcuscale 1, kvfree 2 (of their sum).  A
+pass's share is spread over its runs and the slots that run them at once
+(a run lasts share x slots / runs, at least 10 s: then the night takes
+longer); for refscale, rcuscale and kvfree it is each measurement's
+timeout.  Builds, the shutdown grace, mutation and compare-liburcu come
+on top.  A run whose torture type is deliberately broken (busted,
+busted_*, *_busted*, *-busted: TORTURE_OPS_BROKEN) or whose scenario is
+BUSTED* is expected to FAIL: "# TODO" in TAP, expected in JUnit; the night
+is red when such a run does not fail.  Every host builds the same source (the committed HEAD, or with
 --worktree the working tree as it is), sent as a tar file; each run gets
 its own copy of the tree and its own share of the host's processors, so
 all processors are busy and runs never share a build.  The runs are
 collected into one folder, RESULTS/DATE/ (one folder per run, as
 bin/torture.sh makes them), followed by:
-  RESULTS/DATE/index.html   the report (bin/report.sh), with the plots
-                            and the trend lines of the last dates
+  RESULTS/DATE/index.html   the report (bin/report.sh): a section per
+                            pass, the plots, the trend lines of the last
+                            dates per pass, the figures that moved beyond
+                            their spread over the last nights, the
+                            sanitizer reports collapsed by stack
+  RESULTS/DATE/passes.json  each pass: its runs, share and run time
+  RESULTS/DATE/drift.json   figures beyond their spread (analysis/drift.jq)
+  RESULTS/DATE/sanitizer.json  sanitizer reports by stack (analysis/collapse.jq)
   RESULTS/DATE/rollup.txt   one line per date and scenario (bin/rollup.sh)
   RESULTS/DATE/nightly.tap  TAP: one test per run (also printed)
   RESULTS/DATE/junit.xml    JUnit XML for CI systems
@@ -44,8 +79,11 @@ never SUCCESS.  A host serves one nightly.sh at a time: each removes the
 older sources, builds and results it finds in --remote-dir.
 
 Options:
-  --duration D     each scenario's run time (as bin/torture.sh: minutes,
-                   or 30s, 5m, 2h; default 30m)
+  --duration D     the night's run time, split among the passes (as
+                   bin/torture.sh: minutes, or 30s, 5m, 2h; default 30m)
+  --do-all, --do-none, --do-PASS, --do-no-PASS, --no-PASS  the passes
+  --configs-rcutorture "LIST", --configs-refscale "LIST",
+  --configs-rcuscale "LIST", --configs-kvfree "LIST"  a pass's scenarios
   --jobs N         runs at a time on each host (default: one per 4 of its
                    processors, at least 1)
   --hosts FILE     the hosts, one a line: [user@]host, or N/[user@]host
@@ -61,17 +99,23 @@ Options:
   --retries N      times a lost run is queued again (default 2)
   --history N      dates in the roll-up and trend lines (default 30)
   --no-report      no roll-up, plots or report (TAP and JUnit still)
-  --mutation "ARGS"  after the runs, on this machine: bin/mutation.sh ARGS
-                   (e.g. "" for the full table, "--short"), results in
-                   RESULTS/DATE/mutation/ (kill.html linked from the
-                   report); its verdict is one more TAP test
+  --mutation "ARGS"  the mutation pass (turns it on) with bin/mutation.sh
+                   ARGS (e.g. "" for the full table; default --short),
+                   results in RESULTS/DATE/mutation/ (kill.html linked
+                   from the report); its verdict is one more TAP test
+  --compare-liburcu "ARGS"  the compare-liburcu pass (turns it on) with
+                   bin/compare-liburcu.sh ARGS (default --quick); its
+                   verdict is one more TAP test
   --dryrun         print the source, hosts and runs; run nothing
   --help           this text
-TORTURE_OPTIONs (after --) go to every bin/torture.sh, e.g. -- --kasan.
+TORTURE_OPTIONs (after --) go to every bin/torture.sh of the rcutorture,
+kasan and kcsan passes, e.g. -- --bootargs rcutorture.gp_exp=1.
 
 Environment: NIGHTLY_LOCAL_ROOT=DIR replaces build/nightly (tests);
 NIGHTLY_MUTATION=PATH runs PATH instead of bin/mutation.sh (tests);
-TORTURE_BIN=PATH runs PATH instead of building, on every host (tests).
+TORTURE_BIN=PATH runs PATH instead of building, on every host (tests);
+PERF_BIN=PATH the same for the refscale, rcuscale and kvfree passes;
+NIGHTLY_COMPARE=PATH runs PATH instead of bin/compare-liburcu.sh (tests).
 
 Hosts need bash, tar, flock, make and gcc (and perl and rsync, for
 GNU parallel); this machine needs parallel, jq, and for remote hosts
@@ -94,7 +138,98 @@ OPT_REPORT=1
 OPT_DRYRUN=0
 OPT_NAMES=()
 OPT_TORTURE=()
-OPT_MUTATION=	# unset: no mutation table; else bin/mutation.sh's arguments
+OPT_MUTATION=" --short"	# bin/mutation.sh's arguments (the mutation pass)
+OPT_COMPARE=" --quick"	# bin/compare-liburcu.sh's arguments (the compare-liburcu pass)
+
+# ------------------------------------------------------------------
+# Passes, as the kernel's torture.sh has them.  PASS_KIND: torture (one
+# bin/torture.sh per scenario, on the hosts), perf (bin/torture.sh
+# --torture SUITE per scenario, on the hosts) or here (one program on
+# this machine after the runs).  PASS_WEIGHT: its part of --duration.
+
+PASSES=(rcutorture kasan kcsan refscale rcuscale kvfree mutation compare-liburcu)
+declare -A PASS_KIND=([rcutorture]=torture [kasan]=torture [kcsan]=torture [refscale]=perf
+	[rcuscale]=perf [kvfree]=perf [mutation]=here [compare-liburcu]=here)
+declare -A PASS_WEIGHT=([rcutorture]=12 [kasan]=2 [kcsan]=2 [refscale]=1 [rcuscale]=1 [kvfree]=2)
+declare -A PASS_ON=() PASS_CONFIGS=() PASS_RUNS=() PASS_SHARE=() PASS_RUN_S=()
+PASS_SWITCHED=0	# a --do-* switch was given
+
+# pass_switch OPTION: --do-all, --do-none, --do-PASS, --do-no-PASS, --no-PASS.
+pass_switch() {
+	local o=$1 p on=1
+	PASS_SWITCHED=1
+	case $o in
+	--do-all | --doall) for p in "${PASSES[@]}"; do PASS_ON[$p]=1; done; return 0 ;;
+	--do-none | --donone) for p in "${PASSES[@]}"; do PASS_ON[$p]=0; done; return 0 ;;
+	--do-no-*) p=${o#--do-no-} on=0 ;;
+	--no-*) p=${o#--no-} on=0 ;;
+	--do-*) p=${o#--do-} ;;
+	esac
+	[ -n "${PASS_KIND[$p]:-}" ] || die 2 "$o: no such pass (${PASSES[*]})"
+	PASS_ON[$p]=$on
+}
+
+# pass_on PASS: is it on?
+pass_on() {
+	[ "${PASS_ON[$1]:-0}" = 1 ]
+}
+
+# pass_instance PASS SCENARIO: a run's name (before any repeat suffix).
+pass_instance() {
+	case $1 in
+	rcutorture) echo "$2" ;;
+	kasan | kcsan) echo "$2-$1" ;;
+	*) echo "$1-$2" ;;
+	esac
+}
+
+# pass_suite PASS: the perf program of a perf pass.
+pass_suite() {
+	case $1 in
+	refscale) echo refscale ;;
+	*) echo rcuscale ;;
+	esac
+}
+
+# pass_scenarios PASS: its scenario names, one a line (repeats kept).
+pass_scenarios() {
+	local p=$1 c
+	local -a l
+	case ${PASS_KIND[$p]} in
+	torture)
+		read -ra l <<<"${PASS_CONFIGS[rcutorture]}"
+		list_expand "${l[@]}" ;;
+	perf)
+		c=${PASS_CONFIGS[$p]:-CFLIST}
+		[ "$p" != kvfree ] || c=${PASS_CONFIGS[$p]:-KFREE}
+		read -ra l <<<"$c"
+		PERF_DIR=$TORTURE_TOP/scenarios/$(pass_suite "$p")
+		if [ "$p" = rcuscale ] && [ -z "${PASS_CONFIGS[$p]:-}" ]; then
+			perf_expand "${l[@]}" | grep -vx KFREE
+		else
+			perf_expand "${l[@]}"
+		fi ;;
+	esac
+}
+
+# pass_check PASS: its scenarios and options checked as bin/torture.sh
+# checks them (the errors on stderr; fails with 2).
+pass_check() {
+	local p=$1 err
+	local -a cmd=("$BIN_DIR/torture.sh" --dryrun --duration "${OPT_DURATION}s")
+	case ${PASS_KIND[$p]} in
+	torture)
+		[ "$p" = rcutorture ] || cmd+=("--$p")
+		local -a l
+		read -ra l <<<"${PASS_CONFIGS[rcutorture]}"
+		cmd+=(${OPT_TORTURE[@]+"${OPT_TORTURE[@]}"} -- "${l[@]}")
+		err=$(TORTURE_BIN=${TORTURE_BIN:-/bin/true} "${cmd[@]}" 2>&1 >/dev/null) || { echo "$err" >&2; return 2; } ;;
+	perf)
+		# shellcheck disable=SC2046  # one name a word
+		err=$(PERF_BIN=${PERF_BIN:-/bin/true} "${cmd[@]}" --torture "$(pass_suite "$p")" \
+			$(pass_scenarios "$p") 2>&1 >/dev/null) || { echo "$err" >&2; return 2; } ;;
+	esac
+}
 
 # count_option OPTION VALUE MIN: VALUE is a whole number >= MIN.
 count_option() {
@@ -106,7 +241,8 @@ parse_options() {
 	while (($#)); do
 		o=$1
 		case $o in
-		--duration | --jobs | --hosts | --sshlogin | --ssh | --remote-dir | --results | --retries | --history | --mutation)
+		--duration | --jobs | --hosts | --sshlogin | --ssh | --remote-dir | --results | --retries | --history | --mutation | \
+			--compare-liburcu | --configs-rcutorture | --configs-refscale | --configs-rcuscale | --configs-kvfree)
 			(($# >= 2)) || die 2 "$o: needs a value (see --help)" ;;
 		esac
 		case $o in
@@ -135,7 +271,16 @@ parse_options() {
 		--retries) count_option "$o" "$2" 0; OPT_RETRIES=$((10#$2)); shift ;;
 		--history) count_option "$o" "$2" 1; OPT_HISTORY=$((10#$2)); shift ;;
 		--no-report) OPT_REPORT=0 ;;
-		--mutation) OPT_MUTATION=" $2"; shift ;;
+		--mutation) OPT_MUTATION=" $2"; PASS_ON[mutation]=1; shift ;;
+		--compare-liburcu) OPT_COMPARE=" $2"; PASS_ON[compare-liburcu]=1; shift ;;
+		--configs-rcutorture)
+			local -a c=()
+			read -ra c <<<"$2"
+			OPT_NAMES+=(${c[@]+"${c[@]}"})
+			shift ;;
+		--configs-refscale | --configs-rcuscale | --configs-kvfree)
+			PASS_CONFIGS[${o#--configs-}]+=" $2"; shift ;;
+		--do-* | --no-*) pass_switch "$o" ;;
 		--dryrun) OPT_DRYRUN=1 ;;
 		--) shift; OPT_TORTURE=("$@"); break ;;
 		-*) die 2 "$o: unknown option (see --help)" ;;
@@ -144,6 +289,12 @@ parse_options() {
 		shift
 	done
 	[ ${#OPT_NAMES[@]} -gt 0 ] || OPT_NAMES=(CFLIST)
+	PASS_CONFIGS[rcutorture]="${OPT_NAMES[*]}"
+	# No switch: rcutorture alone (and the passes named by their options).
+	((PASS_SWITCHED)) || PASS_ON[rcutorture]=1
+	local p n=0
+	for p in "${PASSES[@]}"; do pass_on "$p" && n=$((n + 1)); done
+	((n > 0)) || die 2 "no pass to run (--do-none without a --do-PASS)"
 	local h
 	for h in ${OPT_HOSTS[@]+"${OPT_HOSTS[@]}"}; do
 		[[ $h =~ ^([0-9]+/)?[A-Za-z0-9_.@:-]+$ ]] || die 2 "host '$h': expected [N/][user@]host"
@@ -280,24 +431,70 @@ make_source() {
 }
 
 # ------------------------------------------------------------------
-# Runs.  INSTANCES / SCENARIO_OF: the runs (TREE01, TREE01.2 ...) and
-# their scenario; DONE_DIR[inst]: the returned folder of a completed run;
-# LOST_WHY[inst]: why its last try was lost.
+# Runs.  INSTANCES / SCENARIO_OF / PASS_OF: the runs (TREE01, TREE01.2,
+# TREE01-kasan, refscale-OURS ...), their scenario and pass;
+# DONE_DIR[inst]: the returned folder of a completed run; LOST_WHY[inst]:
+# why its last try was lost.
 
 INSTANCES=()
-declare -A SCENARIO_OF=() DONE_DIR=() LOST_WHY=() LOST_HOST=()
+declare -A SCENARIO_OF=() PASS_OF=() DONE_DIR=() LOST_WHY=() LOST_HOST=()
 
 make_instances() {
-	local names name k
-	names=$(list_expand "${OPT_NAMES[@]}") || exit 2
-	[ -n "$names" ] || die 2 "no scenarios to run"
-	declare -A seen=()
-	while IFS= read -r name; do
-		k=$((${seen[$name]:-0} + 1))
-		seen[$name]=$k
-		if ((k == 1)); then INSTANCES+=("$name"); else INSTANCES+=("$name.$k"); fi
-		SCENARIO_OF[${INSTANCES[-1]}]=$name
-	done <<<"$names"
+	local names name k p inst
+	for p in "${PASSES[@]}"; do
+		pass_on "$p" || continue
+		[ "${PASS_KIND[$p]}" != here ] || continue
+		names=$(pass_scenarios "$p") || exit 2
+		[ -n "$names" ] || die 2 "$p: no scenarios to run"
+		declare -A seen=()
+		PASS_RUNS[$p]=0
+		while IFS= read -r name; do
+			k=$((${seen[$name]:-0} + 1))
+			seen[$name]=$k
+			inst=$(pass_instance "$p" "$name")
+			((k == 1)) || inst+=".$k"
+			INSTANCES+=("$inst")
+			SCENARIO_OF[$inst]=$name
+			PASS_OF[$inst]=$p
+			PASS_RUNS[$p]=$((PASS_RUNS[$p] + 1))
+		done <<<"$names"
+		unset seen
+	done
+}
+
+# total_slots: runs at a time over the usable hosts (the jobs of a host
+# not yet measured count as one).
+total_slots() {
+	local i n=0
+	for i in "${!HOST_LOGIN[@]}"; do
+		[ "${HOST_STATE[i]}" = ok ] || continue
+		n=$((n + ${HOST_JOBS[i]:-1}))
+	done
+	((n > 0)) || n=1
+	echo "$n"
+}
+
+# pass_durations: each pass's share of --duration (PASS_SHARE, seconds)
+# and its runs' time (PASS_RUN_S): share x slots / runs, at least 10 s
+# for a torture run, 300 s for a perf run (there it is the timeout of one
+# measurement, which must not cut a measurement on a busy machine: the
+# kernel's torture.sh gives refscale and rcuscale 5 minutes).
+declare -A PASS_MIN_RUN_S=([torture]=10 [perf]=300)
+pass_durations() {
+	local p w=0 slots rounds min
+	slots=$(total_slots)
+	for p in "${!PASS_RUNS[@]}"; do w=$((w + PASS_WEIGHT[$p])); done
+	for p in "${!PASS_RUNS[@]}"; do
+		PASS_SHARE[$p]=$((OPT_DURATION * PASS_WEIGHT[$p] / w))
+		rounds=$(((PASS_RUNS[$p] + slots - 1) / slots))
+		PASS_RUN_S[$p]=$((PASS_SHARE[$p] / rounds))
+		min=${PASS_MIN_RUN_S[${PASS_KIND[$p]}]}
+		if ((PASS_RUN_S[$p] < min)); then
+			PASS_RUN_S[$p]=$min
+			[ "${PASS_KIND[$p]}" = perf ] ||
+				log "Pass $p: ${PASS_RUNS[$p]} runs in ${PASS_SHARE[$p]} s on $slots slots: $min s each, longer than its share"
+		fi
+	done
 }
 
 # host_jobs_map: "LOGIN=JOBS,..." for the usable hosts (a job finds its
@@ -311,11 +508,11 @@ host_jobs_map() {
 }
 
 # job_template TRY JOBSMAP: the command parallel runs for each
-# "INSTANCE SCENARIO".
+# "INSTANCE SCENARIO PASS SECONDS".
 job_template() {
 	local base=$OPT_REMOTE_DIR
-	printf 'bash %q %q %q %q {1} {2} %q %q %q %q' "$base/src-$SRC_ID/tree/bin/lib/nightly-job.sh" \
-		"$base" "$SRC_ID" "$RUN_ID" "$1" "${OPT_DURATION}s" "$2" "${TORTURE_BIN:-}"
+	printf 'bash %q %q %q %q {1} {2} {3} %q {4}s %q %q %q' "$base/src-$SRC_ID/tree/bin/lib/nightly-job.sh" \
+		"$base" "$SRC_ID" "$RUN_ID" "$1" "$2" "${TORTURE_BIN:-}" "${PERF_BIN:-}"
 	local o
 	for o in ${OPT_TORTURE[@]+"${OPT_TORTURE[@]}"}; do printf ' %q' "$o"; done
 }
@@ -332,8 +529,13 @@ run_round() {
 		logins+=("${HOST_JOBS[i]}/${HOST_LOGIN[i]}")
 	done
 	local jl=$WORK/joblog.$try
-	for inst in "${list[@]}"; do printf '%s\t%s\n' "$inst" "${SCENARIO_OF[$inst]}"; done >"$WORK/jobs.$try"
-	local -a par=(parallel --will-cite --colsep '\t' --joblog "$jl" --timeout "$((OPT_DURATION + 3600))"
+	local longest=0 p
+	for inst in "${list[@]}"; do
+		p=${PASS_OF[$inst]}
+		printf '%s\t%s\t%s\t%s\n' "$inst" "${SCENARIO_OF[$inst]}" "$p" "${PASS_RUN_S[$p]}"
+	done >"$WORK/jobs.$try"
+	for p in "${!PASS_RUN_S[@]}"; do ((PASS_RUN_S[$p] <= longest)) || longest=${PASS_RUN_S[$p]}; done
+	local -a par=(parallel --will-cite --colsep '\t' --joblog "$jl" --timeout "$((longest + 3600))"
 		--sshlogin "$(IFS=,; echo "${logins[*]}")" --ssh "$OPT_SSH")
 	# Remote runs' results come back to the same path here (parallel's rsync).
 	if printf '%s\n' "${logins[@]}" | grep -qv '/:$'; then
@@ -452,6 +654,7 @@ collect() {
 			rm -f "$dir/started"
 		else
 			echo "INCOMPLETE: ${LOST_WHY[$inst]:-not run}" >"$dir/Warnings"
+			echo "${PASS_OF[$inst]}" >"$dir/pass"
 			[ -z "${LOST_HOST[$inst]:-}" ] || echo "${LOST_HOST[$inst]}" >"$dir/host"
 		fi
 	done
@@ -471,55 +674,119 @@ write_hosts() {
 	done | jq -s . >"$RESDIR/hosts.json"
 }
 
-# summarize: runs.jsonl, TAP and JUnit, the roll-up and report; prints
-# the TAP summary last; returns 1 if a run did not succeed.
-# mutation_table: bin/mutation.sh OPT_MUTATION into RESDIR/mutation (this
-# machine); prints its TAP test as a JSON array for tap.jq (the log lines
-# go to stderr).
-mutation_table() {
-	local mst=0
-	[ -n "$OPT_MUTATION" ] || { echo '[]'; return 0; }
-	log "Mutation: bin/mutation.sh${OPT_MUTATION} (log: mutation.log)" >&2
+# here_pass PASS: a pass that runs on this machine after the runs
+# (mutation: bin/mutation.sh into RESDIR/mutation; compare-liburcu:
+# bin/compare-liburcu.sh into RESDIR/compare-liburcu); prints its TAP
+# test as a JSON object for tap.jq (the log lines go to stderr).
+here_pass() {
+	local p=$1 st=0 prog args name
+	local -a cmd
+	case $p in
+	mutation)
+		prog=${NIGHTLY_MUTATION:-$BIN_DIR/mutation.sh} args=$OPT_MUTATION
+		cmd=(--results "$RESDIR/mutation")
+		name="mutation kill table (mutation/kill.html)" ;;
+	compare-liburcu)
+		prog=${NIGHTLY_COMPARE:-$BIN_DIR/compare-liburcu.sh} args=$OPT_COMPARE
+		cmd=(--results "$RESDIR" --datestamp compare-liburcu)
+		name="compare-liburcu (compare-liburcu/compare.md)" ;;
+	esac
+	log "Pass $p: ${prog##*/}${args} (log: $p.log)" >&2
 	# shellcheck disable=SC2086  # the arguments are split on purpose
-	"${NIGHTLY_MUTATION:-$BIN_DIR/mutation.sh}" --results "$RESDIR/mutation" $OPT_MUTATION \
-		>"$RESDIR/mutation.log" 2>&1 ||
-		mst=$?
-	log "Mutation: $(tail -n1 "$RESDIR/mutation.log")" >&2
-	jq -n -c --argjson ok "$((mst == 0))" --arg why "$(tail -n1 "$RESDIR/mutation.log")" \
-		'[{ok: ($ok == 1), name: "mutation kill table (mutation/kill.html)", why: $why}]'
+	"$prog" "${cmd[@]}" $args >"$RESDIR/$p.log" 2>&1 || st=$?
+	log "Pass $p: $(tail -n1 "$RESDIR/$p.log")" >&2
+	jq -n -c --argjson ok "$((st == 0))" --arg why "$(tail -n1 "$RESDIR/$p.log")" --arg name "$name" --arg p "$p" \
+		'{ok: ($ok == 1), name: $name, why: $why, pass: $p}'
 }
 
+# drift_check: RESDIR/drift.json, the figures of this night beyond their
+# spread over the last nights (analysis/drift.jq on the roll-up), each
+# also logged; a flag for a person, not a verdict (the machines are shared).
+drift_check() {
+	[ -s "$RESDIR/rollup.jsonl" ] || { echo '[]' >"$RESDIR/drift.json"; return 0; }
+	analysis_jq -s -c -f "$ANALYSIS_DIR/drift.jq" "$RESDIR/rollup.jsonl" --arg date "${RESDIR##*/}" |
+		jq -s -c . >"$RESDIR/drift.json" || echo '[]' >"$RESDIR/drift.json"
+	jq -r '.[] | "Drift: \(.pass) \(.series) \(.figure): \(.value), \(.direction) from \(.mean) (band \(.low) to \(.high) over \(.nights) nights)"' \
+		"$RESDIR/drift.json" | while IFS= read -r l; do log "$l"; done
+}
+
+# write_passes: RESDIR/passes.json, one object a pass that is on: its
+# kind, runs, share of --duration and run time (seconds).
+write_passes() {
+	local p
+	for p in "${PASSES[@]}"; do
+		pass_on "$p" || continue
+		jq -n -c --arg p "$p" --arg k "${PASS_KIND[$p]}" --arg n "${PASS_RUNS[$p]:-}" \
+			--arg sh "${PASS_SHARE[$p]:-}" --arg r "${PASS_RUN_S[$p]:-}" \
+			'{pass: $p, kind: $k, runs: ($n | tonumber? // null), share_s: ($sh | tonumber? // null),
+			  run_s: ($r | tonumber? // null)}'
+	done | jq -s . >"$RESDIR/passes.json"
+}
+
+# summarize: runs.jsonl, TAP and JUnit, the roll-up and report; prints
+# the TAP summary last; returns 1 if the night is red: a run failed or
+# is INCOMPLETE, a run expected to fail did not, or a pass run here
+# failed.
 summarize() {
-	local st=0 notes extra
-	analysis_collect "$RESDIR" || st=$?
-	((st != 2)) || die 1 "$RESDIR: the runs could not be read"
-	extra=$(mutation_table)
-	notes=$(jq -c '[.[] | .note]' "$RESDIR/hosts.json")
-	analysis_jq -s -r -f "$ANALYSIS_DIR/tap.jq" "$RESDIR/runs.jsonl" --argjson notes "$notes" \
-		--argjson extra "$extra" >"$RESDIR/nightly.tap"
-	analysis_jq -s -r -f "$ANALYSIS_DIR/junit.jq" "$RESDIR/runs.jsonl" --arg name "rcutorture nightly ${RESDIR##*/}" \
-		>"$RESDIR/junit.xml"
+	local st=0 notes extra p
+	if [ ${#INSTANCES[@]} -gt 0 ]; then
+		analysis_collect "$RESDIR" || st=$?
+		((st != 2)) || die 1 "$RESDIR: the runs could not be read"
+	else
+		: >"$RESDIR/runs.jsonl"
+	fi
+	extra=$(for p in mutation compare-liburcu; do
+		if pass_on "$p"; then here_pass "$p"; fi
+	done | jq -s -c .)
+	write_passes
 	if ((OPT_REPORT)); then
 		"$BIN_DIR/rollup.sh" --last "$OPT_HISTORY" --out "$RESDIR" "$OPT_RESULTS" >/dev/null 2>"$WORK/rollup.err" || true
 		# Malformed lines of this night's runs were named above already.
 		grep -v ': malformed ' "$WORK/rollup.err" | while IFS= read -r l; do log "$l"; done || true
+		drift_check
+	fi
+	notes=$(jq -c '[.[] | .note]' "$RESDIR/hosts.json")
+	analysis_sanitizer "$RESDIR" || echo '[]' >"$RESDIR/sanitizer.json"
+	notes=$(jq -c --argjson n "$notes" '$n + map("sanitizer: \(.count) x \(.summary) (\(.runs | join(" ")))")' "$RESDIR/sanitizer.json")
+	[ ! -s "$RESDIR/drift.json" ] ||
+		notes=$(jq -c --argjson n "$notes" '$n + map("drift: \(.pass) \(.series) \(.figure): \(.value), \(.direction) from \(.mean) (band \(.low) to \(.high) over \(.nights) nights)")' "$RESDIR/drift.json")
+	analysis_jq -s -r -f "$ANALYSIS_DIR/tap.jq" "$RESDIR/runs.jsonl" --argjson notes "$notes" \
+		--argjson extra "$extra" >"$RESDIR/nightly.tap"
+	analysis_jq -s -r -f "$ANALYSIS_DIR/junit.jq" "$RESDIR/runs.jsonl" --arg name "rcutorture nightly ${RESDIR##*/}" \
+		--argjson extra "$extra" >"$RESDIR/junit.xml"
+	if ((OPT_REPORT)); then
 		"$BIN_DIR/report.sh" "$RESDIR" 2>&1 | grep -v ': malformed ' | while IFS= read -r l; do log "$l"; done || true
 		log "Report: $RESDIR/index.html"
 	fi
 	cat "$RESDIR/nightly.tap"
-	[ -z "$(analysis_jq -r 'include "lib"; select(is_failed) | .run' "$RESDIR/runs.jsonl")" ] &&
+	[ -z "$(analysis_jq -r 'include "lib"; select(is_red) | .run' "$RESDIR/runs.jsonl")" ] &&
 		[ "$(jq '[.[] | select(.ok | not)] | length' <<<"$extra")" = 0 ]
 }
 
 dryrun() {
-	local i
+	local i p
 	echo "Source: $SRC_DESC (id $SRC_ID)"
-	echo "Runs: ${INSTANCES[*]}; ${OPT_DURATION}s each; retries: $OPT_RETRIES"
+	pass_durations
+	for p in "${PASSES[@]}"; do
+		pass_on "$p" || continue
+		case ${PASS_KIND[$p]} in
+		here)
+			if [ "$p" = mutation ]; then
+				echo "Pass $p: then, here: bin/mutation.sh${OPT_MUTATION}"
+			else
+				echo "Pass $p: then, here: bin/compare-liburcu.sh${OPT_COMPARE}"
+			fi ;;
+		*)
+			local -a r=()
+			for i in "${INSTANCES[@]}"; do [ "${PASS_OF[$i]}" != "$p" ] || r+=("$i"); done
+			echo "Pass $p: ${PASS_SHARE[$p]} s of ${OPT_DURATION} s: ${r[*]}; ${PASS_RUN_S[$p]}s each" ;;
+		esac
+	done
+	echo "Retries: $OPT_RETRIES"
 	for i in "${!HOST_LOGIN[@]}"; do
 		echo "Host ${HOST_NAME[i]}: ${HOST_JOBS[i]:-one per 4 processors} at a time, in $OPT_REMOTE_DIR"
 	done
 	echo "Job: $(job_template 1 "$(host_jobs_map)")"
-	[ -z "$OPT_MUTATION" ] || echo "Then, here: bin/mutation.sh${OPT_MUTATION}"
 }
 
 main() {
@@ -528,12 +795,14 @@ main() {
 	analysis_need jq jq "nothing run"
 	analysis_need tar tar "nothing run"
 	# The scenarios and options, checked as bin/torture.sh checks them.
-	local err
-	if ! err=$(TORTURE_BIN=${TORTURE_BIN:-/bin/true} "$BIN_DIR/torture.sh" --dryrun --duration "${OPT_DURATION}s" \
-		${OPT_TORTURE[@]+"${OPT_TORTURE[@]}"} -- "${OPT_NAMES[@]}" 2>&1 >/dev/null); then
-		echo "$err" >&2
-		exit 2
-	fi
+	local p
+	for p in "${PASSES[@]}"; do
+		pass_on "$p" || continue
+		# The sanitizer passes run rcutorture's scenarios: checked once.
+		[ "${PASS_KIND[$p]}" = perf ] || [ "$p" = rcutorture ] ||
+			{ pass_on rcutorture && continue; }
+		pass_check "$p" || exit 2
+	done
 	make_instances
 	hosts_init
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/nightly.XXXXXX")
@@ -556,10 +825,17 @@ main() {
 	log "Source: $SRC_DESC"
 	{ echo "$SRC_DESC"; git -C "$TORTURE_TOP" status --short 2>/dev/null || true; } >"$RESDIR/testid.txt"
 	trap on_interrupt INT TERM
-	prepare_hosts
-	(($(usable_hosts) > 0)) || log "No usable host: every run is INCOMPLETE"
-	run_all
-	collect
+	if [ ${#INSTANCES[@]} -gt 0 ]; then
+		prepare_hosts
+		(($(usable_hosts) > 0)) || log "No usable host: every run is INCOMPLETE"
+		pass_durations
+		for p in "${PASSES[@]}"; do
+			[ -z "${PASS_RUN_S[$p]:-}" ] ||
+				log "Pass $p: ${PASS_RUNS[$p]} runs, ${PASS_SHARE[$p]} s of ${OPT_DURATION} s, ${PASS_RUN_S[$p]} s each"
+		done
+		run_all
+		collect
+	fi
 	write_hosts
 	local st=0
 	summarize || st=1

@@ -70,10 +70,17 @@ report_plots() {
 report_links() {
 	local res=$1 f t
 	for f in log:"session log" nightly.tap:"TAP summary" junit.xml:"JUnit XML" rollup.txt:"roll-up across dates" \
-		mutation/kill.html:"mutation kill table (bin/mutation.sh)"; do
+		mutation/kill.html:"mutation kill table (bin/mutation.sh)" \
+		compare-liburcu/compare.md:"comparison with liburcu (bin/compare-liburcu.sh)"; do
 		t=${f#*:} f=${f%%:*}
 		[ ! -f "$res/$f" ] || jq -n -c --arg href "$f" --arg text "$t" '{href: $href, text: $text}'
 	done | jq -s -c .
+}
+
+# report_json FILE: FILE's JSON array (bin/nightly.sh's passes.json,
+# drift.json, sanitizer.json), or [] when it is missing or not an array.
+report_json() {
+	jq -c 'if type == "array" then . else [] end' "$1" 2>/dev/null || echo '[]'
 }
 
 # report_dir RESDIR: make the plots (unless REPORT_PLOTS=0), then
@@ -98,6 +105,7 @@ report_dir() {
 		((st == 0)) || rc=1
 	fi
 	[ ! -f "$res/hosts.json" ] || hosts=$(jq -c '[.[] | .note]' "$res/hosts.json")
+	analysis_sanitizer "$res" || rc=1
 	if [ -f "$res/compare.json" ]; then
 		compare=$(analysis_compare "$res" | jq -s -c .) || rc=1
 	fi
@@ -107,7 +115,10 @@ report_dir() {
 		--argjson plots "$(report_plots "$res")" \
 		--argjson excerpts "$(report_excerpts "$res")" \
 		--argjson links "$(report_links "$res")" \
-		--argjson hosts "$hosts" --argjson compare "$compare" >"$res/index.html.tmp"; then
+		--argjson hosts "$hosts" --argjson compare "$compare" \
+		--argjson passes "$(report_json "$res/passes.json")" \
+		--argjson drift "$(report_json "$res/drift.json")" \
+		--argjson sanitizer "$(report_json "$res/sanitizer.json")" >"$res/index.html.tmp"; then
 		rm -f "$res/index.html.tmp"
 		echo "$PROG: $res: index.html could not be made" >&2
 		return 2

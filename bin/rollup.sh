@@ -27,7 +27,10 @@ writes it).
              (analysis/trend.jq: each figure's series per scenario) and,
              with gnuplot, the trend lines DIR/plots/trend-FIGURE.png and
              .svg (data: .dat): grace periods/s, reads/s, latency
-             p50/p99, errors, close calls, one line per scenario
+             p50/p99, errors, close calls, one line per scenario; a
+             pass of bin/nightly.sh other than rcutorture gets its own,
+             trend-PASS-FIGURE, and trend-PASS-perf for the perf
+             programs' figures
 
 Exit status: 0; 1 some input was malformed (named as FILE:LINE on stderr
 and skipped, the rest used) or a plot failed; 2 usage error or no
@@ -41,7 +44,7 @@ rollup_dates() {
 	local a s
 	for a in "$@"; do
 		a=${a%/}
-		s=$(judge_find_dirs "$a" | head -n1)
+		s=$(analysis_find_runs "$a" | head -n1)
 		if [ -n "$s" ] && [ "$s" != "$a" ]; then
 			echo "$a"
 			continue
@@ -50,7 +53,7 @@ rollup_dates() {
 			s=${s%/}
 			[ -d "$s" ] || continue
 			local first
-			first=$(judge_find_dirs "$s" | head -n1)
+			first=$(analysis_find_runs "$s" | head -n1)
 			[ -z "$first" ] || [ "$first" = "$s" ] || echo "$s"
 		done
 	done | awk '{ n = $0; sub(/.*\//, "", n); print n "\t" $0 }' | sort -u | cut -f2-
@@ -69,19 +72,23 @@ rollup_table() {
 
 # rollup_trend_plots OUTDIR: trend-FIGURE plots from OUTDIR/trend.jsonl.
 rollup_trend_plots() {
-	local out=$1 fig label names dat rc=0 scale
+	local out=$1 pass fig label names dat rc=0 scale name
 	mkdir -p "$out/plots"
-	while IFS=$'\t' read -r fig label; do
-		dat=$out/plots/trend-$fig.dat
-		jq -r --arg f "$fig" 'select(.figure == $f) | .series[]
+	while IFS=$'\t' read -r pass fig label; do
+		# The rcutorture pass keeps the plain names (trend-FIGURE).
+		name=trend-$fig
+		[ "$pass" = rcutorture ] || name=trend-$pass-$fig
+		dat=$out/plots/$name.dat
+		jq -r --arg p "$pass" --arg f "$fig" 'select((.pass // "rcutorture") == $p and .figure == $f) | .series[]
 			| "# \(.scenario)", (.points[] | "\(.[0])\t\(.[1])"), "", ""' "$out/trend.jsonl" >"$dat"
-		names=$(jq -r --arg f "$fig" 'select(.figure == $f) | [.series[].scenario] | join(" ")' "$out/trend.jsonl")
-		[ -n "$names" ] || continue
+		names=$(jq -r --arg p "$pass" --arg f "$fig" 'select((.pass // "rcutorture") == $p and .figure == $f)
+			| [.series[].scenario] | join(" ")' "$out/trend.jsonl")
+		[ -n "$names" ] || { rm -f "$dat"; continue; }
 		scale=''
-		[[ $fig != latency_* ]] || scale=log
-		analysis_gnuplot "trend of $fig" trend.gp "$dat" "$names" \
-			"$out/plots/trend-$fig.png $out/plots/trend-$fig.svg" "$label" $scale || rc=1
-	done < <(jq -r '[.figure, "\(.label)\(if .unit != "" then " (\(.unit))" else "" end)"] | @tsv' "$out/trend.jsonl")
+		[[ $fig != latency_* && $fig != perf ]] || scale=log
+		analysis_gnuplot "trend of $pass $fig" trend.gp "$dat" "$names" \
+			"$out/plots/$name.png $out/plots/$name.svg" "$label" $scale || rc=1
+	done < <(jq -r '[.pass // "rcutorture", .figure, "\(.label)\(if .unit != "" then " (\(.unit))" else "" end)"] | @tsv' "$out/trend.jsonl")
 	return "$rc"
 }
 

@@ -61,6 +61,9 @@ Options:
   --results DIR     where the results go (default results/); each session
                     makes DIR/YYYY.MM.DD-HH.MM.SS/
   --datestamp NAME  DIR/NAME instead of the date
+  --kill-previous   stop the bin/torture.sh that holds DIR (one session a
+                    results folder: a second one stops with exit 2 naming
+                    the first); its runs are judged as interrupted
   --repeat N        run the whole set N times
   --until-fail      run the set again until a run fails (at most --repeat
                     times when given)
@@ -140,7 +143,8 @@ own_option() {
 	--memory | --qemu-args | --qemu-arg | --qemu-cmd | --mac | --bootimage | --defconfig | \
 		--kmake-arg | --kmake-args | --no-initrd | --debug-info | --debuginfo)
 		SESSION_NOTES+=("note: $1${2:+ $2}: not applicable (no virtual machine here: runs are processes)") ;;
-	--gdb | --interactive | --remote | --kill-previous)
+	--kill-previous) ;;	# session_lock's, before the worker starts
+	--gdb | --interactive | --remote)
 		die 2 "$1: not supported here (runs are processes: run build/rcutorture under gdb by hand)" ;;
 	--) OPT_NAMES+=("${@:2}") SESSION_SHIFT=$# ;;
 	-*) SESSION_SHIFT=0 ;;
@@ -191,5 +195,6 @@ main() {
 	session_run "${list[@]}"
 }
 
+session_lock "$@"	# one session per results folder
 perf_dispatch "$@"	# --torture refscale|rcuscale: bin/lib/perf.sh
 main "$@"

@@ -99,12 +99,42 @@ analysis_file_or_null() {
 
 # The files of a scenario folder that a record links to (analysis/run.jq
 # names them by key).
-ANALYSIS_FILES="console.log summary.json stats.jsonl gp-latency.dat cmdline ConfigFragment console.log.diags Warnings torture.log"
+ANALYSIS_FILES="console.log summary.json stats.jsonl gp-latency.dat cmdline ConfigFragment console.log.diags Warnings torture.log perf.jsonl output.txt"
+
+# analysis_is_run_dir DIR: does DIR hold one run: an rcutorture
+# scenario's (judge_is_scenario_dir), or a perf program's (perf.jsonl),
+# or one bin/nightly.sh marked with its pass?
+analysis_is_run_dir() {
+	judge_is_scenario_dir "$1" || [ -f "$1/perf.jsonl" ] || [ -f "$1/pass" ]
+}
+
+# analysis_find_runs DIR: DIR itself if it holds one run, else its run
+# subdirectories (TREE01 before TREE01.2), one a line.
+analysis_find_runs() {
+	judge_find_dirs "$1" analysis_is_run_dir
+}
+
+# analysis_sanitizer RESDIR: RESDIR/sanitizer.json, the sanitizer
+# reports of its runs' console.log files collapsed by stack
+# (analysis/collapse.awk, analysis/collapse.jq: one entry per distinct
+# report with its count and runs); [] when there are none.
+analysis_sanitizer() {
+	local res=${1%/} d
+	local -a logs=()
+	while IFS= read -r d; do
+		[ ! -f "$d/console.log" ] || logs+=("$d/console.log")
+	done < <(analysis_find_runs "$res")
+	if [ ${#logs[@]} -eq 0 ]; then
+		echo '[]' >"$res/sanitizer.json"
+		return 0
+	fi
+	awk -f "$ANALYSIS_DIR/collapse.awk" "${logs[@]}" | analysis_jq -R -s -c -f "$ANALYSIS_DIR/collapse.jq" >"$res/sanitizer.json"
+}
 
 # analysis_record DIR DATE WHEN: the run record of one scenario folder
 # (one JSON line on stdout).
 analysis_record() {
-	local dir=${1%/} date=$2 when=$3 f kinds='[]' host='' present=''
+	local dir=${1%/} date=$2 when=$3 f kinds='[]' host='' present='' pass=''
 	local -a scan=()
 	for f in $ANALYSIS_FILES; do
 		[ ! -f "$dir/$f" ] || present+="$f "
@@ -114,10 +144,12 @@ analysis_record() {
 	fi
 	kinds=${scan[0]:-[]}
 	[ ! -f "$dir/host" ] || host=$(head -n1 "$dir/host")
+	[ ! -f "$dir/pass" ] || pass=$(head -n1 "$dir/pass")
 	printf '%s\n' ${scan[@]+"${scan[@]:1}"} |
 	analysis_jq -n -c -f "$ANALYSIS_DIR/run.jq" \
 		--arg dir "$dir" --arg run "${dir##*/}" --arg date "$date" --arg when "$when" \
-		--arg host "$host" --arg present "$present" --argjson kinds "$kinds" \
+		--arg host "$host" --arg present "$present" --argjson kinds "$kinds" --arg pass "$pass" \
+		--rawfile perf "$(analysis_file_or_null "$dir/perf.jsonl")" \
 		--rawfile summary "$(analysis_file_or_null "$dir/summary.json")" \
 		--rawfile stats "$(analysis_file_or_null "$dir/stats.jsonl")" \
 		--rawfile diags "$(analysis_file_or_null "$dir/console.log.diags")" \
@@ -147,7 +179,7 @@ analysis_collect() {
 		return 0
 	fi
 	local -a dirs=()
-	mapfile -t dirs < <(judge_find_dirs "$res")
+	mapfile -t dirs < <(analysis_find_runs "$res")
 	if { [ ${#dirs[@]} -eq 0 ] || [ "${dirs[0]}" = "$res" ]; } && [ -f "$res/compare.json" ]; then
 		: >"$res/runs.jsonl"	# bin/compare-liburcu.sh's folder: no torture runs
 		return 0

@@ -528,16 +528,17 @@ judge_is_scenario_dir() {
 		[ -f "$1/Warnings" ] || [ -f "$1/skipped" ]
 }
 
-# judge_find_dirs DIR: DIR itself if it holds one scenario's run, else
-# its scenario subdirectories (TREE01 before TREE01.2), one a line.
+# judge_find_dirs DIR [IS_RUN]: DIR itself if it holds one scenario's
+# run, else its scenario subdirectories (TREE01 before TREE01.2), one a
+# line; IS_RUN DIR (default judge_is_scenario_dir) says what a run is.
 judge_find_dirs() {
-	local d=${1%/} s
-	if judge_is_scenario_dir "$d"; then
+	local d=${1%/} s is_run=${2:-judge_is_scenario_dir}
+	if "$is_run" "$d"; then
 		echo "$d"
 		return 0
 	fi
 	for s in "$d"/*/; do
-		if judge_is_scenario_dir "${s%/}"; then echo "${s%/}"; fi
+		if "$is_run" "${s%/}"; then echo "${s%/}"; fi
 	done | sort -V
 }
 

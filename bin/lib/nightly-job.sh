@@ -2,15 +2,18 @@
 # nightly-job.sh - one scenario of bin/nightly.sh, run by GNU parallel on
 # a host (locally or over ssh) from the host's copy of the source:
 #
-#   bash BASE/src-ID/tree/bin/lib/nightly-job.sh BASE ID RUNID INSTANCE SCENARIO TRY \
-#        DURATION JOBS TORTURE_BIN [TORTURE_OPTION...]
+#   bash BASE/src-ID/tree/bin/lib/nightly-job.sh BASE ID RUNID INSTANCE SCENARIO PASS TRY \
+#        DURATION JOBS TORTURE_BIN PERF_BIN [TORTURE_OPTION...]
 #
 # BASE: the host's nightly folder (relative to the working directory:
 # the remote home, or the controller's build/nightly); ID: the source's
 # id (BASE/src-ID/tree holds it, unpacked by nightly.sh); RUNID: the
 # nightly run; JOBS: runs at a time per host, "LOGIN=N,..." (this host
 # is $PARALLEL_SSHLOGIN, ":" here; not listed: one per 4 processors);
-# TORTURE_BIN: "" or a program to run instead of building (tests).
+# PASS: rcutorture, kasan, kcsan (bin/torture.sh, --kasan, --kcsan, with
+# the TORTURE_OPTIONs), refscale, rcuscale, kvfree (bin/torture.sh
+# --torture refscale|rcuscale); TORTURE_BIN, PERF_BIN: "" or a program to
+# run instead of building (tests).
 #
 # The job claims a free slot (BASE/slot-K.lock, held while it runs), so
 # that the runs on a host use their own copy of the tree
@@ -18,15 +21,22 @@
 # next runs) and their own share of the processors (taskset), then runs
 # bin/torture.sh for the one scenario.  Its results go to
 # BASE/out/RUNID/INSTANCE.tTRY/ (the scenario's files, torture.log,
-# build-*.log, host, job.status = torture.sh's exit status), which
+# build-*.log, host, pass, job.status = torture.sh's exit status), which
 # parallel returns to the controller.  Exit status 0 when torture.sh ran
 # (whatever the verdict); anything else means the job was lost.
 set -euo pipefail
 PROG=nightly-job.sh
 
-(($# >= 9)) || { echo "$PROG: usage: BASE ID RUNID INSTANCE SCENARIO TRY DURATION JOBS TORTURE_BIN [OPTION...]" >&2; exit 2; }
-base=$1 id=$2 runid=$3 inst=$4 scen=$5 try=$6 duration=$7 jobs=$8 tbin=$9
-shift 9
+(($# >= 11)) || { echo "$PROG: usage: BASE ID RUNID INSTANCE SCENARIO PASS TRY DURATION JOBS TORTURE_BIN PERF_BIN [OPTION...]" >&2; exit 2; }
+base=$1 id=$2 runid=$3 inst=$4 scen=$5 pass=$6 try=$7 duration=$8 jobs=$9 tbin=${10} pbin=${11}
+shift 11
+case $pass in
+rcutorture) ;;
+kasan | kcsan) set -- "--$pass" "$@" ;;
+refscale) set -- --torture refscale ;;
+rcuscale | kvfree) set -- --torture rcuscale ;;
+*) echo "$PROG: $pass: no such pass" >&2; exit 2 ;;
+esac
 
 tree=$base/src-$id/tree
 [ -d "$tree" ] || { echo "$PROG: $tree: missing (the host was not prepared)" >&2; exit 3; }
@@ -77,6 +87,7 @@ st=0
 	cd "$slot"
 	export TORTURE_NO_REPORT=1
 	[ -z "$tbin" ] || export TORTURE_BIN=$tbin
+	[ -z "$pbin" ] || export PERF_BIN=$pbin
 	exec ${pin[@]+"${pin[@]}"} bin/torture.sh --results "$PWD/../runs-$runid-$inst" --duration "$duration" "$@" "$scen"
 ) >"$out/torture.out" 2>&1 || st=$?
 
@@ -96,5 +107,6 @@ if ((st > 1)); then
 	echo "!!! torture.sh exited $st (see torture.log)" >>"$out/Warnings"
 fi
 echo "$host" >"$out/host"
+echo "$pass" >"$out/pass"
 echo "$st" >"$out/job.status"
 echo "$inst on $host: $(grep -m1 -E "^$scen -------" "$out/torture.log" 2>/dev/null || echo "torture.sh exited $st")"

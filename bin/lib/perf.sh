@@ -114,6 +114,7 @@ perf_parse() {
 			[[ $2 =~ ^[A-Za-z0-9._-]+$ ]] || die 2 "--datestamp $2: letters, digits, . _ - only"
 			PERF_DATESTAMP=$2 ;;
 		--dryrun) PERF_DRYRUN=1 ;;
+		--kill-previous) ;;	# torture.sh's session_lock
 		--) shift; PERF_NAMES+=("$@"); break ;;
 		-*) die 2 "$o: not an option of --torture $PERF_SUITE (see --torture $PERF_SUITE --help)" ;;
 		*) PERF_NAMES+=("$o") ;;

@@ -126,6 +126,52 @@ session_cpus() {
 
 SESSION_STOP_WAIT=${SESSION_STOP_WAIT:-120}
 
+# ------------------------------------------------------------------
+# One session per results folder, as kvm.sh allows one per tree: the
+# first process of a session (torture.sh's supervisor, or the perf
+# suite's process) holds the folder's lock file with flock while it runs
+# and writes "PID START ARGS" in it.  The lock file is
+# ${TMPDIR:-/tmp}/torture-lock-HASH (HASH: of the folder's absolute path),
+# so that a folder is not made before its session is checked, and every
+# tree on this machine that writes into the folder sees the lock.  A second session on the same folder
+# stops with exit 2 naming the first, or with --kill-previous stops the
+# first (SIGTERM: its runs are stopped and judged, as for Ctrl-C) and
+# waits for its lock.  The worker and the runs do not hold the lock (it
+# is closed for them), so a run that outlives its session cannot keep it.
+SESSION_LOCK_FD=
+
+# session_lock ARG...: take the results folder's lock for the session
+# whose command line is ARG... (--results DIR, --kill-previous; nothing
+# for --dryrun or --help, which write nothing, or in the worker).
+session_lock() {
+	local res=$TORTURE_TOP/results kill=0 prev pid a args="$*" lock
+	[ -z "${TORTURE_WORK:-}" ] || return 0
+	while (($#)); do
+		a=$1
+		case $a in
+		--results) res=${2:-$res}; shift ;;
+		--results=*) res=${a#*=} ;;
+		--kill-previous) kill=1 ;;
+		--dryrun | --dryrun=* | --help | -h) return 0 ;;
+		esac
+		shift
+	done
+	have flock || return 0
+	res=$(realpath -m -- "$res")
+	lock=${TMPDIR:-/tmp}/torture-lock-$(printf '%s' "$res" | sha1sum | cut -c1-16)
+	exec {SESSION_LOCK_FD}>>"$lock" || die 2 "$lock: cannot open the lock of $res"
+	if ! flock -n "$SESSION_LOCK_FD"; then
+		prev=$(head -n1 "$lock" 2>/dev/null || true)
+		pid=${prev%% *}
+		((kill)) || die 2 "$res: in use by another bin/torture.sh (pid ${prev:-unknown}): wait for it, or --kill-previous"
+		[[ $pid =~ ^[0-9]+$ ]] && kill -TERM "$pid" 2>/dev/null &&
+			echo "$PROG: --kill-previous: stopping bin/torture.sh pid $pid (its runs are judged as interrupted)" >&2
+		flock -w "$((SESSION_STOP_WAIT + 30))" "$SESSION_LOCK_FD" ||
+			die 1 "$res: the previous bin/torture.sh (pid ${prev:-unknown}) did not stop"
+	fi
+	printf '%s %s %s\n' "$$" "$(date '+%Y.%m.%d-%H.%M.%S')" "$args" >"$lock"
+}
+
 # session_supervise ARG...: in the supervisor, run the worker with ARGs
 # and leave with its exit status (never returns); in the worker, return.
 session_supervise() {
@@ -137,7 +183,11 @@ session_supervise() {
 	trap 'SESSION_SIG=SIGINT' INT
 	trap 'SESSION_SIG=SIGTERM' TERM
 	trap 'SESSION_SIG=SIGHUP' HUP
-	TORTURE_WORK=$WORK "$BASH" "$0" "$@" &
+	if [ -n "$SESSION_LOCK_FD" ]; then
+		TORTURE_WORK=$WORK "$BASH" "$0" "$@" {SESSION_LOCK_FD}>&- &
+	else
+		TORTURE_WORK=$WORK "$BASH" "$0" "$@" &
+	fi
 	w=$!
 	while :; do
 		rc=0

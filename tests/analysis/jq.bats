@@ -137,7 +137,7 @@ collect() {
 	run "$A/rollup.jq" "$RES/$GOOD/runs.jsonl" "$RES/$BAD/runs.jsonl"
 	[ "$status" -eq 0 ]
 	printf '%s\n' "${lines[@]}" >"$BATS_TEST_TMPDIR/r.jsonl"
-	jq_ok -s 'length == 7 and all(.[]; (keys | sort) == ["close_calls", "date", "errors", "failed", "gps_per_s", "latency_p50_us", "latency_p99_us", "reads_per_s", "result", "runs", "scenario", "when"])' "$BATS_TEST_TMPDIR/r.jsonl"
+	jq_ok -s 'length == 7 and all(.[]; (keys | sort) == ["close_calls", "date", "errors", "failed", "gps_per_s", "latency_p50_us", "latency_p99_us", "pass", "perf", "reads_per_s", "result", "runs", "scenario", "when"])' "$BATS_TEST_TMPDIR/r.jsonl"
 	jq_ok -s '.[] | select(.date == "2025.01.02-03.00.00" and .scenario == "TREE01") | .runs == 2 and .failed == 0 and .errors == 3 and .gps_per_s == 28.1' "$BATS_TEST_TMPDIR/r.jsonl"
 	jq_ok -s 'map(select(.date == "2025.01.03-03.00.00") | {(.scenario): .result}) | add == {"TASKS01": "SKIPPED", "TREE01": "SUCCESS", "TREE03": "FAILURE", "TRIVIAL": "FAILURE"}' "$BATS_TEST_TMPDIR/r.jsonl"
 	run "$A/trend.jq" "$BATS_TEST_TMPDIR/r.jsonl"
@@ -169,4 +169,29 @@ collect() {
 	if command -v python3 >/dev/null; then
 		python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.read())' <<<"$output"
 	fi
+}
+
+@test "collapse.awk and collapse.jq: sanitizer reports counted by stack, with the runs they came from" {
+	local s=$AFIX/sanitizer/console.log
+	mkdir -p "$BATS_TEST_TMPDIR/r/TREE01" "$BATS_TEST_TMPDIR/r/TREE02-kcsan"
+	cp "$s" "$BATS_TEST_TMPDIR/r/TREE01/console.log"
+	cat "$s" "$s" >"$BATS_TEST_TMPDIR/r/TREE02-kcsan/console.log"
+	run awk -f "$A/collapse.awk" "$s"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "$s	ThreadSanitizer: data race	ThreadSanitizer: data race race.c:4 in w	w | w" ]
+	[ "${lines[1]}" = "$s	AddressSanitizer: heap-use-after-free	AddressSanitizer: heap-use-after-free uaf.c:2 in get	get < main < __libc_start_call_main < __libc_start_main_impl | __interceptor_free < main < __libc_start_call_main" ]
+	[ "${lines[2]}" = "$s	UndefinedBehaviorSanitizer: runtime error	reader.c:120:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type int	" ]
+	awk -f "$A/collapse.awk" "$BATS_TEST_TMPDIR"/r/*/console.log | "$A/collapse.jq" >"$BATS_TEST_TMPDIR/c.json"
+	jq_ok 'length == 3 and all(.[]; .count == 3 and .runs == ["TREE01", "TREE02-kcsan"])' "$BATS_TEST_TMPDIR/c.json"
+	jq_ok 'map(.kind) == ["AddressSanitizer: heap-use-after-free", "ThreadSanitizer: data race", "UndefinedBehaviorSanitizer: runtime error"]' "$BATS_TEST_TMPDIR/c.json"
+	jq_ok '.[1].frames == ["w", "|", "w"]' "$BATS_TEST_TMPDIR/c.json"
+	# Addresses, pids and thread numbers do not split a report in two.
+	sed -e 's/0x[0-9a-f]*/0xdead/g; s/pid=[0-9]*/pid=1/; s/T[0-9]/T9/g' "$s" >"$BATS_TEST_TMPDIR/r/TREE01/console.log"
+	awk -f "$A/collapse.awk" "$BATS_TEST_TMPDIR"/r/*/console.log | "$A/collapse.jq" >"$BATS_TEST_TMPDIR/c.json"
+	jq_ok 'length == 3' "$BATS_TEST_TMPDIR/c.json"
+	# Another stack is another entry.
+	sed 's/#0 w /#0 other /' "$s" >"$BATS_TEST_TMPDIR/r/TREE01/console.log"
+	awk -f "$A/collapse.awk" "$BATS_TEST_TMPDIR"/r/*/console.log | "$A/collapse.jq" >"$BATS_TEST_TMPDIR/c.json"
+	jq_ok 'length == 4 and (map(select(.kind == "ThreadSanitizer: data race") | .count) | sort) == [1, 2]' "$BATS_TEST_TMPDIR/c.json"
 }

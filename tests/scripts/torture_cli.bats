@@ -337,3 +337,34 @@ CONFIG_PREEMPT=y'
 	sleep 0.5	# a last sleep of at most 20 ms
 	! pgrep -f -- "--results $BATS_TEST_TMPDIR/res" >/dev/null
 }
+
+@test "one session per results folder: a second one stops naming the first; --kill-previous stops the first" {
+	local out=$BATS_TEST_TMPDIR/out pid st=0 i
+	FAKE_MODE=hang TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" \
+		--duration 1m --cpus 2 TREE09 >"$out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -qs 'Start of test' "$BATS_TEST_TMPDIR"/res/*/TREE09/console.log && break
+		sleep 0.1
+	done
+	((i < 600)) || { kill -TERM "$pid"; echo "Bail out! the run did not start"; cat "$out"; false; }
+	local lock=${TMPDIR:-/tmp}/torture-lock-$(printf '%s' "$(realpath -m "$BATS_TEST_TMPDIR/res")" | sha1sum | cut -c1-16)
+	[[ $(cat "$lock") == "$pid "*" --results $BATS_TEST_TMPDIR/res --duration 1m --cpus 2 TREE09" ]]
+	# The same folder: exit 2, nothing run; another folder, or --dryrun: fine.
+	run env TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 10s TREE09
+	[ "$status" -eq 2 ]
+	[[ $output == "torture.sh: $BATS_TEST_TMPDIR/res: in use by another bin/torture.sh (pid $pid "*"): wait for it, or --kill-previous" ]]
+	[ "$(ls "$BATS_TEST_TMPDIR/res" | wc -l)" -eq 1 ]
+	run env TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/other" --duration 10s TREE09
+	[ "$status" -eq 0 ]
+	run env TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --dryrun TREE09
+	[ "$status" -eq 0 ]
+	# --kill-previous: the first is stopped (its run judged as interrupted), the second runs.
+	run env TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --kill-previous --duration 10s TREE09
+	wait "$pid" || st=$?
+	[ "$st" -eq 130 ]
+	grep -q ' INCOMPLETE: interrupted (SIGTERM to torture.sh)' "$out"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "torture.sh: --kill-previous: stopping bin/torture.sh pid $pid (its runs are judged as interrupted)" ]]
+	[ "$(ls -d "$BATS_TEST_TMPDIR"/res/*/ | wc -l)" -eq 2 ]
+}
