@@ -29,12 +29,15 @@ static const struct torture_ops *const builtin[] = {
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
 /*
- * The kernel's torture types this project does not have (yet).  A type
- * that gets built (builtin[] above) wins over its entry here, so nothing
- * needs to change when one is added.
+ * The kernel's torture types, for the builds that lack some (the Tiny
+ * build has only its own flavors).  A type that gets built (builtin[]
+ * above) wins over its entry here.
  */
 static const char *const kernel_only_types[][2] = {
 	{ "srcu", "SRCU" }, { "srcud", "SRCU, dynamically initialized" },
+	{ "trivial", "trivial RCU" }, { "trivial-preempt", "trivial preemptible RCU" },
+	{ "tasks", "RCU Tasks" }, { "tasks-rude", "RCU Tasks Rude" },
+	{ "tasks-tracing", "RCU Tasks Trace" },
 };
 #define NKERNEL_ONLY (sizeof(kernel_only_types) / sizeof(kernel_only_types[0]))
 
@@ -130,7 +133,7 @@ void torture_types_list(FILE *out)
 		fprintf(out, "%s (%s)\n", torture_urcu_absent[i], torture_urcu_why);
 	for (i = 0; i < NKERNEL_ONLY; i++)
 		if (kernel_only(kernel_only_types[i][0]))
-			fprintf(out, "%s (not implemented: the kernel's %s)\n",
+			fprintf(out, "%s (not in this build: the kernel's %s)\n",
 				kernel_only_types[i][0], kernel_only_types[i][1]);
 }
 
@@ -225,7 +228,7 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 	if (urcu_absent(name))
 		snprintf(err, len, "torture_type=%s is %s", name, torture_urcu_why);
 	else if ((what = kernel_only(name)))
-		snprintf(err, len, "torture_type=%s is not implemented (the kernel's %s)",
+		snprintf(err, len, "torture_type=%s is not in this build (the kernel's %s)",
 			 name, what);
 	else {
 		*status = 2;

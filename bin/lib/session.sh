@@ -138,7 +138,7 @@ SESSION_STOP_WAIT=${SESSION_STOP_WAIT:-120}
 # first (SIGTERM: its runs are stopped and judged, as for Ctrl-C) and
 # waits for its lock.  The worker and the runs do not hold the lock (it
 # is closed for them), so a run that outlives its session cannot keep it.
-SESSION_LOCK_FD=
+SESSION_LOCK_FD= SESSION_LOCK_FILE=
 
 # session_lock ARG...: take the results folder's lock for the session
 # whose command line is ARG... (--results DIR, --kill-previous; nothing
@@ -159,17 +159,36 @@ session_lock() {
 	have flock || return 0
 	res=$(realpath -m -- "$res")
 	lock=${TMPDIR:-/tmp}/torture-lock-$(printf '%s' "$res" | sha1sum | cut -c1-16)
-	exec {SESSION_LOCK_FD}>>"$lock" || die 2 "$lock: cannot open the lock of $res"
-	if ! flock -n "$SESSION_LOCK_FD"; then
-		prev=$(head -n1 "$lock" 2>/dev/null || true)
-		pid=${prev%% *}
-		((kill)) || die 2 "$res: in use by another bin/torture.sh (pid ${prev:-unknown}): wait for it, or --kill-previous"
-		[[ $pid =~ ^[0-9]+$ ]] && kill -TERM "$pid" 2>/dev/null &&
-			echo "$PROG: --kill-previous: stopping bin/torture.sh pid $pid (its runs are judged as interrupted)" >&2
-		flock -w "$((SESSION_STOP_WAIT + 30))" "$SESSION_LOCK_FD" ||
-			die 1 "$res: the previous bin/torture.sh (pid ${prev:-unknown}) did not stop"
-	fi
+	while :; do
+		exec {SESSION_LOCK_FD}>>"$lock" || die 2 "$lock: cannot open the lock of $res"
+		if ! flock -n "$SESSION_LOCK_FD"; then
+			prev=$(head -n1 "$lock" 2>/dev/null || true)
+			pid=${prev%% *}
+			((kill)) || die 2 "$res: in use by another bin/torture.sh (pid ${prev:-unknown}): wait for it, or --kill-previous"
+			[[ $pid =~ ^[0-9]+$ ]] && kill -TERM "$pid" 2>/dev/null &&
+				echo "$PROG: --kill-previous: stopping bin/torture.sh pid $pid (its runs are judged as interrupted)" >&2
+			kill=0	# once
+			flock -w "$((SESSION_STOP_WAIT + 30))" "$SESSION_LOCK_FD" ||
+				die 1 "$res: the previous bin/torture.sh (pid ${prev:-unknown}) did not stop"
+		fi
+		# The holder removes the file as it leaves (session_unlock): a lock
+		# taken on a removed file is no lock; open the path again.
+		[ "$(stat -L -c %i "/dev/fd/$SESSION_LOCK_FD")" != "$(stat -c %i "$lock" 2>/dev/null)" ] || break
+		exec {SESSION_LOCK_FD}>&-
+	done
+	SESSION_LOCK_FILE=$lock
 	printf '%s %s %s\n' "$$" "$(date '+%Y.%m.%d-%H.%M.%S')" "$args" >"$lock"
+	trap session_unlock EXIT
+}
+
+# session_unlock: leave nothing behind: remove the lock file while still
+# holding it (a session waiting on it sees it removed and opens the path
+# again), then let go.
+session_unlock() {
+	[ -n "${SESSION_LOCK_FILE:-}" ] || return 0
+	rm -f "$SESSION_LOCK_FILE"
+	exec {SESSION_LOCK_FD}>&-
+	SESSION_LOCK_FILE=
 }
 
 # session_supervise ARG...: in the supervisor, run the worker with ARGs
@@ -178,7 +197,7 @@ session_supervise() {
 	local w t='' rc=0 done_pid pid
 	[ -z "${TORTURE_WORK:-}" ] || return 0
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/torture.XXXXXX") || die 1 "cannot create a temporary folder"
-	trap 'rm -rf "${WORK:-/nonexistent}"' EXIT
+	trap 'rm -rf "${WORK:-/nonexistent}"; session_unlock' EXIT
 	SESSION_SIG=
 	trap 'SESSION_SIG=SIGINT' INT
 	trap 'SESSION_SIG=SIGTERM' TERM

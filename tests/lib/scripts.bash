@@ -26,6 +26,18 @@ need_real() {
 	[ -x "$REAL" ] || { echo "$REAL not built: run make (torture/torture.mk builds it)"; false; }
 }
 
+# missing_type: MT (a kernel torture type the real program lacks) and
+# MT_WHY (the program's reason), or skip: the full build has every one,
+# the Tiny build only its own flavors.
+missing_type() {
+	local l
+	need_real
+	l=$("$REAL" --list-types | sed -n 's/^\([^ ]*\) (not in this build: \(.*\))$/\1\t\2/p' | head -n 1)
+	[ -n "$l" ] || skip "every kernel torture type is built in $REAL"
+	MT=${l%%$'\t'*}
+	MT_WHY="torture_type=$MT is not in this build (${l#*$'\t'})"
+}
+
 need_jq() {
 	command -v jq >/dev/null 2>&1 || skip "jq not installed (Debian package jq)"
 }

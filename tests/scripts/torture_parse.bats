@@ -251,7 +251,7 @@ CONFIG_RCU_NOCB_CPU_DEFAULT_ALL=y'
 	[[ $output == *"check rcutree.enable_rcu_lazy=1"$'\t'* ]]
 }
 
-@test "the torture type: the boot arguments' (later wins), rcu without PREEMPT_RCU is sched, Tiny RCU is SKIPPED" {
+@test "the torture type: the boot arguments' (later wins), rcu without PREEMPT_RCU is sched, Tiny RCU runs the Tiny build" {
 	scenario_file T1 'CONFIG_PREEMPT=y'
 	scenario_file T1.boot 'rcutorture.torture_type=trivial
 rcutorture.torture_type=busted'
@@ -265,7 +265,8 @@ rcutorture.torture_type=busted'
 	scenario_file T3 'CONFIG_SMP=n
 CONFIG_PREEMPT_NONE=y'
 	run plan_of T3
-	[[ $output == *"skip CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU is not implemented"* ]]
+	[[ $output == *"type rcu"* && $output == *"build tiny"* && $output == *"make TINY=1"* && $output != *"skip "* ]]
+	[[ $output == *"note CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU (make TINY=1)"* ]]
 	# A uniprocessor with preemptible RCU is Tree RCU: it runs.
 	scenario_file T4 'CONFIG_SMP=n
 CONFIG_PREEMPT=y'
@@ -405,21 +406,25 @@ rcutorture.test_boost=0 rcutorture.stutter=3'
 	[[ $output == "--bootargs: unknown parameter 'frobnicate'" ]]
 }
 
-@test "a torture type the program does not have is a skip, with the program's reason" {
+@test "an unknown torture type is a mistake, named at its line" {
 	need_real
 	scenario_file S1 'CONFIG_NR_CPUS=2'
-	scenario_file S1.boot 'rcutorture.torture_type=tasks rcutorture.reader_flavor=0x4'
-	scen_resolve S1 60 >"$BATS_TEST_TMPDIR/S1.plan"
-	run scen_check "$BATS_TEST_TMPDIR/S1.plan" "$REAL"
-	[ "$status" -eq 0 ]
-	run plan_get skip <"$BATS_TEST_TMPDIR/S1.plan"
-	[ "$output" = "torture_type=tasks is not implemented (the kernel's RCU Tasks)" ]
-	# An unknown one is a mistake.
 	scenario_file S1.boot 'rcutorture.torture_type=taskz'
 	scen_resolve S1 60 >"$BATS_TEST_TMPDIR/S1.plan"
 	run scen_check "$BATS_TEST_TMPDIR/S1.plan" "$REAL"
 	[ "$status" -eq 2 ]
 	[[ $output == *"/scenarios/S1.boot:1: rcutorture.torture_type: unknown type 'taskz' (see --list-types)" ]]
+}
+
+@test "a torture type the program does not have is a skip, with the program's reason" {
+	missing_type
+	scenario_file S1 'CONFIG_NR_CPUS=2'
+	scenario_file S1.boot "rcutorture.torture_type=$MT rcutorture.reader_flavor=0x4"
+	scen_resolve S1 60 >"$BATS_TEST_TMPDIR/S1.plan"
+	run scen_check "$BATS_TEST_TMPDIR/S1.plan" "$REAL"
+	[ "$status" -eq 0 ]
+	run plan_get skip <"$BATS_TEST_TMPDIR/S1.plan"
+	[ "$output" = "$MT_WHY" ]
 }
 
 @test "--duration parsing: bare minutes, s/m/h/d suffixes; bad values refused" {

@@ -665,6 +665,8 @@ static inline void debug_rcu_head_free(struct rcu_head *h) { lrcu_head_debug(h, 
 #endif
 
 #include <rcu/rcutree.h>
+#ifndef CONFIG_TINY_RCU		/* Tiny has its own flavors only (docs/design/tiny.md) */
 #include <rcu/tasks.h>
+#endif
 
 #endif /* RCU_RCUPDATE_H */
