@@ -38,15 +38,17 @@ struct pdesc {
 	const char *name;
 	long *val;
 	long min, max;
+	bool mask;		/* a bit mask: shown in hex, as the kernel's files write it */
 };
 
-#define B(n) { #n, &tp.n, 0, 1 }
-#define I(n, lo, hi) { #n, &tp.n, lo, hi }
+#define B(n) { #n, &tp.n, 0, 1, false }
+#define I(n, lo, hi) { #n, &tp.n, lo, hi, false }
+#define M(n, hi) { #n, &tp.n, 0, hi, true }
 static const struct pdesc ptab[] = {
 	I(nreaders, -64, 4096), I(nfakewriters, -1, 1024), I(stat_interval, 0, 86400),
 	I(verbose, 0, 2), I(shutdown_secs, 0, 100L * 86400), I(stutter, 0, 3600),
 	I(shuffle_interval, 0, 3600), B(test_no_idle_hz), B(irqreader),
-	I(extendables, 0, 0xff), I(n_barrier_cbs, 0, 1024), B(object_debug),
+	M(extendables, 0xff), I(n_barrier_cbs, 0, 1024), B(object_debug),
 	I(onoff_interval, 0, 3600000), I(onoff_holdoff, 0, 3600),
 	I(fqs_duration, 0, 100000000), I(fqs_holdoff, 0, 100000000), I(fqs_stutter, 0, 3600),
 	I(stall_cpu, 0, 3600), I(stall_cpu_holdoff, 0, 3600), B(stall_cpu_block),
@@ -61,7 +63,7 @@ static const struct pdesc ptab[] = {
 	I(test_boost, 0, 2), I(test_boost_duration, 0, 3600), I(test_boost_interval, 0, 3600),
 	I(test_boost_holdoff, 0, 3600), I(preempt_duration, 0, 10000),
 	I(preempt_interval, 1, 3600000), I(leakpointer, 0, 1), I(test_nmis, 0, 1000),
-	I(reader_flavor, 0, 0xf), I(n_up_down, -1, 4096),
+	M(reader_flavor, 0xf), I(n_up_down, -1, 4096),
 #ifdef CONFIG_PROVE_LOCKING
 	/* Without lock-dependency checking: kparams.c's "not honoured". */
 	I(test_srcu_lockdep, 0, 99999),
@@ -73,6 +75,7 @@ static const struct pdesc ptab[] = {
 };
 #undef B
 #undef I
+#undef M
 
 #define PREFIX "rcutorture."
 
@@ -164,7 +167,7 @@ static void said_param(struct said *list, int *n, enum param_finding kind, const
 	if (!d)
 		return;
 	vsnprintf(why, sizeof(why), fmt, ap);
-	snprintf(tok, sizeof(tok), "%s=%ld", d->name, *d->val);
+	snprintf(tok, sizeof(tok), d->mask ? "%s=%#lx" : "%s=%ld", d->name, *d->val);
 	if (given_at[d - ptab])
 		param_finding(kind, given_at[d - ptab], PREFIX "%s: %s: %s", tok, what, why);
 	say(list, n, tok, why);

@@ -58,7 +58,6 @@
 #include <linux/futex.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,25 +80,22 @@ static struct {
 /* ------------------------------------------------------------------ */
 /* Real-time RCU threads */
 
-/* May this process make its threads SCHED_FIFO at priority prio? */
+/*
+ * May this process make its threads SCHED_FIFO at priority prio?  Tried
+ * on the calling thread and put back: CAP_SYS_NICE or RLIMIT_RTPRIO are
+ * not the whole answer (a container's seccomp filter or a cgroup without
+ * real-time runtime refuse it too), and the attempt is.
+ */
 static bool rt_allowed(long prio)
 {
-	struct rlimit rl;
-	FILE *f;
-	char line[128];
-	unsigned long long eff = 0;
+	struct sched_param old, sp = { .sched_priority = (int)prio };
+	int policy;
 
-	if (!getrlimit(RLIMIT_RTPRIO, &rl) &&
-	    (rl.rlim_cur == RLIM_INFINITY || (long)rl.rlim_cur >= prio))
-		return true;
-	f = fopen("/proc/self/status", "r");
-	if (!f)
+	if (pthread_getschedparam(pthread_self(), &policy, &old) ||
+	    pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
 		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return eff & (1ULL << 23);	/* CAP_SYS_NICE */
+	pthread_setschedparam(pthread_self(), policy, &old);
+	return true;
 }
 
 /*
@@ -120,8 +116,9 @@ void lrcu__boost_setup(void)
 	}
 	if (prio > 0 && !rt_allowed(prio)) {
 		fprintf(stderr, "rcu: rcutree.kthread_prio=%ld: this process may not make threads "
-			"SCHED_FIFO (no CAP_SYS_NICE, RLIMIT_RTPRIO below %ld): the RCU threads run "
-			"as ordinary threads%s\n", prio, prio,
+			"SCHED_FIFO (refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO of %ld, and "
+			"real-time runtime in its cgroup): the RCU threads run as ordinary threads%s\n",
+			prio, prio,
 			boost ? " and readers are not boosted" : "");
 		prio = 0;
 	}

@@ -48,7 +48,7 @@ run boost $COMMON $BOOST rcutorture.shutdown_secs=$(short_secs 6 6)
 if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ]; then
 	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
 	   grep -q "rcu_torture_boost started" "$OUT" &&
-	   jq -e '.result == "SUCCESS" and .boost_tests >= 1 and .readers_boosted >= 0' \
+	   jq -e '.result == "SUCCESS" and .boost_tests >= 1 and .readers_boosted > 0' \
 		"$DIR/summary.json" >/dev/null; then
 		ok 0 "boost test on rcu with rcu_boost=1: SUCCESS, $(jq .boost_tests "$DIR/summary.json") intervals ($ELAPSED s)"
 		diag "readers boosted: $(jq .readers_boosted "$DIR/summary.json")"

@@ -105,7 +105,7 @@ check_is() {
 	grep -v '^note 0: ' "$T_TMP/check.out" | diff "$T_TMP/check.want" - | sed 's/^/#   /'
 }
 check_is rcutorture.reader_flavor=0x4 rcutorture.n_up_down=32 -- \
-	"unhonoured 1: rcutorture.reader_flavor=4: not honoured: torture_type=rcu has one reader flavor" \
+	"unhonoured 1: rcutorture.reader_flavor=0x4: not honoured: torture_type=rcu has one reader flavor" \
 	"unhonoured 2: rcutorture.n_up_down=32: not honoured: torture_type=rcu has no up/down readers"
 check_is rcutorture.reader_flavor=0x1 rcutorture.reader_flavor=0 rcutorture.n_up_down=0 --
 check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x4 rcutorture.n_up_down=8 -- \
@@ -113,7 +113,7 @@ check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x4 rcutorture.n_
 check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x4 --
 check_is rcutorture.torture_type=srcud rcutorture.reader_flavor=0x8 rcutorture.n_up_down=8 --
 check_is rcutorture.torture_type=srcum rcutorture.reader_flavor=0x2 -- \
-	"unhonoured 2: rcutorture.reader_flavor=2: not honoured: torture_type=srcum has one reader flavor"
+	"unhonoured 2: rcutorture.reader_flavor=0x2: not honoured: torture_type=srcum has one reader flavor"
 check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x10 -- \
 	"error 2: rcutorture.reader_flavor: value 16 out of range (0 to 15)"
 "$RCUTORTURE" --check rcutorture.stutter=2 nr_cpus=4 threadirqs >"$T_TMP/check.out" 2>&1

@@ -75,8 +75,8 @@ ok $? "srcu-updown: with nreaders=0 every read is an up/down one"
 run unhon rcutorture.torture_type=srcum rcutorture.shutdown_secs=1 rcutorture.stat_interval=0 \
 	rcutorture.reader_flavor=0x4 rcutorture.n_up_down=8
 [ "$RC" = 6 ] &&
-	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.reader_flavor=4 (torture_type=srcum has one reader flavor); rcutorture.n_up_down=8 (torture_type=srcum has no up/down readers)" &&
-	jq -e '.result == "INCOMPLETE" and ([.unhonoured[].param] == ["rcutorture.reader_flavor=4", "rcutorture.n_up_down=8"])' \
+	tail -n 1 "$OUT" | grep -q "End of test: INCOMPLETE: not honoured: rcutorture.reader_flavor=0x4 (torture_type=srcum has one reader flavor); rcutorture.n_up_down=8 (torture_type=srcum has no up/down readers)" &&
+	jq -e '.result == "INCOMPLETE" and ([.unhonoured[].param] == ["rcutorture.reader_flavor=0x4", "rcutorture.n_up_down=8"])' \
 		"$DIR/summary.json" >/dev/null
 ok $? "srcum reader_flavor=0x4 n_up_down=8: INCOMPLETE (exit 6), naming both"
 [ "$RC" = 6 ] || show
