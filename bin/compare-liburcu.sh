@@ -253,7 +253,7 @@ cpu_model() {
 host_json() {
 	local f h
 	for f in "$RES"/*.jsonl; do
-		# The perf programs' files have it (bench/lfht's not).
+		# The perf programs' lines have it, and bench/lfht's.
 		h=$(jq -c --arg cpu "$(cpu_model)" 'select(.host) | .host | {cores, kernel, membarrier, liburcu}
 			+ (if $cpu != "" then {cpu_model: $cpu} else {} end)' "$f" | head -n 1)
 		[ -z "$h" ] || { echo "$h"; return; }

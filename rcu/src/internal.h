@@ -84,6 +84,9 @@ struct lrcu__params {
 	long gp_cleanup_delay;		/* rcutree.gp_cleanup_delay (jiffies) */
 	long debug_objects;		/* debug_objects: DEBUG_OBJECTS_RCU_HEAD */
 	long use_membarrier;		/* rcupdate.use_membarrier: 0 forces fences */
+	long self_register;		/* rcupdate.self_register: a thread's first
+					 * section registers it (registry.c,
+					 * reader_self_register()) */
 	long fault_skip_leaf;		/* rcutree.fault_skip_leaf: -1, or a leaf
 					 * whose holdouts the GP ignores (a
 					 * deliberately broken RCU for tests) */

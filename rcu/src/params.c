@@ -41,6 +41,7 @@ struct lrcu__params lrcu__params = {
 	.gp_cleanup_delay = 0,
 	.debug_objects = DEFAULT_DEBUG_OBJECTS,
 	.use_membarrier = 1,
+	.self_register = 0,
 	.fault_skip_leaf = -1,
 	.rcu_expedited = 0,
 	.rcu_normal = 0,
@@ -192,6 +193,9 @@ static const struct param_desc param_table[] = {
 	  "expedited grace-period calls act normal (wins over rcu_expedited)"),
 	P("rcupdate.rcu_normal_after_boot", rcu_normal_after_boot, 0, 1, false,
 	  "rcu_end_inkernel_boot() sets rcu_normal"),
+	P("rcupdate.self_register", self_register, 0, 1, false,
+	  "a read-side section on a thread that never registered registers it "
+	  "(liburcu-bp's readers; unregistered at thread exit)"),
 	P("rcutree.gp_caller_drives", gp_caller_drives, 0, 1, false,
 	  "synchronize_*() drives its normal grace period itself when no one does "
 	  "(0: asks the GP kthread, the kernel's way)"),

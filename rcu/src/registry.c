@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -47,6 +48,7 @@ pthread_mutex_t lrcu__slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 
 static void registry_thread_exit(void *arg);
+static bool reader_self_register(const char *what);
 
 void lrcu__registry_init(void)
 {
@@ -147,6 +149,8 @@ void lrcu_read_lock_slow(void)
 	bool reg = r->flags & LRCU_R_REGISTERED, fence;
 	unsigned long w;
 
+	if (!reg && reader_self_register("rcu_read_lock()"))
+		reg = true;	/* joins below, as after rcu_register_thread() */
 	if (!reg) {
 		lrcu__read_lock_unregistered("rcu_read_lock()");
 		if (r->rw == &lrcu__rword_unbound)
@@ -319,6 +323,37 @@ static int register_slot(bool internal, int want, const char *what)
 	if (!internal)
 		lrcu__nocb_cpu_online(slot);	/* its rcuo threads, if offloaded */
 	return 0;
+}
+
+/*
+ * Self-registering readers (rcupdate.self_register=1, liburcu-bp's
+ * model): the first section of a thread that never registered takes a
+ * slot for it, as rcu_register_thread() would, and the thread's exit
+ * gives it back (exit_key, registry_thread_exit()).  Only the readers'
+ * slow path comes here, so registered threads' markers are unchanged.
+ * Signals are blocked meanwhile, so that a handler's section on this
+ * thread never finds the registration half done.  The first section must
+ * not be a signal handler's (the slots lock, stdio: not async-signal-
+ * safe).  The parameter is read from the library's start (RCU_BOOTARGS)
+ * or its lrcu_param_set().  Out of slots, the section is refused as after a failed
+ * rcu_register_thread() (lrcu__reader_unprotected()).  True if the
+ * thread is registered now.
+ */
+static bool reader_self_register(const char *what)
+{
+	sigset_t all, old;
+	int rc;
+
+	if (!READ_ONCE(lrcu__params.self_register))	/* may change at run time */
+		return false;
+	/* Set from RCU_BOOTARGS by a start another thread is still in: wait
+	 * for it to finish. */
+	lrcu__init_once();
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = register_slot(false, -1, what);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc == 0;
 }
 
 int lrcu_register_thread(void)
@@ -569,7 +604,7 @@ void lrcu_sched_enter_slow(int counted)
 		r->sched_nesting = n + LRCU_SN_DEPTH_ONE;	/* nested in a momentary section */
 		return;
 	}
-	if (!(r->flags & LRCU_R_REGISTERED)) {
+	if (!(r->flags & LRCU_R_REGISTERED) && !reader_self_register("rcu_read_lock_sched()")) {
 		lrcu__read_lock_unregistered("rcu_read_lock_sched()");
 		if (counted)
 			r->sched_nesting = n + LRCU_SN_DEPTH_ONE;

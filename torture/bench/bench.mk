@@ -65,6 +65,8 @@ $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_URCU)): $(BUILD)/bench/readloop-
 LFHT_OURS := rcu sched
 LFHT_URCU := urcu-memb urcu-qsbr
 LFHT_BINS := $(if $(filter 1,$(LIBURCU)),$(addprefix $(BUILD)/bench/lfht-,$(LFHT_OURS) $(LFHT_URCU)))
+LFHT_CFLAGS := $(READLOOP_CFLAGS) \
+	$(if $(filter 1,$(LIBURCU)),-DLF_LIBURCU_VERSION='"$(shell pkg-config --modversion liburcu-cds)"')
 LF_DEF_rcu := -DLF_RCU
 LF_DEF_sched := -DLF_SCHED
 LF_DEF_urcu-memb := -DLF_URCU_MEMB
@@ -75,11 +77,11 @@ all: $(LFHT_BINS)
 $(addprefix $(BUILD)/bench/lfht-,$(LFHT_OURS)): $(BUILD)/bench/lfht-%: \
 		torture/bench/lfht.c $(LIB_SO) $(LIB_HDRS) $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
-	$(CC) $(READLOOP_CFLAGS) $(LF_DEF_$*) -Ircu/include -Itorture/include -o $@ $< \
+	$(CC) $(LFHT_CFLAGS) $(LF_DEF_$*) -Ircu/include -Itorture/include -o $@ $< \
 		$(shell pkg-config --cflags --libs liburcu-cds) -L$(BUILD) -lrcu -Wl,-rpath,$(abspath $(BUILD))
 
 $(addprefix $(BUILD)/bench/lfht-,$(LFHT_URCU)): $(BUILD)/bench/lfht-%: \
 		torture/bench/lfht.c $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
-	$(CC) $(READLOOP_CFLAGS) $(LF_DEF_$*) -Itorture/include -o $@ $< \
+	$(CC) $(LFHT_CFLAGS) $(LF_DEF_$*) -Itorture/include -o $@ $< \
 		$(shell pkg-config --cflags --libs lib$* liburcu-cds)

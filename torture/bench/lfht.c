@@ -18,7 +18,8 @@
  * 0.5) after a start gate; prints one JSON line:
  *   {"kind":"run","prog":"lfht","flavor":"rcu","run":1,
  *    "params":{"readers":1,"writers":1},
- *    "figures":{"lookups_per_s":..,"updates_per_s":..}}
+ *    "figures":{"lookups_per_s":..,"updates_per_s":..},
+ *    "host":{"cores":..,"kernel":..,"membarrier":..,"liburcu":..,"loadavg":..}}
  * (an update is one add, delete or replace that took effect).  Exit 1 if
  * a lookup returned a node of another key.
  */
@@ -28,6 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 
 #if defined(LF_URCU_MEMB) || defined(LF_URCU_QSBR)
 #define _LGPL_SOURCE
@@ -229,6 +234,28 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+#ifndef LF_LIBURCU_VERSION
+#define LF_LIBURCU_VERSION "?"
+#endif
+
+/* The host facts the perf programs record (compare-liburcu.sh's table
+ * heading), and the load, which says how noisy the figures are. */
+static void print_host(void)
+{
+	struct utsname u;
+	double load[1] = { -1 };
+	long mb = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0);
+
+	if (uname(&u))
+		strcpy(u.release, "?");
+	if (getloadavg(load, 1) != 1)
+		load[0] = -1;
+	printf(",\"host\":{\"cores\":%ld,\"kernel\":\"%s\",\"membarrier\":%s,\"liburcu\":\"%s\","
+	       "\"loadavg\":%.2f}", sysconf(_SC_NPROCESSORS_ONLN), u.release,
+	       mb > 0 && (mb & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ? "true" : "false",
+	       LF_LIBURCU_VERSION, load[0]);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -297,8 +324,10 @@ int main(int argc, char **argv)
 
 	printf("{\"kind\":\"run\",\"prog\":\"lfht\",\"flavor\":\"%s\",\"run\":%ld,"
 	       "\"params\":{\"readers\":%ld,\"writers\":%ld},\"figures\":{\"lookups_per_s\":%.0f,"
-	       "\"updates_per_s\":%.0f,\"wall_s\":%.3f}}\n", LF_NAME, run, nr, nw,
+	       "\"updates_per_s\":%.0f,\"wall_s\":%.3f}", LF_NAME, run, nr, nw,
 	       (double)sum[0] / el, (double)sum[1] / el, el);
+	print_host();
+	printf("}\n");
 	if (wrong)
 		fprintf(stderr, "lfht: %s: a lookup returned a node of another key\n", LF_NAME);
 	return wrong ? 1 : 0;

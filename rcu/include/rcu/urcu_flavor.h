@@ -73,12 +73,17 @@
 extern "C" {
 #endif
 
+#ifdef __cplusplus
+#define LRCU__URCU_ASSERT	static_assert
+#else
+#define LRCU__URCU_ASSERT	_Static_assert
+#endif
 /* liburcu 0.13's struct rcu_flavor_struct: fourteen function pointers. */
-_Static_assert(sizeof(struct rcu_flavor_struct) == 14 * sizeof(void (*)(void)),
+LRCU__URCU_ASSERT(sizeof(struct rcu_flavor_struct) == 14 * sizeof(void (*)(void)),
 	       "<urcu/flavor.h> is not liburcu 0.13's: rcu/urcu_flavor.h fills its 14 members");
 /* liburcu's struct rcu_head is { struct cds_wfcq_node next; func }, ours
  * { struct rcu_head *next; func }: the same if the node is one pointer. */
-_Static_assert(sizeof(struct cds_wfcq_node) == sizeof(void *) &&
+LRCU__URCU_ASSERT(sizeof(struct cds_wfcq_node) == sizeof(void *) &&
 	       sizeof(struct rcu_head) == 2 * sizeof(void *) &&
 	       offsetof(struct rcu_head, func) == sizeof(void *),
 	       "liburcu's struct rcu_head and ours differ in layout");
