@@ -20,7 +20,7 @@
 # first, the RCU's own total of grace periods named apart:
 #   TREE01 ------- 1626 GPs (27.1/s) [rcu: g12345 f0x0] total-gps=3012 SUCCESS
 #   BUSTED ------- 880 GPs (88.0/s) [busted: g3 f0x0] FAILURE: Reader Pipe errors (1234 instances)
-#   TASKS01 ------- SKIPPED: torture_type=tasks is not implemented (the kernel's RCU Tasks)
+#   TRACE01 ------- SKIPPED: torture_type=tasks-tracing is not implemented (the kernel's RCU Tasks Trace)
 
 # Close calls (Reader Batch index >= 2) fail a run only when, as in
 # kvm-recheck-rcu, there are more than one and more than this many per

@@ -190,21 +190,21 @@ rcutorture.stutter=3'
 @test "a scenario whose type is not implemented is SKIPPED, never run as another, and does not fail the set" {
 	need_jq
 	scenario_copy TREE09
-	scenario_file TASKS01 'CONFIG_SMP=y
+	scenario_file TRACE01 'CONFIG_SMP=y
 CONFIG_NR_CPUS=4
 CONFIG_PREEMPT=y'
-	scenario_file TASKS01.boot 'rcutorture.torture_type=tasks'
-	fake_run --duration 4s TREE09 TASKS01
+	scenario_file TRACE01.boot 'rcutorture.torture_type=tasks-tracing'
+	fake_run --duration 4s TREE09 TRACE01
 	[ "$status" -eq 0 ]
-	[[ $output == *"TASKS01 ------- SKIPPED: torture_type=tasks is not implemented (the kernel's RCU Tasks)"* ]]
+	[[ $output == *"TRACE01 ------- SKIPPED: torture_type=tasks-tracing is not implemented (the kernel's RCU Tasks Trace)"* ]]
 	[[ $output == *"All 1 runs succeeded. 1 skipped."* ]]
-	[ ! -e "$RES/TASKS01/console.log" ] && [ -f "$RES/TASKS01/skipped" ]
-	[ "$(jq -r '.runs[] | select(.scenario == "TASKS01") | .verdict' "$RES/summary.json")" = SKIPPED ]
+	[ ! -e "$RES/TRACE01/console.log" ] && [ -f "$RES/TRACE01/skipped" ]
+	[ "$(jq -r '.runs[] | select(.scenario == "TRACE01") | .verdict' "$RES/summary.json")" = SKIPPED ]
 	run "$RECHECK" "$RES"
 	[ "$status" -eq 0 ]
-	[[ $output == *"TASKS01 ------- SKIPPED: torture_type=tasks is not implemented"* ]]
+	[[ $output == *"TRACE01 ------- SKIPPED: torture_type=tasks-tracing is not implemented"* ]]
 	# Nothing that ran is not a success either.
-	fake_run --duration 4s TASKS01
+	fake_run --duration 4s TRACE01
 	[ "$status" -eq 0 ]
 	[[ $output == *"No run ran: 1 skipped."* && $output != *"succeeded"* ]]
 	[ "$(jq -r .verdict "$RES/summary.json")" = SKIPPED ]

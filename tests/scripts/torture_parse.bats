@@ -393,12 +393,12 @@ rcutorture.test_boost=0 rcutorture.stutter=3'
 @test "a torture type the program does not have is a skip, with the program's reason" {
 	need_real
 	scenario_file S1 'CONFIG_NR_CPUS=2'
-	scenario_file S1.boot 'rcutorture.torture_type=tasks rcutorture.reader_flavor=0x4'
+	scenario_file S1.boot 'rcutorture.torture_type=tasks-tracing rcutorture.reader_flavor=0x4'
 	scen_resolve S1 60 >"$BATS_TEST_TMPDIR/S1.plan"
 	run scen_check "$BATS_TEST_TMPDIR/S1.plan" "$REAL"
 	[ "$status" -eq 0 ]
 	run plan_get skip <"$BATS_TEST_TMPDIR/S1.plan"
-	[ "$output" = "torture_type=tasks is not implemented (the kernel's RCU Tasks)" ]
+	[ "$output" = "torture_type=tasks-tracing is not implemented (the kernel's RCU Tasks Trace)" ]
 	# An unknown one is a mistake.
 	scenario_file S1.boot 'rcutorture.torture_type=taskz'
 	scen_resolve S1 60 >"$BATS_TEST_TMPDIR/S1.plan"

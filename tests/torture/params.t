@@ -120,10 +120,10 @@ check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x10 -- \
 [ $? = 0 ] && grep -qx "ignored 3: threadirqs: ignored: no interrupt threads in userspace" "$T_TMP/check.out" &&
 	grep -q "^note 0: thread slots: 4: 3 readers" "$T_TMP/check.out" && [ "$(grep -vc '^note\|^ignored' "$T_TMP/check.out")" = 0 ]
 ok $? "--check: good parameters exit 0 with notes only"
-"$RCUTORTURE" --check rcutorture.stutter=2 rcutorture.torture_type=tasks rcutorture.reader_flavor=9 >"$T_TMP/check.out" 2>&1
-[ $? = 0 ] && [ "$(cat "$T_TMP/check.out")" = "skip 2: torture_type=tasks is not implemented (the kernel's RCU Tasks)" ]
+"$RCUTORTURE" --check rcutorture.stutter=2 rcutorture.torture_type=tasks-tracing rcutorture.reader_flavor=9 >"$T_TMP/check.out" 2>&1
+[ $? = 0 ] && [ "$(cat "$T_TMP/check.out")" = "skip 2: torture_type=tasks-tracing is not implemented (the kernel's RCU Tasks Trace)" ]
 ok $? "--check: a kernel type not implemented here is a skip, with nothing else"
-bad rcutorture.torture_type=tasks -- 2 "torture_type=tasks is not implemented (the kernel's RCU Tasks)" \
+bad rcutorture.torture_type=tasks-tracing -- 2 "torture_type=tasks-tracing is not implemented (the kernel's RCU Tasks Trace)" \
 	"a run of a type not implemented is refused, saying so"
 
 "$RCUTORTURE" --list-types >"$T_TMP/types" 2>&1
