@@ -45,10 +45,12 @@ static const char *const kernel_only_types[][2] = {
  * The kernel's names for types built here under another name: { alias,
  * ours }.  rcu_busted is what older kernels (and their BUSTED.boot) call
  * busted; busted_srcud is srcu_busted, SRCU readers extended by
- * protection that holds off no SRCU grace period.
+ * protection that holds off no SRCU grace period; rcu-tasks is what the
+ * kernel's refscale calls RCU Tasks.
  */
 static const char *const type_aliases[][2] = {
 	{ "rcu_busted", "busted" }, { "busted_srcud", "srcu_busted" },
+	{ "rcu-tasks", "tasks" },	/* the kernel's refscale name */
 };
 #define NALIASES (sizeof(type_aliases) / sizeof(type_aliases[0]))
 

@@ -44,6 +44,7 @@ static const char *const bug_names[LRCU_NR_BUGS] = {
 	[LRCU_BUG_RCU_JOIN_SKIPPED] = "rcu_join_skipped",
 	[LRCU_BUG_TASKS_PREEMPT_QS] = "tasks_preempt_qs",
 	[LRCU_BUG_RUDE_NESTED_QS] = "rude_nested_qs",
+	[LRCU_BUG_RUDE_SCAN_BREAK] = "rude_scan_break",
 	[LRCU_BUG_LEAF_NEVER_EMPTY] = "leaf_never_empty",
 	[LRCU_BUG_QS_NEVER_RECORDED] = "qs_never_recorded",
 	[LRCU_BUG_NEVER_REQUESTED] = "never_requested",

@@ -54,6 +54,8 @@ enum lrcu_bug {
 	LRCU_BUG_RUDE_NESTED_QS,	/* RCU Tasks Rude takes any change of a
 					 * reader word (a nested marker) as the
 					 * region's end */
+	LRCU_BUG_RUDE_SCAN_BREAK,	/* RCU Tasks Rude's snapshot stops at the
+					 * first thread outside a region */
 	/* liveness: something never ends */
 	LRCU_BUG_LEAF_NEVER_EMPTY,	/* an emptied leaf stays in its parent's mask */
 	LRCU_BUG_QS_NEVER_RECORDED,	/* one slot's quiescent state never reported

@@ -123,9 +123,12 @@ void lrcu_tasks_bind(void)
 
 	if (t->bound)
 		return;
-	pthread_once(&threads_once, threads_key_init);
+	/* Signals blocked first: a handler's marker that interrupted us
+	 * before they were would bind the thread itself, and one cannot
+	 * interrupt us after. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_once(&threads_once, threads_key_init);
 	if (!t->bound) {	/* a handler may have bound it meanwhile */
 		if (pthread_setspecific(threads_key, t))
 			lrcu__fatal("RCU Tasks: pthread_setspecific() failed");

@@ -33,6 +33,8 @@ static void rude_snapshot(struct lrcu_tasks *tp)
 	for (t = lrcu__tasks_threads_first(); t; t = t->next) {
 		/* Relaxed: ordered by the start fence before it (tasks.c). */
 		w = READ_ONCE(t->rude);
+		if (!(w & LRCU_RUDE_DEPTH) && LRCU_INJECTED(LRCU_BUG_RUDE_SCAN_BREAK))
+			break;	/* INJECTED: the threads after it are not looked at */
 		if (!(w & LRCU_RUDE_DEPTH))
 			continue;
 		h = lrcu__tasks_holdout_add(tp, t->tid);

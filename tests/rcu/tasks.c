@@ -13,6 +13,8 @@
  * ends once the region closes or its thread exits; callbacks and barrier;
  * a stall warning names a thread that stays in its region; waiting inside
  * one's own region is reported as a deadlock.
+ * fork(): the child's grace periods and barriers do not wait for the
+ * parent's other threads (one spinning, one in a Rude region).
  *
  * "Has not ended yet" checks look after a while (a correct grace period
  * never ends there, however long we look); "ends" checks wait under a
@@ -167,6 +169,12 @@ static void count_cb(struct rcu_head *h)
 	free(h);
 }
 
+static void count_cb_static(struct rcu_head *h)
+{
+	(void)h;
+	__atomic_fetch_add(&cb_count, 1, __ATOMIC_RELAXED);	/* read after the barrier */
+}
+
 static void test_callbacks(int rude)
 {
 	int i, n = 100;
@@ -199,6 +207,8 @@ static void test_rude_waits(void)
 	struct gp g;
 
 	actor_start(&a, "rsleep", SLEEP, 1);
+	rcu_read_lock_tasks_rude();	/* this thread is known too, outside */
+	rcu_read_unlock_tasks_rude();
 	gp_start(&g, 1);
 	ok(gp_still_waiting(&g), "rude: a grace period waits for a region, even one that sleeps");
 	actor_stop(&a);
@@ -218,6 +228,57 @@ static void test_rude_waits(void)
 	gp_start(&g, 1);
 	ok(gp_ends(&g), "rude: threads outside regions hold nothing up (sleeping or not)");
 	actor_stop(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* fork(): the child has only the forking thread */
+
+/* In a fresh copy: under ThreadSanitizer a fork() holds more locks than
+ * its deadlock detector tracks (as tests/rcu/fork.c). */
+static int child_fork(void)
+{
+	struct actor spin, rude;
+	int st = -1;
+	pid_t pid;
+
+	actor_start(&spin, "fspin", SPIN, 0);
+	actor_start(&rude, "frude", SLEEP, 1);
+	pid = fork();
+	if (pid == 0) {
+		struct rcu_head h[2];
+
+		alarm(20);	/* a hang ends the child: the parent sees a signal */
+		synchronize_rcu_tasks();
+		synchronize_rcu_tasks_rude();
+		cb_count = 0;
+		call_rcu_tasks(&h[0], count_cb_static);
+		call_rcu_tasks_rude(&h[1], count_cb_static);
+		rcu_barrier_tasks();
+		rcu_barrier_tasks_rude();
+		_exit(__atomic_load_n(&cb_count, __ATOMIC_RELAXED) == 2 ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	printf("result forked=%d status=%#x\n", pid > 0, st);
+	actor_stop(&spin);
+	actor_stop(&rude);
+	return 0;
+}
+
+static void test_fork(void)
+{
+	static char buf[16384];
+	char env[512];
+	int st;
+
+	snprintf(env, sizeof(env), "%s:die_after_fork=0:detect_deadlocks=0",
+		 getenv("TSAN_OPTIONS") ? getenv("TSAN_OPTIONS") : "");
+	setenv("TSAN_OPTIONS", env, 1);
+	st = run_self("fork", NULL, NULL, buf, sizeof(buf));
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(buf, "result forked=1 status=0\n"),
+	   "fork: the child's grace periods and barriers of both flavors end without the "
+	   "parent's other threads (one spinning, one in a Rude region)");
+	if (!strstr(buf, "status=0\n"))
+		diag("child output: %.2000s", buf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -307,12 +368,15 @@ int main(int argc, char **argv)
 		return child_stall(1);
 	if (argc > 1 && !strcmp(argv[1], "deadlock"))
 		return child_deadlock();
-	plan(20);
+	if (argc > 1 && !strcmp(argv[1], "fork"))
+		return child_fork();
+	plan(21);
 	watchdog_arm("the tasks tests", 120);
 	test_tasks_waits();
 	test_callbacks(0);
 	test_rude_waits();
 	test_callbacks(1);
+	test_fork();
 	test_stall(0);
 	test_stall(1);
 	test_deadlock();

@@ -191,7 +191,7 @@ rcutorture.stutter=3'
 	need_jq
 	missing_type	# the LIBURCU=0 build's case: tests/scripts/torture_nourcu.bats
 	scenario_copy TREE09
-	scenario_file TASKS01 'CONFIG_SMP=y
+	scenario_file TRACE01 'CONFIG_SMP=y
 CONFIG_NR_CPUS=4
 CONFIG_PREEMPT=y'
 	scenario_file TASKS01.boot "rcutorture.torture_type=$MT"
@@ -199,13 +199,13 @@ CONFIG_PREEMPT=y'
 	[ "$status" -eq 0 ]
 	[[ $output == *"TASKS01 ------- SKIPPED: $MT_WHY"* ]]
 	[[ $output == *"All 1 runs succeeded. 1 skipped."* ]]
-	[ ! -e "$RES/TASKS01/console.log" ] && [ -f "$RES/TASKS01/skipped" ]
-	[ "$(jq -r '.runs[] | select(.scenario == "TASKS01") | .verdict' "$RES/summary.json")" = SKIPPED ]
+	[ ! -e "$RES/TRACE01/console.log" ] && [ -f "$RES/TRACE01/skipped" ]
+	[ "$(jq -r '.runs[] | select(.scenario == "TRACE01") | .verdict' "$RES/summary.json")" = SKIPPED ]
 	run "$RECHECK" "$RES"
 	[ "$status" -eq 0 ]
 	[[ $output == *"TASKS01 ------- SKIPPED: $MT_WHY"* ]]
 	# Nothing that ran is not a success either.
-	fake_run --duration 4s TASKS01
+	fake_run --duration 4s TRACE01
 	[ "$status" -eq 0 ]
 	[[ $output == *"No run ran: 1 skipped."* && $output != *"succeeded"* ]]
 	[ "$(jq -r .verdict "$RES/summary.json")" = SKIPPED ]
