@@ -537,11 +537,11 @@ int main(int argc, char **argv)
 	}
 	torture_up_watcher();
 	stop_sig = run_until_shutdown();
-	torture_up_member();	/* it drains the callbacks */
 	stop_s = (double)torture_now_us() / 1e6;
 	if (!stop_sig)
 		test_nmis_run();	/* the kernel's, as the test ends */
 	stop_threads();
+	torture_up_member();	/* finish() drains the callbacks */
 	status = finish();
 	if (STAT_READ(torture_hung_at_stop)) {
 		fflush(NULL);

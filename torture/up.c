@@ -23,8 +23,8 @@
  * They never read under RCU nor wait for a grace period (the RCU checks:
  * a reader or synchronize_*() above the group's priority stops the
  * program), so preempting a reader breaks nothing.  The main thread goes
- * back to UP_PRIO (torture_up_member()) before it stops the threads and
- * drains the callbacks.  Real-time throttling stays on: it keeps the
+ * back to UP_PRIO (torture_up_member()) once the threads have stopped,
+ * to drain the callbacks (the drain watchdog still watches it).  Real-time throttling stays on: it keeps the
  * machine usable if a thread spins (only threads that are not real-time
  * run in the throttled time, and none of ours reads then: every thread
  * that reads is SCHED_FIFO, which the RCU checks).
