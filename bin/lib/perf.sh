@@ -215,7 +215,7 @@ perf_skip() {
 	out=$(perf_plan "$1" skip)
 	[ -z "$out" ] || { echo "$out"; return; }
 	if [[ $(perf_plan "$1" build) == tiny* ]]; then
-		echo "CONFIG_TINY_RCU=y: refscale and rcuscale do not run on Tiny RCU yet (its threads on one CPU under SCHED_FIFO; docs/design/tiny.md)"
+		echo "CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): refscale and rcuscale do not run on Tiny RCU yet (its threads on one CPU under SCHED_FIFO; docs/design/tiny.md)"
 		return
 	fi
 	types=$(perf_args "$1" | sed -n "s/^$PERF_SUITE\.scale_type=//p" | tail -n 1)
