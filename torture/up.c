@@ -112,6 +112,25 @@ void torture_up_member(void)
 	up_prio(UP_PRIO);
 }
 
+/*
+ * A Tiny RCU kernel does not build Tree RCU's files (tree.c, the stall
+ * warnings), so it drops their parameters as unknown module parameters:
+ * the same here, on a uniprocessor type.
+ */
+const char *torture_up_tree_param(const char *name)
+{
+	static const char *const tree_only[] = {
+		"rcutree.", "rcupdate.rcu_cpu_stall_", "rcupdate.rcu_exp_cpu_stall_",
+		"rcupdate.rcu_exp_stall_",
+	};
+	size_t i;
+
+	for (i = 0; up_on() && i < sizeof(tree_only) / sizeof(tree_only[0]); i++)
+		if (!strncmp(name, tree_only[i], strlen(tree_only[i])))
+			return "Tree RCU's: a Tiny RCU kernel has none (it drops them)";
+	return NULL;
+}
+
 void torture_cond_resched(void)
 {
 	if (up_mode)

@@ -7,6 +7,8 @@
 # (callbacks run from call()) FAILS on a callback queued inside a section
 # (cb_early).  Without CAP_SYS_NICE (dropped by setpriv where we have it)
 # --check says skip, and a run is refused naming the reason (exit 2).
+# Tree RCU's parameters (rcutree.*, the stall timeouts) are ignored with
+# the reason, as a Tiny kernel drops them.
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 TINY=$BUILD_DIR/tiny
@@ -39,6 +41,10 @@ if chrt -f 2 true 2>/dev/null; then
 	[ "$RC" = 1 ] && tail -n 1 "$OUT" | grep -q "FAILURE: callback invoked before its grace period ended" &&
 		grep -q "a callback queued inside a read-side section ran before the section ended" "$OUT"
 	ok $? "busted on Tiny RCU: FAILURE, a callback queued inside a section ran in it (status $RC)"
+	out=$("$RCUTORTURE" --check nr_cpus=1 rcutree.gp_init_delay=3 rcutorture.bogus=1)
+	[ $? = 2 ] && grep -q "^ignored 2: rcutree.gp_init_delay=3: ignored: Tree RCU's" <<<"$out" &&
+		grep -q "^error 3: unknown parameter 'rcutorture.bogus'" <<<"$out"
+	ok $? "Tree RCU's parameters are ignored on Tiny RCU, as a Tiny kernel drops them; a typo is still an error"
 	NOCAP=()
 	if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
 		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null; then
@@ -48,6 +54,7 @@ else
 	skip "rcu passes on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
 	skip "sched passes on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
 	skip "busted on Tiny RCU fails" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
+	skip "Tree RCU's parameters on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
 	NOCAP=(env)
 fi
 if [ ${#NOCAP[@]} -gt 0 ]; then
