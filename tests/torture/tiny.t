@@ -58,11 +58,12 @@ else
 	NOCAP=(env)
 fi
 if [ ${#NOCAP[@]} -gt 0 ]; then
-	out=$("${NOCAP[@]}" "$RCUTORTURE" --check nr_cpus=1)
-	[ $? = 0 ] && [ "$out" = "skip 0: torture_type=rcu (Tiny RCU) $WHY" ]
+	out=$("${NOCAP[@]}" "$RCUTORTURE" --check nr_cpus=1) &&
+		[ "$out" = "skip 0: torture_type=rcu (Tiny RCU) $WHY" ]
 	ok $? "no CAP_SYS_NICE: --check says skip, naming why: $out"
 	T_WRAP=("${NOCAP[@]}")
 	run nocap nr_cpus=1 rcutorture.shutdown_secs=1
+	# shellcheck disable=SC2034  # run() reads it
 	T_WRAP=()
 	[ "$RC" = 2 ] && grep -q "$WHY" "$OUT" && ! grep -q "End of test" "$OUT"
 	ok $? "no CAP_SYS_NICE: a run is refused (status $RC), nothing run, never SUCCESS"
