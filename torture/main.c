@@ -112,7 +112,7 @@ static void lib_params(const struct lib_arg *lib, int nlib, char *own, size_t le
 		} else if (torture_param_known_elsewhere(name)) {
 			param_finding(PF_IGNORED, lib[i].idx, "%s: not applicable to torture_type=%s",
 				      tok, cur_ops->name);
-		} else if ((why = kparam_ignored(name))) {
+		} else if ((why = kparam_ignored(name)) || (why = torture_up_tree_param(name))) {
 			param_finding(PF_IGNORED, lib[i].idx, "%s: ignored: %s", tok, why);
 		} else if (kparam_owned(name)) {
 			param_finding(PF_ERROR, lib[i].idx, "unknown parameter '%s'", name);
@@ -544,11 +544,11 @@ int main(int argc, char **argv)
 	}
 	torture_up_watcher();
 	stop_sig = run_until_shutdown();
-	torture_up_member();	/* it drains the callbacks */
 	stop_s = (double)torture_now_us() / 1e6;
 	if (!stop_sig)
 		test_nmis_run();	/* the kernel's, as the test ends */
 	stop_threads();
+	torture_up_member();	/* finish() drains the callbacks */
 	status = finish();
 	if (STAT_READ(torture_hung_at_stop)) {
 		fflush(NULL);

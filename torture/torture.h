@@ -364,6 +364,7 @@ void torture_up_watcher(void);
 void torture_up_member(void);
 void torture_cond_resched(void);
 void *torture_up_read_begin(struct torture_random *rng);
+const char *torture_up_tree_param(const char *name);
 void torture_up_read_end(void *c);
 
 /* Stats (stats.c) */

@@ -23,8 +23,8 @@
  * They never read under RCU nor wait for a grace period (the RCU checks:
  * a reader or synchronize_*() above the group's priority stops the
  * program), so preempting a reader breaks nothing.  The main thread goes
- * back to UP_PRIO (torture_up_member()) before it stops the threads and
- * drains the callbacks.  Real-time throttling stays on: it keeps the
+ * back to UP_PRIO (torture_up_member()) once the threads have stopped,
+ * to drain the callbacks (the drain watchdog still watches it).  Real-time throttling stays on: it keeps the
  * machine usable if a thread spins (only threads that are not real-time
  * run in the throttled time, and none of ours reads then: every thread
  * that reads is SCHED_FIFO, which the RCU checks).
@@ -110,6 +110,25 @@ void torture_up_watcher(void)
 void torture_up_member(void)
 {
 	up_prio(UP_PRIO);
+}
+
+/*
+ * A Tiny RCU kernel does not build Tree RCU's files (tree.c, the stall
+ * warnings), so it drops their parameters as unknown module parameters:
+ * the same here, on a uniprocessor type.
+ */
+const char *torture_up_tree_param(const char *name)
+{
+	static const char *const tree_only[] = {
+		"rcutree.", "rcupdate.rcu_cpu_stall_", "rcupdate.rcu_exp_cpu_stall_",
+		"rcupdate.rcu_exp_stall_",
+	};
+	size_t i;
+
+	for (i = 0; up_on() && i < sizeof(tree_only) / sizeof(tree_only[0]); i++)
+		if (!strncmp(name, tree_only[i], strlen(tree_only[i])))
+			return "Tree RCU's: a Tiny RCU kernel has none (it drops them)";
+	return NULL;
 }
 
 void torture_cond_resched(void)

@@ -296,6 +296,7 @@ static bool poll_wait(const struct utype *u, struct torture_random *rng, bool wr
 		if (writer && u->v == V_FULL)
 			active_check();
 		random_wait(rng, V_IS_EXP(u->v) ? tp.gp_poll_wi_exp : tp.gp_poll_wi, 1);
+		torture_cond_resched();	/* the wait may round to no sleep */
 	}
 	return true;
 }

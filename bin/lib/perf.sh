@@ -208,13 +208,17 @@ perf_args() {
 }
 
 # perf_skip NAME: why scenario NAME cannot run here, or nothing: its
-# configuration needs what this project lacks (Tiny RCU), a liburcu type
+# configuration needs what the perf programs lack (Tiny RCU), a liburcu type
 # it measures is not built, or the program says a type is the kernel's
 # and not implemented here (--check's exit status 4).
 perf_skip() {
 	local types t out
 	out=$(perf_plan "$1" skip)
 	[ -z "$out" ] || { echo "$out"; return; }
+	if [[ $(perf_plan "$1" build) == tiny* ]]; then
+		echo "CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): refscale and rcuscale do not run on Tiny RCU yet (its threads on one CPU under SCHED_FIFO; docs/design/tiny.md)"
+		return
+	fi
 	types=$(perf_args "$1" | sed -n "s/^$PERF_SUITE\.scale_type=//p" | tail -n 1)
 	for t in ${types//,/ }; do
 		[[ $t == urcu-* ]] || continue

@@ -22,8 +22,10 @@
  *                       those queued inside a section included (that
  *                       section ended before the queueing thread gave
  *                       the CPU away).  It counts a grace period and runs
- *                       them in the order they were queued, yielding now
- *                       and then (the kernel's cond_resched()).
+ *                       them in the order they were queued, yielding every
+ *                       64 callbacks and after each batch (the kernel's
+ *                       cond_resched(): a callback that queues itself
+ *                       again must not keep the CPU).
  *   polled cookies      a cookie is the grace-period count; it has
  *                       completed once the count moved (only a thread
  *                       outside every section moves it).  start_poll
@@ -160,6 +162,9 @@ static void *rcu_tiny(void *arg)
 			tiny_inc(&lrcu__tiny_stats.cb_batches);
 			if (n > READ_ONCE(lrcu__tiny_stats.cb_max_batch))
 				WRITE_ONCE(lrcu__tiny_stats.cb_max_batch, n);	/* ours alone */
+			/* A callback that queues itself again would keep us
+			 * here forever: let the others run between batches. */
+			sched_yield();
 			continue;
 		}
 		if (READ_ONCE(cb_stop))	/* set before its wake; see lrcu_shutdown() */

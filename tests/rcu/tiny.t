@@ -31,8 +31,7 @@ ok $? "tests/rcu/tiny/api.c builds against librcutiny$(head -c 300 "$tmp/cc.log"
 
 cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
 # Anywhere: a start outside SCHED_FIFO is refused, saying why.
-taskset -c "$cpu" "$tmp/api" other-start >"$tmp/out" 2>&1
-[ $? = 0 ] && grep -q "Tiny RCU cannot start: the thread is not SCHED_FIFO" "$tmp/out"
+taskset -c "$cpu" "$tmp/api" other-start >"$tmp/out" 2>&1 && grep -q "Tiny RCU cannot start: the thread is not SCHED_FIFO" "$tmp/out"
 ok $? "a start outside SCHED_FIFO is refused: $(head -c 120 "$tmp/out")"
 
 if ! chrt -f 1 true 2>/dev/null; then

@@ -265,8 +265,15 @@ rcutorture.torture_type=busted'
 	scenario_file T3 'CONFIG_SMP=n
 CONFIG_PREEMPT_NONE=y'
 	run plan_of T3
-	[[ $output == *"type rcu"* && $output == *"build tiny"* && $output == *"make TINY=1"* && $output != *"skip "* ]]
-	[[ $output == *"note CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU (make TINY=1)"* ]]
+	# Tiny RCU: the kernel's rcu type on the Tiny build, no skip.
+	[[ $output != *"skip "* && $output == *"type rcu"* && $output == *"build tiny"* ]]
+	[[ $output == *"make TINY=1"* && $output == *"note CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): Tiny RCU (make TINY=1)"* ]]
+	# Other types under SMP=n keep Tree's build (SRCU-T).
+	scenario_file T5 'CONFIG_SMP=n
+CONFIG_PREEMPT_NONE=y'
+	scenario_file T5.boot 'rcutorture.torture_type=srcu'
+	run plan_of T5
+	[[ $output == *"type srcu"* && $output == *"build plain"* && $output != *"TINY"* ]]
 	# A uniprocessor with preemptible RCU is Tree RCU: it runs.
 	scenario_file T4 'CONFIG_SMP=n
 CONFIG_PREEMPT=y'
