@@ -116,8 +116,7 @@ EOF
 
 # kernel_folder DIR: a scenario folder laid out and worded as the kernel's
 # configs/refscale (NOPREEMPT, PREEMPT, TINY) and configs/rcuscale
-# (TREE54's fanout, TRACE01's tasks-tracing), and RUDE01, a kernel type
-# not built here (tasks-rude).
+# (TREE54's fanout, TRACE01's tasks-tracing), and RUDE01 (tasks-rude).
 kernel_folder() {
 	mkdir -p "$1"
 	printf 'CONFIG_RCU_REF_SCALE_TEST=y\nCONFIG_PRINTK_TIME=y\n' >"$1/CFcommon"
@@ -133,7 +132,7 @@ kernel_folder() {
 	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT=n\n' >"$1/BOTH"
 }
 
-@test "torture.sh --torture refscale: the kernel's folders as they are: NOPREEMPT measures sched, Kconfig fanout passes, tasks-tracing runs, Tiny RCU and tasks-rude SKIPPED, kernel-only parameters named as ignored" {
+@test "torture.sh --torture refscale: the kernel's folders as they are: NOPREEMPT measures sched, Kconfig fanout passes, tasks-tracing and tasks-rude run, Tiny RCU SKIPPED, kernel-only parameters named as ignored" {
 	local K=$BATS_TEST_TMPDIR/kernel
 	kernel_folder "$K"
 	PERF_BIN=$BIN/refscale run "$TOP/bin/torture.sh" --torture refscale --scenario-dir "$K" --dryrun \
@@ -145,7 +144,7 @@ kernel_folder() {
 	[[ $output == *"BOTH: $BIN/refscale refscale.scale_type=sched,srcu"$'\n'* ]]
 	[[ $output == *"TINY: skipped (CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): refscale and rcuscale do not run on Tiny RCU yet"* ]]
 	[[ $output == *"TRACE01: $BIN/refscale nr_cpus=4 refscale.scale_type=tasks-tracing" ]]
-	[[ $output == *"RUDE01: skipped (torture_type=tasks-rude is not implemented"* ]]
+	[[ $output == *"RUDE01: $BIN/refscale nr_cpus=2 refscale.scale_type=tasks-rude"$'\n'* ]]
 	# Kconfig lines without a meaning here are noted, as for rcutorture.
 	[[ $output == *"note: PREEMPT: CONFIG_PRINTK_TIME=y: no userspace meaning: ignored ("*"/CFcommon:2)"* ]]
 	[[ $output == *"note: NOPREEMPT: torture_type=rcu without PREEMPT_RCU: the non-preemptible flavor"* ]]
