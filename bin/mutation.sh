@@ -138,7 +138,7 @@ bug_rows() {
 	done <"$BUGFILE"
 	for want in $OPT_BUGS; do
 		found=${have[$want]:-}
-		[ -n "$found" ] || die 2 "--bugs: unknown bug '$want' (see configs/mutation.bugs)"
+		[ -n "$found" ] || die 2 "--bugs: unknown bug '$want' (see ${BUGFILE#"$TORTURE_TOP"/})"
 		echo "$want $found"
 	done
 }
