@@ -9,6 +9,8 @@
 #   make install PREFIX=DIR  headers, libraries and rcu.pc under DIR (DESTDIR too)
 #   make uninstall PREFIX=DIR  remove them
 #   make CC=clang            any of the above with clang (build/clang*/)
+#   make CC=aarch64-linux-gnu-gcc  an arm64 cross build (build/arm64/;
+#                            tests/lib/qemu-tests runs its unit tests)
 #   make INJECT=1            deliberate-bug build (BUILD/inject/): the
 #                            library accepts rcutree.inject=NAME (bin/mutation.sh)
 #   make TINY=1              Tiny RCU (BUILD/tiny/): librcutiny.a/.so, and
@@ -32,6 +34,11 @@ BUILD_SUFFIX :=
 ifeq ($(findstring clang,$(CC)),clang)
 BUILD_SUFFIX := $(BUILD_SUFFIX)-clang
 endif
+# A cross build for arm64 (Debian gcc-aarch64-linux-gnu): build/arm64;
+# its unit tests run under qemu-user (tests/lib/qemu-tests).
+ifeq ($(findstring aarch64,$(CC)),aarch64)
+BUILD_SUFFIX := $(BUILD_SUFFIX)-arm64
+endif
 ifeq ($(SAN),thread)
 DEFAULT_BUILD := build/tsan$(BUILD_SUFFIX)
 SANFLAGS := -fsanitize=thread
@@ -45,7 +52,7 @@ DEFAULT_BUILD := build/debug$(BUILD_SUFFIX)
 else ifeq ($(BUILD_SUFFIX),)
 DEFAULT_BUILD := build
 else
-DEFAULT_BUILD := build/clang
+DEFAULT_BUILD := build/$(patsubst -%,%,$(BUILD_SUFFIX))
 endif
 else
 $(error SAN must be thread or address, not '$(SAN)')

@@ -138,7 +138,7 @@ bug_rows() {
 	done <"$BUGFILE"
 	for want in $OPT_BUGS; do
 		found=${have[$want]:-}
-		[ -n "$found" ] || die 2 "--bugs: unknown bug '$want' (see configs/mutation.bugs)"
+		[ -n "$found" ] || die 2 "--bugs: unknown bug '$want' (see ${BUGFILE#"$TORTURE_TOP"/})"
 		echo "$want $found"
 	done
 }
@@ -238,6 +238,8 @@ targets() {
 		else
 			"  \(.bug) on \(.scenario): caught \(.caught)/\(.runs), median \(.median_s // "-") s: \(if .runs > 0 and .caught * 10 >= .runs * 9 and (.median_s // 1e9) < 10 then "met" else "NOT MET" end)"
 		end' "$RES/kill.json"
+		jq -s -r '[.[] | select(.bug == "none")] | (map(.runs) | add // 0) as $r | (map(.caught) | add // 0) as $c |
+			"  none in all: \($r - $c) of \($r) runs clean: \(if $c == 0 and $r >= 20 then "met" elif $c == 0 then "clean, but fewer than 20 runs" else "NOT MET (false alarm)" end)"' "$RES/kill.json"
 	} | tee -a "$RES/kill.md"
 }
 

@@ -54,6 +54,8 @@ Options:
                     counts as --kconfig
   --kasan, --kcsan  build with AddressSanitizer / ThreadSanitizer
                     (CONFIG_KASAN=y / CONFIG_KCSAN=y)
+  --weakmem         build with the weak-memory emulation (CONFIG_WEAKMEM=y,
+                    make WEAKMEM=1: docs/design/weakmem.md)
   --torture rcu     the suite (default); --torture refscale|rcuscale: the perf
                     programs on scenarios/refscale/ or scenarios/rcuscale/
                     instead (--torture refscale --help); lock, scf: not

@@ -1,2 +1,3 @@
+maxcpus=4
 rcupdate.use_membarrier=0
 rcutorture.fwd_progress=0

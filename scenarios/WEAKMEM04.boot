@@ -1,1 +1,2 @@
+maxcpus=4
 rcutorture.torture_type=srcu

@@ -1,1 +1,2 @@
+maxcpus=4
 rcutorture.fwd_progress=0

@@ -60,6 +60,26 @@
 #include "lock.h"
 #include "lockdep.h"
 
+#ifdef LRCU_WEAKMEM
+/*
+ * The weak-memory build (weakmem.c): a pthread unlock, wait or wake
+ * releases what came before it, but the emulation sees only the access
+ * helpers, so without this a helper store made under a mutex could still
+ * be pending for a helper load by the next holder (a false alarm: a
+ * cblist length read as 0 by rcu_barrier()).  The calls drain the
+ * caller's store buffer first: stronger than release, never weaker.
+ * (pthread.h is in already: lock.h.)
+ */
+#define pthread_mutex_unlock(m)		(lrcu__wm_fence(), pthread_mutex_unlock(m))
+#define pthread_rwlock_unlock(l)	(lrcu__wm_fence(), pthread_rwlock_unlock(l))
+#define pthread_cond_wait(c, m)		(lrcu__wm_fence(), pthread_cond_wait(c, m))
+#define pthread_cond_timedwait(c, m, t)	(lrcu__wm_fence(), pthread_cond_timedwait(c, m, t))
+#define pthread_cond_clockwait(c, m, k, t) \
+	(lrcu__wm_fence(), pthread_cond_clockwait(c, m, k, t))
+#define pthread_cond_signal(c)		(lrcu__wm_fence(), pthread_cond_signal(c))
+#define pthread_cond_broadcast(c)	(lrcu__wm_fence(), pthread_cond_broadcast(c))
+#endif
+
 #define LRCU_MAX_LEVELS		6	/* the kernel stops at 4; fanout 2
 					 * with 16 threads + ours needs 5 */
 #define LRCU_FANOUT_MAX		64	/* bits in a qsmask */

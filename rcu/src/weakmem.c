@@ -48,6 +48,9 @@
 #include <time.h>
 #include "internal.h"
 
+/* The emulation's own mutex is not a release to emulate (internal.h). */
+#undef pthread_mutex_unlock
+
 #define WM_CAP	32	/* pending stores a thread; a full buffer drains its oldest */
 
 struct wm_entry {

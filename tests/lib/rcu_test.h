@@ -161,10 +161,43 @@ static inline int scale(int n)
  */
 extern char **environ;
 
+/*
+ * The command that runs this program again: /proc/self/exe, or under an
+ * emulator (RCU_TEST_EXEC_WRAPPER="qemu-aarch64 -L /usr/aarch64-linux-gnu",
+ * set by tests/lib/qemu-tests: without binfmt_misc the kernel cannot run
+ * the guest binary by itself) the emulator with this program's path.
+ */
+static inline char **self_argv(char **argv, size_t n, char *self, size_t selflen,
+			       const char *mode, const char *arg)
+{
+	static char words[256];
+	const char *w = getenv("RCU_TEST_EXEC_WRAPPER");
+	size_t i = 0;
+	ssize_t got;
+	char *save, *tok;
+
+	if (w && *w) {
+		snprintf(words, sizeof(words), "%s", w);
+		for (tok = strtok_r(words, " ", &save); tok && i + 4 < n;
+		     tok = strtok_r(NULL, " ", &save))
+			argv[i++] = tok;
+		got = readlink("/proc/self/exe", self, selflen - 1);
+		self[got > 0 ? got : 0] = '\0';
+		argv[i++] = self;
+	} else {
+		snprintf(self, selflen, "/proc/self/exe");
+		argv[i++] = (char *)"child";
+	}
+	argv[i++] = (char *)mode;
+	argv[i++] = (char *)arg;
+	argv[i] = NULL;
+	return argv;
+}
+
 static inline int run_self(const char *mode, const char *arg, const char *bootargs,
 			   char *buf, size_t len)
 {
-	char *argv[] = { (char *)"child", (char *)mode, (char *)arg, NULL };
+	char *argv[16], self[4096];
 	char **envp, *boot = NULL;
 	posix_spawn_file_actions_t fa;
 	int pfd[2], status = 0, n_env = 0, i, j = 0;
@@ -187,7 +220,9 @@ static inline int run_self(const char *mode, const char *arg, const char *bootar
 	posix_spawn_file_actions_addclose(&fa, pfd[0]);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-	if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp))
+	self_argv(argv, LRCU_ARRAY_SIZE(argv), self, sizeof(self), mode, arg);
+	/* spawnp: the wrapper is found on PATH; /proc/self/exe has a slash. */
+	if (posix_spawnp(&pid, strcmp(argv[0], "child") ? argv[0] : self, &fa, NULL, argv, envp))
 		pid = -1;
 	posix_spawn_file_actions_destroy(&fa);
 	free(boot);

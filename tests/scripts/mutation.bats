@@ -27,6 +27,16 @@ MUTATION=$TOP/bin/mutation.sh
 	[ "$status" -eq 2 ]
 }
 
+@test "mutation.sh --weakmem: its own bug table, the fence bugs only" {
+	need_jq
+	run "$MUTATION" --weakmem --bugs "poll_early" --results "$BATS_TEST_TMPDIR/m"
+	[ "$status" -eq 2 ]
+	[ "$output" = "mutation.sh: --bugs: unknown bug 'poll_early' (see configs/mutation-weakmem.bugs)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/m" ]
+	run "$MUTATION" --help
+	[[ $output == *--weakmem* && $output == *"printed and not asserted"* ]]
+}
+
 @test "mutation.sh: a malformed bug table names its file and line" {
 	need_jq
 	printf 'poll_early safety yes\nbroken sometimes yes\n' >"$BATS_TEST_TMPDIR/bugs"
