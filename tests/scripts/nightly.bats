@@ -114,7 +114,7 @@ tap() {
 	[ "$stderr" = "nightly.sh: parallel not found (Debian package parallel): nothing run" ]
 }
 
-@test "--mutation: the kill table after the runs, one more TAP test, its verdict in the exit status" {
+@test "--mutation, --compare-liburcu: run here after the runs, one more TAP test each, their verdicts in the exit status" {
 	# A stand-in for bin/mutation.sh: writes a kill page, exits as told.
 	cat >"$BATS_TEST_TMPDIR/mutation" <<'STUB'
 #!/bin/sh
@@ -136,6 +136,19 @@ STUB
 	MUT_EXIT=0 MUT_SAY="every must-catch bug was caught" nightly --no-report --mutation "" TREE01
 	[ "$status" -eq 0 ]
 	grep -q "^ok 2 - mutation kill table" "$RESDIR/nightly.tap"
+	# compare-liburcu: its verdict one more test; a missing tool (exit 3) a SKIP.
+	printf '#!/bin/sh\n[ "$1 $3 $4" = "--results --datestamp compare-liburcu" ] || exit 9\nmkdir -p "$2/compare-liburcu"\necho "compare-liburcu.sh: $CMP_SAY"\nexit "$CMP_EXIT"\n' >"$BATS_TEST_TMPDIR/compare"
+	chmod +x "$BATS_TEST_TMPDIR/compare"
+	export NIGHTLY_COMPARE=$BATS_TEST_TMPDIR/compare
+	rm -rf "$OUT"
+	CMP_EXIT=3 CMP_SAY="liburcu-dev not installed" nightly --no-report --do-compare-liburcu TREE01
+	[ "$status" -eq 0 ]
+	grep -q '^ok 2 - compare-liburcu (compare-liburcu/compare.md) # SKIP compare-liburcu.sh: liburcu-dev not installed$' "$RESDIR/nightly.tap"
+	grep -q '<skipped message="compare-liburcu.sh: liburcu-dev not installed"/>' "$RESDIR/junit.xml"
+	rm -rf "$OUT"
+	CMP_EXIT=1 CMP_SAY="a figure could not be measured" nightly --no-report --compare-liburcu "--repeats 2" TREE01
+	[ "$status" -eq 1 ]
+	grep -q '^not ok 2 - compare-liburcu (compare-liburcu/compare.md): compare-liburcu.sh: a figure could not be measured$' "$RESDIR/nightly.tap"
 	nightly --dryrun --mutation "--short" TREE01
 	[[ $output == *"Pass mutation: then, here: bin/mutation.sh --short"* ]]
 }
@@ -170,7 +183,7 @@ STUB
 	nightly --do-none
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "nightly.sh: no pass to run (--do-none without a --do-PASS)" ]
-	nightly --do-refscale --configs-refscale NOSUCH
+	nightly --do-none --do-refscale --configs-refscale NOSUCH
 	[ "$status" -eq 2 ]
 	[[ $stderr == "nightly.sh: NOSUCH: no such scenario in "*"/scenarios/refscale" ]]
 	[ ! -d "$OUT" ]
@@ -233,4 +246,12 @@ STUB
 	[[ ${t[2]} == "ok 2 - TREE01 (local): "* ]]
 	grep -q 'tests="2" failures="1" errors="0"' "$RESDIR/junit.xml"
 	grep -q '<failure type="UNEXPECTED-SUCCESS" message="expected to fail (scenario BUSTED must fail), but SUCCESS">' "$RESDIR/junit.xml"
+}
+
+@test "passes: the switches change the default set (rcutorture) in order" {
+	nightly --dryrun --do-kasan TREE01
+	[ "$status" -eq 0 ]
+	[ "$(grep '^Pass ' <<<"$output" | cut -d: -f1 | tr '\n' ,)" = "Pass rcutorture,Pass kasan," ]
+	nightly --dryrun --do-all --do-none --do-kvfree --no-rcutorture --do-rcutorture TREE01
+	[ "$(grep '^Pass ' <<<"$output" | cut -d: -f1 | tr '\n' ,)" = "Pass rcutorture,Pass kvfree," ]
 }
