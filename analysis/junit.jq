@@ -46,7 +46,8 @@ def failure_kind:
      "      <system-out>\("\(if is_expected_failure and verdict == "FAILURE" then "expected failure: " else "" end)\(verdict) \(.torture_type // "?") grace periods \($t.gps // "-") (\($t.gps_per_s // "-")/s), reads/s \($t.reads_per_s // "-"), errors \($t.errors), latency p50 \($t.latency_p50_us // "-") us p99 \($t.latency_p99_us // "-") us\(if .host then ", host \(.host)" else "" end)" | x)</system-out>",
      "    </testcase>"),
   ($extra[] | "    <testcase classname=\"\(.pass // "extra" | x)\" name=\"\(.name | x)\" time=\"0\">",
-     (if .ok then empty else "      <failure type=\"FAILURE\" message=\"\(.why // "" | x)\">\(.why // "" | x)</failure>" end),
+     (if .skip then "      <skipped message=\"\(.why // "" | x)\"/>"
+      elif .ok then empty else "      <failure type=\"FAILURE\" message=\"\(.why // "" | x)\">\(.why // "" | x)</failure>" end),
      "    </testcase>"),
   "  </testsuite>",
   "</testsuites>"

@@ -34,5 +34,5 @@ def oneline: tostring | gsub("[\r\n]+"; " ");
    else
 	"not ok \($i + 1) - \(.run)\($on): \(verdict): \((.why // []) | join("; ") | oneline)"
    end),
-($extra | to_entries[] | "\(if .value.ok then "ok" else "not ok" end) \($n + .key + 1) - \(.value.name | oneline)\(if .value.why then ": \(.value.why | oneline)" else "" end)"),
+($extra | to_entries[] | "\(if .value.ok then "ok" else "not ok" end) \($n + .key + 1) - \(.value.name | oneline)\(if .value.skip then " # SKIP \(.value.why // "" | oneline)" elif .value.why then ": \(.value.why | oneline)" else "" end)"),
 (($ARGS.named.notes // [])[] | "# \(oneline)")

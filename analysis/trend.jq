@@ -2,8 +2,8 @@
 # trend.jq - each figure across dates, per pass (bin/nightly.sh's
 # rcutorture, kasan, refscale ...): one line per pass and figure (grace
 # periods and reader iterations per second, latency p50/p99, errors,
-# close calls; for a pass with perf programs' figures also "perf", their
-# medians) with one series per scenario (for "perf": per scenario and
+# close calls, from the rcutorture runs; from the perf programs' runs
+# "perf", their figures' medians) with one series per scenario (for "perf": per scenario and
 # figure, spaces made "_"): [when, value] points in date order.
 # Input: roll-up lines (rollup.jq's output).
 #
@@ -17,7 +17,7 @@ include "lib" {search: "./"};
 | (figures[]
    | . as $f
    | {pass: $p, figure: $f.key, label: $f.label, unit: $f.unit,
-      series: [$pr | group_by(.scenario)[]
+      series: [$pr | map(select((.perf // []) | length == 0)) | group_by(.scenario)[]
 	       | {scenario: .[0].scenario,
 		  points: (sort_by(.when) | map([.when, .[$f.key]]) | map(select(.[1] != null)))}
 	       | select(.points | length > 0)]}),

@@ -28,7 +28,7 @@ Runs the passes of the kernel's torture.sh, each run one bin/torture.sh
 for one scenario, with GNU parallel: on this machine, or on the hosts of
 --hosts/--sshlogin over ssh.  The passes (--do-X turns one on, --do-no-X
 or --no-X off, --do-all all of them, --do-none none; without any such
-switch only rcutorture runs):
+switch only rcutorture runs: the switches change that set, in order):
   rcutorture   the rcutorture scenarios: SCENARIO... or --configs-rcutorture
                (default scenarios/CFLIST; N*NAME and lists as in bin/torture.sh)
   kasan        the same scenarios in the AddressSanitizer build (--kasan),
@@ -54,7 +54,9 @@ timeout.  Builds, the shutdown grace, mutation and compare-liburcu come
 on top.  A run whose torture type is deliberately broken (busted,
 busted_*, *_busted*, *-busted: TORTURE_OPS_BROKEN) or whose scenario is
 BUSTED* is expected to FAIL: "# TODO" in TAP, expected in JUnit; the night
-is red when such a run does not fail.  Every host builds the same source (the committed HEAD, or with
+is red when such a run does not fail.
+
+Every host builds the same source (the committed HEAD, or with
 --worktree the working tree as it is), sent as a tar file; each run gets
 its own copy of the tree and its own share of the host's processors, so
 all processors are busy and runs never share a build.  The runs are
@@ -151,13 +153,13 @@ PASSES=(rcutorture kasan kcsan refscale rcuscale kvfree mutation compare-liburcu
 declare -A PASS_KIND=([rcutorture]=torture [kasan]=torture [kcsan]=torture [refscale]=perf
 	[rcuscale]=perf [kvfree]=perf [mutation]=here [compare-liburcu]=here)
 declare -A PASS_WEIGHT=([rcutorture]=12 [kasan]=2 [kcsan]=2 [refscale]=1 [rcuscale]=1 [kvfree]=2)
-declare -A PASS_ON=() PASS_CONFIGS=() PASS_RUNS=() PASS_SHARE=() PASS_RUN_S=()
-PASS_SWITCHED=0	# a --do-* switch was given
+# On by default: rcutorture alone, as before the passes (the switches
+# change that set in order, as the kernel's do theirs).
+declare -A PASS_ON=([rcutorture]=1) PASS_CONFIGS=() PASS_RUNS=() PASS_SHARE=() PASS_RUN_S=()
 
 # pass_switch OPTION: --do-all, --do-none, --do-PASS, --do-no-PASS, --no-PASS.
 pass_switch() {
 	local o=$1 p on=1
-	PASS_SWITCHED=1
 	case $o in
 	--do-all | --doall) for p in "${PASSES[@]}"; do PASS_ON[$p]=1; done; return 0 ;;
 	--do-none | --donone) for p in "${PASSES[@]}"; do PASS_ON[$p]=0; done; return 0 ;;
@@ -290,8 +292,6 @@ parse_options() {
 	done
 	[ ${#OPT_NAMES[@]} -gt 0 ] || OPT_NAMES=(CFLIST)
 	PASS_CONFIGS[rcutorture]="${OPT_NAMES[*]}"
-	# No switch: rcutorture alone (and the passes named by their options).
-	((PASS_SWITCHED)) || PASS_ON[rcutorture]=1
 	local p n=0
 	for p in "${PASSES[@]}"; do pass_on "$p" && n=$((n + 1)); done
 	((n > 0)) || die 2 "no pass to run (--do-none without a --do-PASS)"
@@ -492,7 +492,7 @@ pass_durations() {
 		if ((PASS_RUN_S[$p] < min)); then
 			PASS_RUN_S[$p]=$min
 			[ "${PASS_KIND[$p]}" = perf ] ||
-				log "Pass $p: ${PASS_RUNS[$p]} runs in ${PASS_SHARE[$p]} s on $slots slots: $min s each, longer than its share"
+				log "Note: pass $p: ${PASS_RUNS[$p]} runs in ${PASS_SHARE[$p]} s on $slots slots: $min s each, longer than its share"
 		fi
 	done
 }
@@ -695,8 +695,10 @@ here_pass() {
 	# shellcheck disable=SC2086  # the arguments are split on purpose
 	"$prog" "${cmd[@]}" $args >"$RESDIR/$p.log" 2>&1 || st=$?
 	log "Pass $p: $(tail -n1 "$RESDIR/$p.log")" >&2
-	jq -n -c --argjson ok "$((st == 0))" --arg why "$(tail -n1 "$RESDIR/$p.log")" --arg name "$name" --arg p "$p" \
-		'{ok: ($ok == 1), name: $name, why: $why, pass: $p}'
+	# Exit 3: a tool it needs is missing (named in its last line): skipped.
+	jq -n -c --argjson ok "$((st == 0 || st == 3))" --argjson skip "$((st == 3))" \
+		--arg why "$(tail -n1 "$RESDIR/$p.log")" --arg name "$name" --arg p "$p" \
+		'{ok: ($ok == 1), skip: ($skip == 1), name: $name, why: $why, pass: $p}'
 }
 
 # drift_check: RESDIR/drift.json, the figures of this night beyond their

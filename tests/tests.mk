@@ -60,4 +60,12 @@ check: tests
 	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
 	fi
 
-.PHONY: tests
+# check-repeat N=3: every test N times, the flaky ones named
+# (tests/lib/check-repeat; TEST_LAYERS=rcu for one layer).
+N ?= 3
+check-repeat: tests
+	@TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
+	  REPEAT_LOG_DIR=$(CURDIR)/$(BUILD)/test-repeat \
+	    tests/lib/check-repeat $(TEST_TIMEOUT) $(N) $(TEST_BINS) $(TEST_SH) $(TEST_BATS)
+
+.PHONY: tests check-repeat

@@ -131,9 +131,12 @@ SESSION_STOP_WAIT=${SESSION_STOP_WAIT:-120}
 # first process of a session (torture.sh's supervisor, or the perf
 # suite's process) holds the folder's lock file with flock while it runs
 # and writes "PID START ARGS" in it.  The lock file is
-# ${TMPDIR:-/tmp}/torture-lock-HASH (HASH: of the folder's absolute path),
-# so that a folder is not made before its session is checked, and every
-# tree on this machine that writes into the folder sees the lock.  A second session on the same folder
+# /run/lock/torture-HASH.lock ($TMPDIR without /run/lock; HASH: of the
+# folder's absolute path), so that a folder is not made before its
+# session is checked, and every tree on this machine that writes into the
+# folder sees the lock.  Its holder removes it as it leaves, still holding
+# it; a session that then gets the lock of a removed file opens the path
+# again, so two never hold it.  A second session on the same folder
 # stops with exit 2 naming the first, or with --kill-previous stops the
 # first (SIGTERM: its runs are stopped and judged, as for Ctrl-C) and
 # waits for its lock.  The worker and the runs do not hold the lock (it
@@ -158,7 +161,9 @@ session_lock() {
 	done
 	have flock || return 0
 	res=$(realpath -m -- "$res")
-	lock=${TMPDIR:-/tmp}/torture-lock-$(printf '%s' "$res" | sha1sum | cut -c1-16)
+	lock=/run/lock
+	[ -d "$lock" ] && [ -w "$lock" ] || lock=${TMPDIR:-/tmp}
+	lock=$lock/torture-$(printf '%s' "$res" | sha1sum | cut -c1-16).lock
 	while :; do
 		exec {SESSION_LOCK_FD}>>"$lock" || die 2 "$lock: cannot open the lock of $res"
 		if ! flock -n "$SESSION_LOCK_FD"; then

@@ -3,7 +3,6 @@ TOP=${TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
 AFIX=$TOP/tests/fixtures/analysis
 TFIX=$TOP/tests/fixtures/torture
 FAKE=$TFIX/fake-rcutorture
-FAKE_SSH=$AFIX/fake-ssh
 A=$TOP/analysis
 # The saved results: a real run (TREE01, BUSTED failed, TRIVIAL) and one
 # with malformed input, a crash, a judge/summary disagreement and a

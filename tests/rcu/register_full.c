@@ -51,14 +51,16 @@ static int child_full(const char *flavor, bool lock_stderr)
 	return 0;
 }
 
-/* Child: the registration fails, then succeeds once the slot is free. */
+/* Child: the registration fails, then succeeds once the slot is free.
+ * flags[0]: set once the first attempt is made; flags[1]: the slot is free. */
 static void *retry_reader(void *arg)
 {
-	int *go = arg;
+	int *flags = arg;
 
 	printf("first=%d\n", rcu_register_thread());
 	fflush(stdout);
-	wait_flag(go, 60);
+	set_flag(&flags[0]);
+	wait_flag(&flags[1], 60);
 	printf("second=%d\n", rcu_register_thread());
 	rcu_read_lock();
 	rcu_read_unlock();
@@ -69,15 +71,17 @@ static void *retry_reader(void *arg)
 
 static int child_retry(void)
 {
-	static int go;
+	static int flags[2];
 	pthread_t t;
 
 	if (rcu_register_thread())
 		return 3;
-	pthread_create(&t, NULL, retry_reader, &go);
-	sleep_ms(50);	/* let the first attempt fail (order does not matter) */
+	pthread_create(&t, NULL, retry_reader, flags);
+	/* The slot is freed only after the first attempt: on a busy machine
+	 * the reader may not run within any fixed sleep. */
+	wait_flag(&flags[0], 60);
 	rcu_unregister_thread();
-	set_flag(&go);
+	set_flag(&flags[1]);
 	pthread_join(t, NULL);
 	return 0;
 }

@@ -28,8 +28,9 @@ static void obj_free(struct rcu_head *rh)
 
 DEFINE_STATIC_SRCU(static_ss);
 
-/* Threads of this process that carry a library thread's name. */
-static int nr_threads(void)
+/* One scan of /proc/self/task: the threads that carry a library thread's
+ * name; *sig sums the tids seen, so that two scans can be compared. */
+static int scan_threads(long *sig)
 {
 	static const char *const names[] = {
 		"rcu_preempt", "rcu_sched", "rcu_cb_preempt", "rcu_cb_sched", "srcu_worker",
@@ -41,10 +42,12 @@ static int nr_threads(void)
 	FILE *f;
 	int n = 0;
 
+	*sig = 0;
 	while (d && (e = readdir(d))) {
 		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
 		if (e->d_name[0] == '.' || !(f = fopen(path, "r")))
 			continue;
+		*sig += 1000003L * atol(e->d_name) + 1;
 		if (fgets(comm, sizeof(comm), f))
 			for (i = 0; i < ARRAY_SIZE(names); i++)
 				n += !strncmp(comm, names[i], strlen(names[i])) &&
@@ -53,6 +56,25 @@ static int nr_threads(void)
 	}
 	if (d)
 		closedir(d);
+	return n;
+}
+
+/* Threads of this process that carry a library thread's name.  A readdir
+ * of /proc/self/task is no snapshot: a thread that exits during the scan
+ * (a joined thread is reaped a little after pthread_join() returns) can
+ * make it skip a live one, and the count come out one short.  So scan
+ * until two scans in a row see the same threads (bounded). */
+static int nr_threads(void)
+{
+	long sig, prev = -1;
+	int n = 0, tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		n = scan_threads(&sig);
+		if (sig == prev)
+			break;
+		prev = sig;
+	}
 	return n;
 }
 

@@ -1,11 +1,9 @@
 #!/usr/bin/env bats
 # SAN: plain build only (tests scripts, not the sanitized C code)
-# bin/nightly.sh with the fake rcutorture: this machine with --jobs
-# (each run on its own slot and processors), several "hosts" through a
-# stand-in ssh (tests/fixtures/analysis/fake-ssh: each host a folder),
-# a host that dies mid-run (its runs queued again elsewhere, or
-# INCOMPLETE when no host is left: never SUCCESS), an unreachable host,
-# the TAP and JUnit summaries, bad input.
+# bin/nightly.sh with the fake rcutorture on this machine: --jobs (each
+# run on its own slot and processors), the TAP and JUnit summaries, the
+# passes and their switches, expected failures, bad input.  Over ssh, with
+# real OpenSSH test hosts: nightly_ssh.bats.
 bats_require_minimum_version 1.5.0
 
 load ../lib/analysis
@@ -15,8 +13,6 @@ setup() {
 	need jq jq
 	need parallel parallel
 	export NIGHTLY_LOCAL_ROOT=$BATS_TEST_TMPDIR/local
-	export FAKE_SSH_ROOT=$BATS_TEST_TMPDIR/hosts
-	mkdir -p "$FAKE_SSH_ROOT"
 	export TORTURE_BIN=$FAKE
 	OUT=$BATS_TEST_TMPDIR/res
 }
@@ -32,14 +28,6 @@ nightly() {
 # tap: the TAP summary at the end of the output (after the log lines).
 tap() {
 	printf '%s\n' "${lines[@]}" | sed -n '/^1\.\.[0-9]*$/,$p'
-}
-
-# run_hosts: "RUN HOST" for every run of RESDIR.
-run_hosts() {
-	local d
-	for d in "$RESDIR"/*/; do
-		[ -f "$d/host" ] && echo "$(basename "$d") $(cat "$d/host")"
-	done
 }
 
 @test "this machine: every run collected into one folder, report, roll-up, TAP, JUnit; BUSTED's failure expected" {
@@ -101,55 +89,6 @@ run_hosts() {
 	[ ! -e "$base/src-$(ls "$base" | sed -n 's/^src-//p' | head -n1)/slot-1" ]
 }
 
-@test "several hosts over ssh: runs spread, results returned, one folder" {
-	need rsync rsync
-	# As under cron or CI, where no login shell is named.
-	unset SHELL
-	nightly --ssh "$FAKE_SSH" --sshlogin h1,h2 --jobs 1 --no-report TREE01 BUSTED TRIVIAL
-	[ "$status" -eq 0 ]
-	[ "$(run_hosts | awk '{print $2}' | sort -u | tr '\n' ' ')" = "h1 h2 " ]
-	for r in TREE01 BUSTED TRIVIAL; do
-		[ -f "$RESDIR/$r/summary.json" ] && [ -f "$RESDIR/$r/stats.jsonl" ] && [ -f "$RESDIR/$r/gp-latency.dat" ]
-	done
-	[ -f "$RESDIR/BUSTED/console.log.diags" ]
-	# Each host got the source once, in its own folder.
-	[ -d "$FAKE_SSH_ROOT/h1/rcu-nightly" ] && [ -d "$FAKE_SSH_ROOT/h2/rcu-nightly" ]
-	[ "$(ls -d "$FAKE_SSH_ROOT"/h1/rcu-nightly/src-*/tree | wc -l)" -eq 1 ]
-	jq -e 'map(.state) == ["ok", "ok"] and (map(.runs | length) | add) == 3' "$RESDIR/hosts.json"
-}
-
-@test "a host that dies mid-run: its runs go to another host; an unreachable host is not used" {
-	need rsync rsync
-	nightly --ssh "$FAKE_SSH" --sshlogin dying1,h1,down1 --jobs 1 --no-report TREE01 2*TRIVIAL
-	[ "$status" -eq 0 ]
-	[ "$(run_hosts | awk '{print $2}' | sort -u)" = h1 ]
-	for r in TREE01 TRIVIAL TRIVIAL.2; do
-		[ "$(jq -r .result "$RESDIR/$r/summary.json")" = SUCCESS ]
-	done
-	jq -e '.[] | select(.name == "dying1") | .state == "lost" and (.note | test("lost [A-Z0-9.]+ \\(ssh exit 255: host gone or connection lost\\): not used after"))' "$RESDIR/hosts.json"
-	jq -e '.[] | select(.name == "down1") | .state == "unreachable" and (.note | test("Connection refused"))' "$RESDIR/hosts.json"
-	grep -q '^Queued again: ' "$RESDIR/log"
-	[[ $output == *"# dying1: "*"lost "*"not used after"* ]]
-	[[ $output == *"# down1: "*"unreachable"* ]]
-}
-
-@test "when no host is left, the lost runs are INCOMPLETE, never SUCCESS; exit 1" {
-	need rsync rsync
-	nightly --ssh "$FAKE_SSH" --sshlogin 2/dying1 --retries 1 --no-report TREE01 TRIVIAL
-	[ "$status" -eq 1 ]
-	mapfile -t t < <(tap)
-	[ "${t[0]}" = 1..2 ]
-	[ "${t[1]}" = "not ok 1 - TREE01 (dying1): INCOMPLETE: lost on host dying1 (ssh exit 255: host gone or connection lost); no host left to run it" ]
-	[[ ${t[2]} == "not ok 2 - TRIVIAL (dying1): INCOMPLETE: "* ]]
-	[ ! -f "$RESDIR/TREE01/summary.json" ]
-	grep -q '^INCOMPLETE: lost on host dying1' "$RESDIR/TREE01/Warnings"
-	[ "$(grep -c '<error type="INCOMPLETE"' "$RESDIR/junit.xml")" -eq 2 ]
-	! grep -q '"verdict":"SUCCESS"' "$RESDIR/runs.jsonl"
-	# recheck.sh agrees that these are not successes.
-	run "$TOP/bin/recheck.sh" "$RESDIR"
-	[ "$status" -eq 1 ]
-}
-
 @test "bad input: exit 2 and nothing run; a missing parallel: exit 3 naming the package" {
 	nightly NOSUCH
 	[ "$status" -eq 2 ]
@@ -175,7 +114,7 @@ run_hosts() {
 	[ "$stderr" = "nightly.sh: parallel not found (Debian package parallel): nothing run" ]
 }
 
-@test "--mutation: the kill table after the runs, one more TAP test, its verdict in the exit status" {
+@test "--mutation, --compare-liburcu: run here after the runs, one more TAP test each, their verdicts in the exit status" {
 	# A stand-in for bin/mutation.sh: writes a kill page, exits as told.
 	cat >"$BATS_TEST_TMPDIR/mutation" <<'STUB'
 #!/bin/sh
@@ -197,6 +136,19 @@ STUB
 	MUT_EXIT=0 MUT_SAY="every must-catch bug was caught" nightly --no-report --mutation "" TREE01
 	[ "$status" -eq 0 ]
 	grep -q "^ok 2 - mutation kill table" "$RESDIR/nightly.tap"
+	# compare-liburcu: its verdict one more test; a missing tool (exit 3) a SKIP.
+	printf '#!/bin/sh\n[ "$1 $3 $4" = "--results --datestamp compare-liburcu" ] || exit 9\nmkdir -p "$2/compare-liburcu"\necho "compare-liburcu.sh: $CMP_SAY"\nexit "$CMP_EXIT"\n' >"$BATS_TEST_TMPDIR/compare"
+	chmod +x "$BATS_TEST_TMPDIR/compare"
+	export NIGHTLY_COMPARE=$BATS_TEST_TMPDIR/compare
+	rm -rf "$OUT"
+	CMP_EXIT=3 CMP_SAY="liburcu-dev not installed" nightly --no-report --do-compare-liburcu TREE01
+	[ "$status" -eq 0 ]
+	grep -q '^ok 2 - compare-liburcu (compare-liburcu/compare.md) # SKIP compare-liburcu.sh: liburcu-dev not installed$' "$RESDIR/nightly.tap"
+	grep -q '<skipped message="compare-liburcu.sh: liburcu-dev not installed"/>' "$RESDIR/junit.xml"
+	rm -rf "$OUT"
+	CMP_EXIT=1 CMP_SAY="a figure could not be measured" nightly --no-report --compare-liburcu "--repeats 2" TREE01
+	[ "$status" -eq 1 ]
+	grep -q '^not ok 2 - compare-liburcu (compare-liburcu/compare.md): compare-liburcu.sh: a figure could not be measured$' "$RESDIR/nightly.tap"
 	nightly --dryrun --mutation "--short" TREE01
 	[[ $output == *"Pass mutation: then, here: bin/mutation.sh --short"* ]]
 }
@@ -231,7 +183,7 @@ STUB
 	nightly --do-none
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "nightly.sh: no pass to run (--do-none without a --do-PASS)" ]
-	nightly --do-refscale --configs-refscale NOSUCH
+	nightly --do-none --do-refscale --configs-refscale NOSUCH
 	[ "$status" -eq 2 ]
 	[[ $stderr == "nightly.sh: NOSUCH: no such scenario in "*"/scenarios/refscale" ]]
 	[ ! -d "$OUT" ]
@@ -294,4 +246,12 @@ STUB
 	[[ ${t[2]} == "ok 2 - TREE01 (local): "* ]]
 	grep -q 'tests="2" failures="1" errors="0"' "$RESDIR/junit.xml"
 	grep -q '<failure type="UNEXPECTED-SUCCESS" message="expected to fail (scenario BUSTED must fail), but SUCCESS">' "$RESDIR/junit.xml"
+}
+
+@test "passes: the switches change the default set (rcutorture) in order" {
+	nightly --dryrun --do-kasan TREE01
+	[ "$status" -eq 0 ]
+	[ "$(grep '^Pass ' <<<"$output" | cut -d: -f1 | tr '\n' ,)" = "Pass rcutorture,Pass kasan," ]
+	nightly --dryrun --do-all --do-none --do-kvfree --no-rcutorture --do-rcutorture TREE01
+	[ "$(grep '^Pass ' <<<"$output" | cut -d: -f1 | tr '\n' ,)" = "Pass rcutorture,Pass kvfree," ]
 }

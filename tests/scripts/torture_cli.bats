@@ -349,7 +349,9 @@ CONFIG_PREEMPT=y'
 		sleep 0.1
 	done
 	((i < 600)) || { kill -TERM "$pid"; echo "Bail out! the run did not start"; cat "$out"; false; }
-	local lock=${TMPDIR:-/tmp}/torture-lock-$(printf '%s' "$(realpath -m "$BATS_TEST_TMPDIR/res")" | sha1sum | cut -c1-16)
+	local lock=/run/lock
+	[ -d "$lock" ] && [ -w "$lock" ] || lock=/tmp
+	lock=$lock/torture-$(printf '%s' "$(realpath -m "$BATS_TEST_TMPDIR/res")" | sha1sum | cut -c1-16).lock
 	[[ $(cat "$lock") == "$pid "*" --results $BATS_TEST_TMPDIR/res --duration 1m --cpus 2 TREE09" ]]
 	# The same folder: exit 2, nothing run; another folder, or --dryrun: fine.
 	run env TORTURE_BIN="$FAKE" "$TORTURE" --results "$BATS_TEST_TMPDIR/res" --duration 10s TREE09
