@@ -334,8 +334,8 @@ static int register_slot(bool internal, int want, const char *what)
  * Signals are blocked meanwhile, so that a handler's section on this
  * thread never finds the registration half done.  The first section must
  * not be a signal handler's (the slots lock, stdio: not async-signal-
- * safe).  The parameter is read from the library's start (RCU_BOOTARGS)
- * or its lrcu_param_set().  Out of slots, the section is refused as after a failed
+ * safe).  The parameter is read from the library's start (RCU_BOOTARGS),
+ * which the first such section makes happen, or its lrcu_param_set().  Out of slots, the section is refused as after a failed
  * rcu_register_thread() (lrcu__reader_unprotected()).  True if the
  * thread is registered now.
  */
@@ -344,11 +344,13 @@ static bool reader_self_register(const char *what)
 	sigset_t all, old;
 	int rc;
 
-	if (!READ_ONCE(lrcu__params.self_register))	/* may change at run time */
-		return false;
-	/* Set from RCU_BOOTARGS by a start another thread is still in: wait
-	 * for it to finish. */
+	/* Set from RCU_BOOTARGS when the library starts, which this section
+	 * may be the first use of (liburcu-bp's programs call no init), or
+	 * which another thread may still be in: start it, or wait for it,
+	 * before believing a 0.  It may also change at run time. */
 	lrcu__init_once();
+	if (!READ_ONCE(lrcu__params.self_register))
+		return false;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = register_slot(false, -1, what);
