@@ -52,6 +52,23 @@ show() {	# the last run's error lines and last lines, as diagnostics
 	tail -n "${1:-15}" "$OUT" | cut -c1-200 | sed 's/^/#   /'
 }
 
+# caught NAME TYPE ARGS...: the broken TYPE ends in FAILURE (a too-short
+# grace period, Reader Pipe errors) within 30 s; stop_on_error ends it early.
+caught() {
+	local name=$1 t=$2
+	shift 2
+	run "$name" rcutorture.torture_type="$t" rcutorture.shutdown_secs=30 \
+		rcutorture.stop_on_error=1 rcutorture.stat_interval=1 rcutorture.stutter=0 "$@"
+	if [ "$RC" = 1 ] && tail -n 1 "$OUT" | grep -q "End of test: FAILURE: too-short grace period" &&
+	   grep -q "^$t-torture: !!! Reader Pipe:" "$OUT" &&
+	   jq -e '.result == "FAILURE"' "$DIR/summary.json" >/dev/null; then
+		ok 0 "$name caught in $ELAPSED s: too-short grace period"
+	else
+		ok 1 "$name caught within 30 s (status $RC, $ELAPSED s)"
+		show
+	fi
+}
+
 # passes TYPE ARGS...: one TAP test that a run of TYPE with the caller's
 # $ALL parameters and ARGS ends clean: SUCCESS, no error line, and a
 # summary.json with grace periods, reads and no error counted.

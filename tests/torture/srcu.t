@@ -81,21 +81,6 @@ run unhon rcutorture.torture_type=srcum rcutorture.shutdown_secs=1 rcutorture.st
 ok $? "srcum reader_flavor=0x4 n_up_down=8: INCOMPLETE (exit 6), naming both"
 [ "$RC" = 6 ] || show
 
-# caught NAME TYPE ARGS...: the broken type ends in FAILURE within 30 s.
-caught() {
-	local name=$1 t=$2
-	shift 2
-	run "$name" rcutorture.torture_type="$t" rcutorture.shutdown_secs=30 \
-		rcutorture.stop_on_error=1 rcutorture.stat_interval=1 rcutorture.stutter=0 "$@"
-	if [ "$RC" = 1 ] && tail -n 1 "$OUT" | grep -q "End of test: FAILURE: too-short grace period" &&
-	   grep -q "^$t-torture: !!! Reader Pipe:" "$OUT" &&
-	   jq -e '.result == "FAILURE"' "$DIR/summary.json" >/dev/null; then
-		ok 0 "$name caught in $ELAPSED s: too-short grace period"
-	else
-		ok 1 "$name caught within 30 s (status $RC, $ELAPSED s)"
-		show
-	fi
-}
 caught srcu_busted srcu_busted
 grep -q "Failure/close-call rcutorture reader segments: (failure" "$OUT" &&
 	grep -A12 "Failure/close-call rcutorture reader segments: (failure" "$OUT" | grep -q "RCU"
