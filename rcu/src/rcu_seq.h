@@ -154,10 +154,24 @@ static inline bool rcu_seq_done_exact(const unsigned long *sp, unsigned long s)
  * The sample keeps only the low 47 bits of gp_seq; comparing the shifted
  * values wrap-safely is exact as long as fewer than 2^44 grace periods
  * separate them.
+ *
+ * A sample of 0 is never new.  It is what a slot's word holds from
+ * registration until its first section's store is visible (and what a
+ * thread that exits inside a section leaves): no sample at all, but one
+ * that compares as later than every gstart of the first
+ * RCU_SEQ_WRAP_SOON grace periods (gp_seq starts below the wrap point),
+ * so a scan before the heavy fence would take a reader whose first
+ * section's word store is still in its store buffer for one that began
+ * after the grace period (tests/rcu/weakmem.c's fresh reader).  A real
+ * sample of 0 is gp_seq 0, idle, which no scan can see while a grace
+ * period is in progress: it is older than every one that can be.
  */
 static inline bool lrcu_word_new(unsigned long w, unsigned long gstart)
 {
 	unsigned long snap = w & ~(LRCU_W_REG | LRCU_W_NEST_MASK);
+
+	if (!snap)
+		return false;	/* never sampled (see above) */
 
 	if (LRCU_INJECTED(LRCU_BUG_WORD_OFF_BY_ONE))	/* INJECTED: the gap's readers too */
 		return ULONG_CMP_GE(snap, (gstart & ~RCU_SEQ_STATE_MASK) << LRCU_W_SEQ_SHIFT);

@@ -73,7 +73,7 @@ static inline void *updater_fn(void *arg)
 	u->sync();
 	/* Acquire pairs with set_flag(&h->out): if the GP was too short we
 	 * return while the reader still holds its section. */
-	u->saw_reader_out = __atomic_load_n(&u->h->out, __ATOMIC_ACQUIRE);
+	u->saw_reader_out = smp_load_acquire(&u->h->out);
 	set_flag(&u->done);
 	return NULL;
 }
@@ -98,7 +98,7 @@ static inline void reader_blocks(enum rmode mode, void (*sync)(void), void (*bef
 	 * inside; 200 ms gives a broken one ample time to show it.
 	 */
 	sleep_ms(200);
-	ok(!__atomic_load_n(&u.done, __ATOMIC_ACQUIRE),
+	ok(!smp_load_acquire(&u.done),	/* pairs with set_flag(&u->done) */
 	   "%s: updater stays blocked while a pre-existing reader is inside", what);
 	set_flag(&h.leave);
 	pthread_join(ut, NULL);
@@ -120,7 +120,7 @@ static inline void *caller_fn(void *arg)
 	struct callers *c = arg;
 
 	wait_flag(&c->go, 60);
-	__atomic_fetch_add(&c->in, 1, __ATOMIC_RELEASE);	/* pairs with the poll below */
+	LRCU_FETCH_ADD_RELEASE(&c->in, 1);	/* pairs with the poll below */
 	c->sync();
 	return NULL;
 }
@@ -138,7 +138,7 @@ static inline void callers_during_gp(void (*sync)(void), int n)
 	for (i = 0; i < n && i < NCALLERS_MAX; i++)
 		pthread_create(&t[i], NULL, caller_fn, &c);
 	set_flag(&c.go);
-	while (__atomic_load_n(&c.in, __ATOMIC_ACQUIRE) < n)
+	while (smp_load_acquire(&c.in) < n)	/* pairs with caller_fn()'s add */
 		sleep_ms(1);
 	sleep_ms(100);	/* let the last ones reach their wait */
 	set_flag(&h.leave);

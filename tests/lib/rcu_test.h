@@ -45,13 +45,21 @@ static inline double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Wait until *flag becomes nonzero; false after timeout_s (a hang, not a
- * timing verdict: correct code gets there in milliseconds). */
+/*
+ * Wait until *flag becomes nonzero; false after timeout_s (a hang, not a
+ * timing verdict: correct code gets there in milliseconds).
+ *
+ * The hand-off uses the library's helpers (the kernel's spellings), not
+ * raw builtins: in the weak-memory build (docs/design/weakmem.md) only
+ * they are emulated, and a raw release would let the flag be seen while
+ * the library stores before it are still buffered, an order no hardware
+ * allows (a reader seen "inside" whose word still says outside).
+ */
 static inline bool wait_flag(int *flag, double timeout_s)
 {
 	double end = now_s() + timeout_s;
 
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(flag)) {	/* pairs with set_flag() */
 		if (now_s() > end)
 			return false;
 		sleep_ms(1);
@@ -61,7 +69,7 @@ static inline bool wait_flag(int *flag, double timeout_s)
 
 static inline void set_flag(int *flag)
 {
-	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);	/* pairs with wait_flag() */
+	smp_store_release(flag, 1);	/* pairs with wait_flag() */
 }
 
 /*

@@ -31,7 +31,7 @@ struct holder {
 
 static inline bool flag(int *f)
 {
-	return __atomic_load_n(f, __ATOMIC_ACQUIRE);	/* pairs with set_flag() */
+	return smp_load_acquire(f);	/* pairs with set_flag() (see wait_flag()) */
 }
 
 static inline void *holder_main(void *p)

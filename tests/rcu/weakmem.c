@@ -16,9 +16,16 @@
  * MP with release/acquire, MP in TSO, LB: the emulation delays no load).
  * Then own-load forwarding, a fully ordered read-modify-write, and the
  * membarrier() path (lrcu__heavy_fence()) draining other threads.
+ *
+ * Last, the library under the emulation: a reader's first section after
+ * registering, its word store still buffered, must hold up a grace
+ * period whose scans run before the heavy fence (rcutree.gp_defer_fence;
+ * docs/design/weakmem.md, "The gp.c finding").
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sched.h>
+#include <time.h>
 #include <stdlib.h>
 #include <rcu/rcupdate.h>
 #include <rcu/rcutree.h>
@@ -239,15 +246,74 @@ static void test_drains(void)
 	set("weakmem.delay_us", "2000");
 }
 
+/*
+ * A freshly registered thread's word is 0 until its first section stores
+ * one.  The section's store may still be buffered when a grace period
+ * scans (only a compiler barrier follows it: membarrier() is the
+ * updater's half), and the reader announces itself with a relaxed store
+ * that, in the weak mode, may become visible first: an order arm64 allows
+ * (a release orders what precedes it, not what follows).  The scans
+ * before the heavy fence must not take that 0 for a word that sampled
+ * the new grace period; within the first RCU_SEQ_WRAP_SOON grace periods
+ * of a process (gp_seq starts below the wrap point) a sample of 0
+ * compares as later than any of them.  Keep this test before anything
+ * that runs many grace periods.
+ */
+#define FRESH_ROUNDS	60
+#define FRESH_SECTION_MS 30
+
+struct fresh {
+	int started;	/* the reader is inside (relaxed: may pass its word) */
+	int out;	/* the reader is about to leave its section */
+};
+
+static void *fresh_reader(void *arg)
+{
+	struct fresh *f = arg;
+	struct timespec ts = { 0, FRESH_SECTION_MS * 1000000L };
+
+	if (rcu_register_thread())
+		return NULL;
+	rcu_read_lock();
+	WRITE_ONCE(f->started, 1);	/* relaxed on purpose: see above */
+	nanosleep(&ts, NULL);
+	smp_store_release(&f->out, 1);	/* pairs with the acquire after synchronize_rcu() */
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void test_fresh_reader(void)
+{
+	int early = 0, i;
+
+	set("weakmem.mode", "1");
+	for (i = 0; i < FRESH_ROUNDS; i++) {
+		struct fresh f = { 0, 0 };
+		pthread_t t;
+		long spins = 0;
+
+		pthread_create(&t, NULL, fresh_reader, &f);
+		while (!READ_ONCE(f.started) && ++spins < 2000000000L)
+			sched_yield();
+		synchronize_rcu();
+		early += !smp_load_acquire(&f.out);	/* pairs with fresh_reader()'s release */
+		pthread_join(t, NULL);
+	}
+	ok(early == 0, "a fresh reader's first section, its word store still buffered, holds up "
+	   "synchronize_rcu() (returned early %d of %d times)", early, FRESH_ROUNDS);
+}
+
 int main(void)
 {
-	plan(15);
+	plan(16);
 	if (lrcu_init()) {
 		printf("Bail out! lrcu_init failed\n");
 		return 1;
 	}
 	/* Windows far wider than a barrier wake-up on a loaded machine. */
 	set("weakmem.delay_us", "2000");
+	test_fresh_reader();	/* first: within the first grace periods */
 	pthread_barrier_init(&start, NULL, 2);
 	pthread_barrier_init(&mid, NULL, 2);
 	pthread_barrier_init(&done, NULL, 2);
