@@ -240,9 +240,7 @@ static inline void lrcu_read_unlock_inline(void)
 	/*
 	 * As the lock, one path for the nested and the outermost unlock:
 	 * both store the word minus one, and the outermost one's extra
-	 * steps are tests, not taken on the fast path, that include the
-	 * depth (the need_qs load happens in a nested unlock too, and is
-	 * ignored there).
+	 * steps are tests that are not taken on either fast path.
 	 */
 	if (LRCU_UNLIKELY(!(w & LRCU_W_NEST_MASK))) {
 		/* Depth 0: nothing to unlock (and, on a thread that never
@@ -261,23 +259,24 @@ static inline void lrcu_read_unlock_inline(void)
 	 * load (gp_force_qs() in rcu/src/tree.c), so either it sees us
 	 * quiescent or we see its request and wake it.  REG says
 	 * membarrier() is in use (a compiler barrier suffices); without it
-	 * the reader fences itself (depth 1, REG clear: one test).
+	 * the reader fences itself, at every depth (one test; such readers
+	 * fence every outermost lock anyway).
 	 */
-	LRCU_BARRIER();	/* pairs with G (tree.c) */
-	if (LRCU_UNLIKELY((w & (LRCU_W_REG | LRCU_W_NEST_MASK)) == 1)) {
+	if (LRCU_LIKELY(w & LRCU_W_REG))
+		LRCU_BARRIER();	/* pairs with G (tree.c) */
 #ifdef LRCU_INJECT
-		if (!lrcu_inject_no_reader_fence)	/* INJECTED: no fence */
+	else if (lrcu_inject_no_reader_fence)
+		LRCU_BARRIER();	/* INJECTED: the fence is missing */
 #endif
-			LRCU_SMP_MB();	/* pairs with G (tree.c) */
-	}
+	else
+		LRCU_SMP_MB();	/* pairs with G (tree.c) */
 	/*
-	 * Relaxed: after the fence above.  need_qs set and depth 1, as one
-	 * comparison (GCC makes two branches of `&&' or `&', one of them
-	 * taken on one of the two paths): the depth above 1, shifted, is
-	 * beyond any value of need_qs.
+	 * Relaxed: after the fence above.  Set only while a grace period
+	 * waits for this reader; a nested unlock then goes to the library
+	 * too, which finds the section still open and leaves the report to
+	 * the outermost one (no depth test here).
 	 */
-	if (LRCU_UNLIKELY((unsigned long)(unsigned int)LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT]) >
-			  (((w & LRCU_W_NEST_MASK) - 1) << 32)))
+	if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT])))
 		lrcu_read_unlock_special(LRCU_PREEMPT);
 #ifdef LRCU_INJECT
 	if (LRCU_UNLIKELY(lrcu_inject_nested_qs) && (w & LRCU_W_NEST_MASK) != 1)
