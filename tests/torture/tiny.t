@@ -45,11 +45,7 @@ if chrt -f 2 true 2>/dev/null; then
 	[ $? = 2 ] && grep -q "^ignored 2: rcutree.gp_init_delay=3: ignored: Tree RCU's" <<<"$out" &&
 		grep -q "^error 3: unknown parameter 'rcutorture.bogus'" <<<"$out"
 	ok $? "Tree RCU's parameters are ignored on Tiny RCU, as a Tiny kernel drops them; a typo is still an error"
-	NOCAP=()
-	if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
-		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null; then
-		NOCAP=(setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice prlimit --rtprio=0)
-	fi
+	nocap_prefix
 else
 	skip "rcu passes on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
 	skip "sched passes on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
