@@ -290,6 +290,9 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	(void)f;
 	/* Full: the count's move before the caller's frees (pairs with
 	 * gp_advance()'s). */
+	if (LRCU_TINY_INJECTED(LRCU_TINY_BUG_POLL_NOW))
+		return cookie == RCU_GET_STATE_COMPLETED ||
+		       (long)(LRCU_LOAD_MB(&lrcu_tiny_gp_seq) - cookie) >= 0;
 	return cookie == RCU_GET_STATE_COMPLETED || LRCU_LOAD_MB(&lrcu_tiny_gp_seq) != cookie;
 }
 
