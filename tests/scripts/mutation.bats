@@ -86,7 +86,7 @@ MUTATION=$TOP/bin/mutation.sh
 	[ -z "${SAN:-}" ] || skip "builds its own Tiny builds (run without SAN)"
 	printf 'tiny_poll_now safety yes @TINY01\n' >"$BATS_TEST_TMPDIR/bugs"
 	run env MUTATION_BUGS="$BATS_TEST_TMPDIR/bugs" "$MUTATION" --short --scenarios TINY01 \
-		--duration 5s --results "$BATS_TEST_TMPDIR/m"
+		--duration 3s --results "$BATS_TEST_TMPDIR/m"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	K=$BATS_TEST_TMPDIR/m/kill.json

@@ -83,8 +83,10 @@ int perf_up_setup(const struct perf_cli *cli)
 
 	if (up_types(cli) <= 0)
 		return 0;
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "%s: sched_getaffinity: %s\n", cli->prog, strerror(errno));
 		return 4;
+	}
 	for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &set); c++)
 		;
 	CPU_ZERO(&set);
