@@ -6,8 +6,10 @@
  */
 #include "builtin.h"
 
-const struct torture_ops *const torture_urcu_ops[] = { NULL };
-const char *const torture_urcu_absent[] = {
+static const struct torture_ops *const none[] = { NULL };
+static const char *const names[] = {
 	"urcu-memb", "urcu-mb", "urcu-signal", "urcu-qsbr", "urcu-bp", NULL,
 };
-const char torture_urcu_why[] = "not built: install liburcu-dev (and rebuild)";
+const struct torture_optional torture_urcu = {
+	none, names, "not built: install liburcu-dev (and rebuild)",
+};
