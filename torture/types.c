@@ -56,7 +56,7 @@ static const char *const type_aliases[][2] = {
 
 /* The other projects' libraries, each built or not (builtin.h). */
 static const struct torture_optional *const optional[] = {
-	&torture_urcu, &torture_ck,
+	&torture_urcu, &torture_ck, &torture_dpdk,
 };
 #define NOPTIONAL (sizeof(optional) / sizeof(optional[0]))
 
@@ -161,7 +161,7 @@ static const struct { unsigned int flag; const char *name; } flag_names[] = {
 	{ TORTURE_OPS_QSBR, "qsbr" }, { TORTURE_OPS_UPDATERS_REGISTER, "updaters-register" },
 	{ TORTURE_OPS_IRQ_CAPABLE, "irq-capable" }, { TORTURE_OPS_BROKEN, "broken" },
 	{ TORTURE_OPS_SLEEPABLE, "sleepable" }, { TORTURE_OPS_NO_BLOCK, "no-block" },
-	{ TORTURE_OPS_UP, "up" },
+	{ TORTURE_OPS_UP, "up" }, { TORTURE_OPS_CB_ADAPTER, "cb-adapter" },
 };
 
 /* A read flavor listed twice: the reader nests it (reader.c). */

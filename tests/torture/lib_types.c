@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib_types.c - the adapters of the other projects' RCUs (torture/ops/:
- * ck-epoch on Concurrency Kit), one thread at a time, before the harness trusts them:
+ * ck-epoch on Concurrency Kit, dpdk-qsbr and dpdk-qsbr-scan on DPDK's
+ * rte_rcu_qsbr), one thread at a time, before the harness trusts them:
  * a thread registers, holds a (nested) read-side section; sync() and a
  * call()ed callback wait for it, also after the inner section ends; both
  * complete once it ends (cb_barrier() runs the callback exactly once); a
@@ -167,6 +168,9 @@ int main(void)
 	alarm(120);	/* a hang fails the test instead of stalling make check */
 	check_type("ck-epoch", "libck-dev", true);
 	check_type("ck-epoch-busted", "libck-dev", false);
+	check_type("dpdk-qsbr", "libdpdk-dev", true);
+	check_type("dpdk-qsbr-scan", "libdpdk-dev", true);
+	check_type("dpdk-qsbr-busted", "libdpdk-dev", false);
 	plan(tap_count);
 	return tap_failed != 0;
 }

@@ -22,6 +22,8 @@ extern const struct torture_ops tasks_ops, tasks_busted_ops, tasks_rude_ops,
 extern const struct torture_ops liburcu_memb_ops, liburcu_mb_ops, liburcu_signal_ops,
 	liburcu_qsbr_ops, liburcu_bp_ops;
 extern const struct torture_ops ck_epoch_ops, ck_epoch_busted_ops;
+extern const struct torture_ops dpdk_qsbr_ops, dpdk_qsbr_scan_ops,
+	dpdk_qsbr_busted_ops;
 
 /*
  * The types built on another project's library, each optional: LIB_built.c
@@ -34,6 +36,6 @@ struct torture_optional {
 	const char *const *absent;		/* names not built, NULL-terminated */
 	const char *why;			/* "not built: install PKG (and rebuild)" */
 };
-extern const struct torture_optional torture_urcu, torture_ck;
+extern const struct torture_optional torture_urcu, torture_ck, torture_dpdk;
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cb_thread.h - the callback thread of an adapter whose RCU has no thread
- * of its own to run callbacks (ck-epoch's ck_epoch_poll() loop): started
- * by the adapter's init(), stopped by its cleanup() once its loop sees
- * ->stop and has nothing left to run.
+ * of its own to run callbacks (ck-epoch's ck_epoch_poll() loop,
+ * dpdk-qsbr's queue): started by the adapter's init(), stopped by its
+ * cleanup() once its loop sees ->stop and has nothing left to run.
  */
 #ifndef TORTURE_OPS_CB_THREAD_H
 #define TORTURE_OPS_CB_THREAD_H
