@@ -35,6 +35,10 @@
  * calls call() runs on the owning thread: its re-post is held back until
  * the dispatch is over (ck_epoch_reclaim() would otherwise run it at once
  * if it lands in a bucket not yet visited), then queued normally.
+ * cb_barrier() holds the lock through ck_epoch_barrier()'s grace period:
+ * a call() from inside a section would wait for it, and it for that
+ * section, so call() must not be made inside a section (the harness's
+ * are not, outside the uniprocessor mode ck-epoch does not have).
  */
 #include <pthread.h>
 #include <stdio.h>
