@@ -2,7 +2,8 @@
 # perf-table.jq - one machine's section of docs/performance.md from a
 # compare.json (bin/compare-liburcu.sh; the shape is in
 # analysis/README.md): a heading naming the machine (CPU model, cores,
-# kernel, date, liburcu version), one table row per ours/liburcu pair of
+# kernel, date, liburcu version and the other libraries'), one table row
+# per ours/other pair of
 # every metric (both medians, their ratio, its spread, which way is
 # better), then the targets the programs printed.  The figures come from
 # compare.jq's lines, passed as a named argument; bin/perf-table.sh checks
@@ -39,11 +40,11 @@ def side($r; $unit): if $r == null then "-" else "\($r.flavor) \($r.median | fmt
 . as $c
 | ($c.host // {}) as $h
 | ($ARGS.named.figures // []) as $figs
-| "### \($h.cpu_model // "CPU model not recorded" | cell) (\($h.cores // "?") cores), Linux \($h.kernel // "?"), \($c.date | day), liburcu \($h.liburcu // "?")",
+| "### \($h.cpu_model // "CPU model not recorded" | cell) (\($h.cores // "?") cores), Linux \($h.kernel // "?"), \($c.date | day), liburcu \($h.liburcu // "?")\(if $h.ck then ", ck \($h.ck)" else "" end)\(if $h.dpdk then ", DPDK \($h.dpdk)" else "" end)",
   "",
-  "Made by `bin/perf-table.sh` from `\($c.date // "?")/compare.json`: `bin/compare-liburcu.sh`, every figure measured \($c.repeats // "?") times, the flavors interleaved; `membarrier()` \(if $h.membarrier == true then "available" elif $h.membarrier == false then "absent" else "not recorded" end).  Ratio: ours / liburcu of the medians; spread: its best and worst case over the runs (min/max .. max/min).",
+  "Made by `bin/perf-table.sh` from `\($c.date // "?")/compare.json`: `bin/compare-liburcu.sh`, every figure measured \($c.repeats // "?") times, the flavors interleaved; `membarrier()` \(if $h.membarrier == true then "available" elif $h.membarrier == false then "absent" else "not recorded" end).  Ratio: ours / the other RCU (liburcu, ck, DPDK) of the medians; spread: its best and worst case over the runs (min/max .. max/min).",
   "",
-  "| metric | ours | liburcu | ratio | spread | better |",
+  "| metric | ours | other | ratio | spread | better |",
   "|---|---:|---:|---:|---|---|",
   ($figs[] | . as $m
    | if ($m.pairs | length) > 0 then
@@ -53,7 +54,7 @@ def side($r; $unit): if $r == null then "-" else "\($r.flavor) \($r.median | fmt
 	| "| \($m.label | cell) | \(side($o; $m.unit) | cell) | \(side($l; $m.unit) | cell) | \($p.ratio | fmt) | \($p.ratio_low | fmt) .. \($p.ratio_high | fmt) | \($m.better | better_text)\($p | check_text | cell) |"
      else
 	$m.results[]
-	| "| \($m.label | cell) | \(if .impl == "liburcu" then "-" else side(.; $m.unit) | cell end) | \(if .impl == "liburcu" then side(.; $m.unit) | cell else "-" end) | - | - | \($m.better | better_text) |"
+	| "| \($m.label | cell) | \(if .impl != "ours" then "-" else side(.; $m.unit) | cell end) | \(if .impl != "ours" then side(.; $m.unit) | cell else "-" end) | - | - | \($m.better | better_text) |"
      end),
   (($c.targets // []) as $t
    | if ($t | length) == 0 then empty

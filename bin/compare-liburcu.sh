@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# compare-liburcu.sh - our RCU against liburcu, side by side, with the
-# perf programs (build/refscale, build/rcuscale).  See --help.
+# compare-liburcu.sh - our RCU against liburcu (and Concurrency Kit's and
+# DPDK's RCUs when built), side by side, with the perf programs
+# (build/refscale, build/rcuscale).  See --help.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 PROG=compare-liburcu.sh
@@ -13,12 +14,14 @@ usage() {
 usage: bin/compare-liburcu.sh [--repeats N] [--quick] [--workloads LIST]
                               [--results DIR] [--datestamp NAME] [--no-plots]
 
-Runs the same refscale/rcuscale workloads on our flavors and liburcu's in
-one run each, the flavors interleaved round by round (A B A B ...: a
+Runs the same refscale/rcuscale workloads on our flavors and liburcu's,
+and on Concurrency Kit's ck_epoch (ck-epoch) and DPDK's rte_rcu_qsbr
+(dpdk-qsbr) when the perf programs were built with them (libck-dev,
+libdpdk-dev: docs/other-rcus.md), in one run each, the flavors interleaved round by round (A B A B ...: a
 change in the machine's load hits both), each measurement repeated N
 times, and writes into RESULTS/DATE/:
   compare.json      every metric's samples per flavor (analysis/README.md)
-  compare.md        a markdown table of ratios ours/liburcu with their
+  compare.md        a markdown table of ratios ours/other with their
                     spread over the runs, and the targets the programs
                     printed (met or missed)
   WORKLOAD.jsonl    the programs' JSON lines, WORKLOAD.txt their tables
@@ -30,23 +33,28 @@ run: on a busy machine every figure moves, the ratios less.
 Workloads (--workloads read,gp,... picks some; default all):
   read       ns per lock + dereference + unlock, 1 reader, with and
              without a concurrent updater doing back-to-back grace
-             periods (rcu, sched, sched-free, every liburcu flavor); and
-             the same loop as a plain program per flavor (build/bench/
-             readloop-*: rcu, sched, sched-free, urcu-memb, urcu-qsbr,
-             interleaved round by round), whose ratios check refscale's:
+             periods (rcu, sched, sched-free, every liburcu flavor,
+             ck-epoch, dpdk-qsbr); and the same loop as a plain program
+             per flavor (build/bench/readloop-*: rcu, sched, sched-free,
+             urcu-memb, urcu-qsbr, ck-epoch, dpdk-qsbr, interleaved
+             round by round), whose ratios check refscale's:
              compare.md says where the two disagree by more than 15%
   readpaced  the same with an updater sleeping 50 us between grace
              periods, so that both sides' readers see about as many
              (back to back, the faster RCU's readers see many more)
   gp         synchronize_rcu() latency (median, p99), updater throughput and
              CPU per call, 1 writer, 0, 1, 4 and 8 readers (rcu, sched,
-             urcu-memb, urcu-qsbr)
+             urcu-memb, urcu-qsbr, ck-epoch, dpdk-qsbr)
   writers    the same with 2 and 8 concurrent writers, 1 reader
   idle       latency with 16 and 1024 registered idle threads (rcu,
              urcu-memb)
-  barrier    idle rcu_barrier() latency (rcu, sched, every liburcu flavor)
+  barrier    idle rcu_barrier() latency (rcu, sched, every liburcu flavor,
+             ck-epoch, dpdk-qsbr)
   callbacks  call_rcu() callbacks invoked per second, 1 thread and one per
-             CPU (rcu, sched, every liburcu flavor)
+             CPU (rcu, sched, every liburcu flavor, ck-epoch, dpdk-qsbr)
+The pairs: each liburcu flavor beside ours, rcu:ck-epoch (both readers
+mark their sections) and sched:dpdk-qsbr (both QSBR; dpdk-qsbr as its
+users call it, rte_rcu_qsbr_check()'s shortcut included).
   lfht       liburcu's rculfhash hash table on each RCU (build/bench/
              lfht-*: our flavors through <rcu/urcu_flavor.h>, liburcu's
              own): lookups per second of 1 reader and updates (add,
@@ -121,9 +129,11 @@ need_liburcu() {
 
 # programs: REFSCALE and RCUSCALE, built with the liburcu types, the
 # plain read loops READLOOP_DIR/readloop-FLAVOR and the hash-table
-# programs READLOOP_DIR/lfht-FLAVOR.
+# programs READLOOP_DIR/lfht-FLAVOR; OTHERS, the other libraries' types
+# the perf programs have (ck-epoch, dpdk-qsbr), with READLOOP_FLAVORS.
 READLOOP_FLAVORS="rcu sched sched-free urcu-memb urcu-qsbr"
 LFHT_FLAVORS="rcu urcu-memb sched urcu-qsbr"
+OTHERS=
 programs() {
 	local dir=${PERF_BIN_DIR:-} f
 	if [ -z "$dir" ]; then
@@ -133,7 +143,14 @@ programs() {
 			$(printf 'build/bench/readloop-%s ' $READLOOP_FLAVORS) \
 			$(printf 'build/bench/lfht-%s ' $LFHT_FLAVORS) >&2 ||
 			die 1 "make build/refscale build/rcuscale build/bench/readloop-* build/bench/lfht-* failed"
+		OTHERS=$("$dir/refscale" --list-types | grep -xE 'ck-epoch|dpdk-qsbr' | tr '\n' ' ') || true
+		# shellcheck disable=SC2046,SC2086  # one target per flavor
+		[ -z "$OTHERS" ] || make -C "$TORTURE_TOP" -j2 -s $(printf 'build/bench/readloop-%s ' $OTHERS) >&2 ||
+			die 1 "make build/bench/readloop-* failed"
 	fi
+	[ -n "$OTHERS" ] || OTHERS=$("$dir/refscale" --list-types 2>/dev/null | grep -xE 'ck-epoch|dpdk-qsbr' | tr '\n' ' ') || true
+	OTHERS=${OTHERS% }
+	READLOOP_FLAVORS+=${OTHERS:+ $OTHERS}
 	REFSCALE=$dir/refscale
 	RCUSCALE=$dir/rcuscale
 	READLOOP_DIR=$dir/bench
@@ -153,6 +170,18 @@ programs() {
 LIBURCU_ALL=urcu-memb,urcu-qsbr,urcu-mb,urcu-signal,urcu-bp
 NCPUS=$(nproc)
 
+# others: ",ck-epoch,dpdk-qsbr" (those built), to append to a type list.
+# shellcheck disable=SC2086  # one word per type
+others() { [ -z "$OTHERS" ] || printf ',%s' $OTHERS; }
+
+# other_pairs PAIR...: those of the pairs "ours:other" whose other is built.
+other_pairs() {
+	local p
+	for p; do
+		[[ " $OTHERS " != *" ${p#*:} "* ]] || printf ',%s' "$p"
+	done
+}
+
 # workload NAME: the program and arguments of one workload.
 workload() {
 	local q=$QUICK
@@ -160,22 +189,22 @@ workload() {
 	read | readpaced)
 		local upd="refscale.updater=0,1"
 		[ "$1" = read ] || upd="refscale.updater=1 refscale.updater_holdoff=50"
-		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL refscale.nreaders=1 \
+		echo "$REFSCALE" refscale.scale_type=rcu,sched,sched-free,$LIBURCU_ALL"$(others)" refscale.nreaders=1 \
 			$upd refscale.loops=$((q ? 5000 : 200000)) ;;
 	gp)
-		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=1 \
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr"$(others)" rcuscale.nwriters=1 \
 			rcuscale.nreaders=0,1,4,8 rcuscale.gps=$((q ? 10 : 200)) ;;
 	writers)
-		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr rcuscale.nwriters=2,8 \
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb,sched,urcu-qsbr"$(others)" rcuscale.nwriters=2,8 \
 			rcuscale.nreaders=1 rcuscale.gps=$((q ? 10 : 100)) ;;
 	idle)
 		echo "$RCUSCALE" rcuscale.scale_type=rcu,urcu-memb rcuscale.nwriters=1 rcuscale.nreaders=0 \
 			rcuscale.nidle=16,$((q ? 64 : 1024)) rcuscale.gps=$((q ? 10 : 200)) ;;
 	barrier)
-		echo "$RCUSCALE" rcuscale.scale_type=rcu,sched,$LIBURCU_ALL rcuscale.gp_barrier=1 \
+		echo "$RCUSCALE" rcuscale.scale_type=rcu,sched,$LIBURCU_ALL"$(others)" rcuscale.gp_barrier=1 \
 			rcuscale.nwriters=1 rcuscale.nreaders=0 rcuscale.gps=$((q ? 3 : 20)) ;;
 	callbacks)
-		echo "$RCUSCALE" rcuscale.kfree_rcu_test=1 rcuscale.scale_type=rcu,sched,$LIBURCU_ALL \
+		echo "$RCUSCALE" rcuscale.kfree_rcu_test=1 rcuscale.scale_type=rcu,sched,$LIBURCU_ALL"$(others)" \
 			rcuscale.kfree_nthreads=1,"$NCPUS" rcuscale.kfree_alloc_num=$((q ? 500 : 8000)) \
 			rcuscale.kfree_loops=$((q ? 2 : 10)) ;;
 	esac
@@ -184,12 +213,13 @@ workload() {
 # The metrics: NAME WORKLOAD FIGURE BETTER UNIT SELECTOR(JSON) PAIRS LABEL
 # BETTER: lower, higher, or neither (a figure shown for context, not a
 # contest: the paced updater's rate).
-# PAIRS: ours:liburcu,...
-PAIRS_GP=rcu:urcu-memb,sched:urcu-qsbr
-PAIRS_READ=$PAIRS_GP,sched-free:urcu-qsbr
-PAIRS_CB=rcu:urcu-memb,rcu:urcu-qsbr,rcu:urcu-mb,rcu:urcu-signal,rcu:urcu-bp
+# PAIRS: ours:other,... (liburcu's, then the other libraries' built).
 metrics() {
 	local n r q=$QUICK
+	local PAIRS_GP PAIRS_READ PAIRS_CB
+	PAIRS_GP=rcu:urcu-memb,sched:urcu-qsbr$(other_pairs rcu:ck-epoch sched:dpdk-qsbr)
+	PAIRS_READ=rcu:urcu-memb,sched:urcu-qsbr,sched-free:urcu-qsbr$(other_pairs rcu:ck-epoch sched:dpdk-qsbr)
+	PAIRS_CB=rcu:urcu-memb,rcu:urcu-qsbr,rcu:urcu-mb,rcu:urcu-signal,rcu:urcu-bp$(other_pairs rcu:ck-epoch rcu:dpdk-qsbr)
 	echo "read_ns read ns lower ns {\"updater\":0} $PAIRS_READ read-side cost: lock + dereference + unlock, 1 reader"
 	echo "read_ns_plain readloop ns lower ns {\"updater\":0} $PAIRS_READ read-side cost, the same loop as a plain program per flavor (bench/readloop), 1 reader"
 	echo "read_ns_updater read ns lower ns {\"updater\":1} $PAIRS_READ read-side cost, 1 reader, an updater doing grace periods back to back"
@@ -231,7 +261,8 @@ metric_json() {
 		| (map(.flavor) | reduce .[] as $f ([]; if index([$f]) then . else . + [$f] end)) as $order
 		| [$order[] as $f | [.[] | select(.flavor == $f)] | sort_by(.run) | map(.figures[$fig])
 		   | select(length > 0 and all(.[]; type == "number"))
-		   | {flavor: $f, impl: (if $f | startswith("urcu-") then "liburcu" else "ours" end), samples: .}]
+		   | {flavor: $f, impl: (if $f | startswith("urcu-") then "liburcu" elif $f | startswith("ck-") then "ck"
+				       elif $f | startswith("dpdk-") then "dpdk" else "ours" end), samples: .}]
 		| . as $results | [$results[].flavor] as $have
 		| select(length > 0)
 		| {name: $name, "label": $lbl, unit: $unit, better: $better, results: $results,
@@ -254,7 +285,7 @@ host_json() {
 	local f h
 	for f in "$RES"/*.jsonl; do
 		# The perf programs' lines have it, and bench/lfht's.
-		h=$(jq -c --arg cpu "$(cpu_model)" 'select(.host) | .host | {cores, kernel, membarrier, liburcu}
+		h=$(jq -c --arg cpu "$(cpu_model)" 'select(.host) | .host | {cores, kernel, membarrier, liburcu, ck, dpdk}
 			+ (if $cpu != "" then {cpu_model: $cpu} else {} end)' "$f" | head -n 1)
 		[ -z "$h" ] || { echo "$h"; return; }
 	done

@@ -37,6 +37,12 @@ ifeq ($(LIBURCU),1)
 $(BUILD)/tests/rcu/urcu_flavor: LDLIBS += $(shell pkg-config --libs liburcu-cds)
 endif
 
+# tests/torture/lib_types.c drives the adapters of the other projects'
+# RCUs through the ops table: linked as the perf programs are (types.o,
+# the ops objects and their libraries: torture/torture.mk).
+$(BUILD)/tests/torture/lib_types: $(PERF_OPS_OBJS)
+$(BUILD)/tests/torture/lib_types: LDLIBS += $(PERF_OPS_OBJS) $(LIB_A) $(TORTURE_LIBS)
+
 tests: lib $(TEST_BINS) $(CHECK_DEPS)
 
 # prove (Debian package perl) runs the tests; without it tests/lib/tap-run,

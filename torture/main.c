@@ -482,7 +482,10 @@ static int setup(int argc, char **argv)
 	params_parse(argc, argv, lib, &nlib, &outdir, &scenario, &list);
 	if (list) {
 		free(lib);
-		torture_types_list(stdout);
+		if (list == 2)
+			torture_types_list_long(stdout);
+		else
+			torture_types_list(stdout);
 		return 0;
 	}
 	cur_ops = torture_type_find(tp.torture_type, err, sizeof(err), &status);

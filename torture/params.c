@@ -454,6 +454,8 @@ int params_parse(int argc, char **argv, struct lib_arg *lib, int *nlib,
 			*(a[2] == 'o' ? outdir : scenario) = argv[++i];
 		} else if (!strcmp(a, "--list-types")) {
 			*list_types = 1;
+		} else if (!strcmp(a, "--list-types=long")) {
+			*list_types = 2;
 		} else if (!strcmp(a, "--check")) {
 			check_mode = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -501,8 +503,10 @@ void params_usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types] [--check] [--help]\n"
+	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types[=long]] [--check] [--help]\n"
 		"                  [rcutorture.NAME=VALUE ...] [RCU parameters: rcutree.NAME=VALUE ...]\n"
+		"--list-types=long: each built type with what it provides and lacks (the\n"
+		"  checks that need a missing hook are skipped)\n"
 		"--check: check every parameter, print one line a finding (\"error N: ...\",\n"
 		"  \"ignored N: ...\", \"unhonoured N: ...\", \"foreign N: ...\", \"note N: ...\",\n"
 		"  \"skip N: ...\"; N: the parameter's position, 0 for the whole) and exit 0,\n"

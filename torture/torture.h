@@ -110,6 +110,7 @@ void params_usage(FILE *out);
 const struct torture_ops *torture_type_find(const char *name, char *err, size_t len,
 					    int *status);
 void torture_types_list(FILE *out);
+void torture_types_list_long(FILE *out);
 int torture_param_known_elsewhere(const char *name);
 
 /* The kernel's parameters (kparams.c): why one is ignored here (NULL if it

@@ -18,11 +18,12 @@ ifeq ($(TINY),1)
 # liburcu types are absent whether liburcu-dev is installed or not.
 TORTURE_SRCS    := $(wildcard torture/*.c) torture/ops/ops_rcu.c torture/ops/ops_busted.c
 override LIBURCU := 0
-$(BUILD)/obj/torture/ops/urcu_absent.o: CPPFLAGS += \
-	-DTORTURE_URCU_WHY='"not in this build: the Tiny RCU build has only Tiny RCU'"'"'s types"'
+override LIBCK := 0
+override LIBDPDK := 0
 else
 TORTURE_SRCS    := $(wildcard torture/*.c) \
-	$(filter-out torture/ops/ops_liburcu_%.c torture/ops/urcu_%.c,$(wildcard torture/ops/*.c))
+	$(filter-out torture/ops/ops_liburcu_%.c torture/ops/urcu_%.c torture/ops/ops_ck_%.c \
+		torture/ops/ck_%.c torture/ops/ops_dpdk_%.c torture/ops/dpdk_%.c,$(wildcard torture/ops/*.c))
 endif
 
 LIBURCU_PKGS    := liburcu-memb liburcu-mb liburcu-signal liburcu-qsbr liburcu-bp
@@ -42,6 +43,46 @@ else
 $(error LIBURCU must be 0 or 1, not '$(LIBURCU)')
 endif
 
+# The other userspace RCUs, each the same way: Concurrency Kit's ck_epoch
+# (libck-dev: ck-epoch, ck-epoch-busted) and DPDK's rte_rcu_qsbr
+# (libdpdk-dev with librte-rcu: dpdk-qsbr, dpdk-qsbr-busted).  LIBCK=0 or
+# LIBDPDK=0 builds as if missing (the types are then listed as not built),
+# =1 insists.  Their headers are system headers (-isystem): our warnings
+# are not theirs.  DPDK: only librte_rcu is linked (its QSBR calls need no
+# EAL; see ops_dpdk_qsbr.c).
+LIBCK_FOUND     := $(shell pkg-config --exists ck 2>/dev/null && echo 1)
+LIBCK           ?= $(if $(LIBCK_FOUND),1,0)
+LIBCK_CFLAGS    := $(if $(LIBCK_FOUND),$(patsubst -I%,-isystem %,$(shell pkg-config --cflags ck)))
+LIBCK_LIBS      := $(if $(LIBCK_FOUND),$(shell pkg-config --libs ck))
+LIBDPDK_FOUND   := $(shell pkg-config --exists libdpdk 2>/dev/null && \
+	test -e "$$(pkg-config --variable=includedir libdpdk)/rte_rcu_qsbr.h" && echo 1)
+LIBDPDK         ?= $(if $(LIBDPDK_FOUND),1,0)
+LIBDPDK_CFLAGS  := $(if $(LIBDPDK_FOUND),$(patsubst -I%,-isystem %,$(filter -I%dpdk -include rte_config.h,\
+	$(shell pkg-config --cflags libdpdk))))
+LIBDPDK_LIBS    := -lrte_rcu
+
+# $(call torture_optional,VAR,PACKAGE,PREFIX): VAR=1 adds torture/ops/ops_PREFIX_*.c
+# and PREFIX_built.c, compiled with $(VAR_CFLAGS), linked with $(VAR_LIBS);
+# VAR=0 adds PREFIX_absent.c.
+define torture_optional
+ifeq ($$($(1)),1)
+ifneq ($$($(1)_FOUND),1)
+$$(error $(1)=1: pkg-config does not find it (install $(2)))
+endif
+TORTURE_SRCS += $$(wildcard torture/ops/ops_$(3)_*.c) torture/ops/$(3)_built.c
+$$(patsubst %.c,$$(BUILD)/obj/%.o,$$(wildcard torture/ops/ops_$(3)_*.c)): \
+	EXTRA_CFLAGS_torture/ops/ += $$($(1)_CFLAGS)
+TORTURE_LIBS += $$($(1)_LIBS)
+else ifeq ($$($(1)),0)
+TORTURE_SRCS += torture/ops/$(3)_absent.c
+$$(info torture: $$(if $$($(1)_FOUND),$(1)=0,$(2) not installed): $(3) torture types not built)
+else
+$$(error $(1) must be 0 or 1, not '$$($(1))')
+endif
+endef
+$(eval $(call torture_optional,LIBCK,libck-dev,ck))
+$(eval $(call torture_optional,LIBDPDK,libdpdk-dev,dpdk))
+
 TORTURE_OBJS    := $(sort $(TORTURE_SRCS:%.c=$(BUILD)/obj/%.o))
 
 torture: $(TORTURE_BIN) $(TORTURE_PLUGIN)
@@ -51,11 +92,11 @@ CHECK_DEPS += $(TORTURE_BIN) $(TORTURE_PLUGIN)
 # line saw CHECK_DEPS empty: name the prerequisites here too.
 tests: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 
-# Relink when LIBURCU changes (the objects differ, but may all be older).
+# Relink when LIBURCU, LIBCK or LIBDPDK changes (the objects differ, but may all be older).
 TORTURE_URCU_FLAG := $(BUILD)/torture/liburcu.flag
 $(TORTURE_URCU_FLAG): torture-liburcu-flag
 	@mkdir -p $(dir $@)
-	@echo '$(LIBURCU)' | cmp -s - $@ 2>/dev/null || echo '$(LIBURCU)' >$@
+	@echo '$(LIBURCU)$(LIBCK)$(LIBDPDK)' | cmp -s - $@ 2>/dev/null || echo '$(LIBURCU)$(LIBCK)$(LIBDPDK)' >$@
 .PHONY: torture-liburcu-flag
 
 $(TORTURE_BIN): $(TORTURE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)

@@ -54,12 +54,26 @@ static const char *const type_aliases[][2] = {
 };
 #define NALIASES (sizeof(type_aliases) / sizeof(type_aliases[0]))
 
-/* The i-th built type (ours, then liburcu's when built), or NULL. */
+/* The other projects' libraries, each built or not (builtin.h). */
+static const struct torture_optional *const optional[] = {
+	&torture_urcu, &torture_ck, &torture_dpdk,
+};
+#define NOPTIONAL (sizeof(optional) / sizeof(optional[0]))
+
+/* The i-th built type (ours, then the optional ones built), or NULL. */
 static const struct torture_ops *built_type(size_t i)
 {
+	size_t g, n;
+
 	if (i < NBUILTIN)
 		return builtin[i];
-	return torture_urcu_ops[i - NBUILTIN];	/* NULL-terminated */
+	i -= NBUILTIN;
+	for (g = 0; g < NOPTIONAL; g++) {
+		for (n = 0; optional[g]->ops[n]; n++)
+			if (i-- == 0)
+				return optional[g]->ops[n];
+	}
+	return NULL;
 }
 
 static const struct torture_ops *built_find(const char *name)
@@ -97,14 +111,16 @@ static const struct torture_ops *alias_find(const char *name)
 	return NULL;
 }
 
-static bool urcu_absent(const char *name)
+/* Why name, an optional type, is not built; NULL if it is not one. */
+static const char *optional_absent(const char *name)
 {
-	size_t i;
+	size_t g, i;
 
-	for (i = 0; torture_urcu_absent[i]; i++)
-		if (!strcmp(torture_urcu_absent[i], name))
-			return true;
-	return false;
+	for (g = 0; g < NOPTIONAL; g++)
+		for (i = 0; optional[g]->absent[i]; i++)
+			if (!strcmp(optional[g]->absent[i], name))
+				return optional[g]->why;
+	return NULL;
 }
 
 static const char *kernel_only(const char *name)
@@ -123,7 +139,7 @@ static const char *kernel_only(const char *name)
 void torture_types_list(FILE *out)
 {
 	const struct torture_ops *o;
-	size_t i;
+	size_t g, i;
 
 	for (i = 0; (o = built_type(i)); i++)
 		fprintf(out, "%s\n", o->name);
@@ -131,12 +147,87 @@ void torture_types_list(FILE *out)
 		if (built_find(type_aliases[i][1]))
 			fprintf(out, "%s (alias of %s)\n", type_aliases[i][0],
 				type_aliases[i][1]);
-	for (i = 0; torture_urcu_absent[i]; i++)
-		fprintf(out, "%s (%s)\n", torture_urcu_absent[i], torture_urcu_why);
+	for (g = 0; g < NOPTIONAL; g++)
+		for (i = 0; optional[g]->absent[i]; i++)
+			fprintf(out, "%s (%s)\n", optional[g]->absent[i], optional[g]->why);
 	for (i = 0; i < NKERNEL_ONLY; i++)
 		if (kernel_only(kernel_only_types[i][0]))
 			fprintf(out, "%s (not in this build: the kernel's %s)\n",
 				kernel_only_types[i][0], kernel_only_types[i][1]);
+}
+
+/* The flags, by the names --list-types=long gives them. */
+static const struct { unsigned int flag; const char *name; } flag_names[] = {
+	{ TORTURE_OPS_QSBR, "qsbr" }, { TORTURE_OPS_UPDATERS_REGISTER, "updaters-register" },
+	{ TORTURE_OPS_IRQ_CAPABLE, "irq-capable" }, { TORTURE_OPS_BROKEN, "broken" },
+	{ TORTURE_OPS_SLEEPABLE, "sleepable" }, { TORTURE_OPS_NO_BLOCK, "no-block" },
+	{ TORTURE_OPS_UP, "up" }, { TORTURE_OPS_CB_ADAPTER, "cb-adapter" },
+};
+
+/* A read flavor listed twice: the reader nests it (reader.c). */
+static bool ops_nests(const struct torture_ops *o)
+{
+	unsigned int i, j;
+
+	for (i = 0; o->read_flavors && i < o->n_read_flavors; i++)
+		for (j = i + 1; j < o->n_read_flavors; j++)
+			if (o->read_flavors[i].protects &&
+			    o->read_flavors[i].lock == o->read_flavors[j].lock)
+				return true;
+	return false;
+}
+
+/* The capabilities --list-types=long names: what the harness can check. */
+static void ops_caps(const struct torture_ops *o, FILE *out, bool have)
+{
+	const struct { bool has; const char *name; } caps[] = {
+		{ o->sync, "sync" }, { o->exp_sync, "exp" }, { o->call, "call" },
+		{ o->cb_barrier, "barrier" }, { ops_nests(o), "nesting" },
+		{ o->get_gp_state && o->poll_gp_state, "poll" },
+		{ o->get_gp_state_full && o->poll_gp_state_full, "poll-full" },
+		{ o->get_gp_seq, "gp-seq" }, { o->thread_register, "register" },
+		{ o->thread_register_cpu, "numbered-cpus" },
+		{ o->thread_online && o->thread_offline, "online-offline" },
+		{ o->stall_notifier, "stall-warnings" }, { o->can_boost, "boost" },
+		{ o->nocb_toggle, "nocb-toggle" }, { o->down_read, "up-down" },
+	};
+	const char *sep = "";
+	size_t i;
+
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (caps[i].has == have) {
+			fprintf(out, "%s%s", sep, caps[i].name);
+			sep = ",";
+		}
+	if (!*sep)
+		fputs("-", out);
+}
+
+/* One line a built type: its flags, what it provides and what it lacks
+ * (the checks that need a missing hook are skipped); then the others. */
+void torture_types_list_long(FILE *out)
+{
+	const struct torture_ops *o;
+	const char *sep;
+	size_t g, i;
+
+	for (i = 0; (o = built_type(i)); i++) {
+		fprintf(out, "%s flags=", o->name);
+		sep = "";
+		for (g = 0; g < sizeof(flag_names) / sizeof(flag_names[0]); g++)
+			if (o->flags & flag_names[g].flag) {
+				fprintf(out, "%s%s", sep, flag_names[g].name);
+				sep = ",";
+			}
+		fputs(*sep ? " has=" : "- has=", out);
+		ops_caps(o, out, true);
+		fputs(" lacks=", out);
+		ops_caps(o, out, false);
+		fputc('\n', out);
+	}
+	for (g = 0; g < NOPTIONAL; g++)
+		for (i = 0; optional[g]->absent[i]; i++)
+			fprintf(out, "%s (%s)\n", optional[g]->absent[i], optional[g]->why);
 }
 
 /* Is name a parameter of some built type's RCU (e.g. rcutree.*)? */
@@ -227,8 +318,8 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 	if (o)
 		return o;
 	*status = 4;
-	if (urcu_absent(name))
-		snprintf(err, len, "torture_type=%s is %s", name, torture_urcu_why);
+	if ((what = optional_absent(name)))
+		snprintf(err, len, "torture_type=%s is %s", name, what);
 	else if ((what = kernel_only(name)))
 		snprintf(err, len, "torture_type=%s is not in this build (the kernel's %s)",
 			 name, what);

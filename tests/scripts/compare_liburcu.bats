@@ -5,8 +5,9 @@ bats_require_minimum_version 1.5.0
 # shape analysis/compare.jq reads (every metric's samples per flavor, one
 # per repeat, pairs ours/liburcu), the plain read loops beside refscale
 # and the row that says when the two disagree, the markdown table and
-# targets, the plots, the rculfhash rows (bench/lfht); a program that
-# fails; without liburcu-dev or jq,
+# targets, the plots, the rculfhash rows (bench/lfht), the other
+# libraries' types when the perf programs have them (ck-epoch, dpdk-qsbr:
+# their rows beside liburcu's); a program that fails; without liburcu-dev or jq,
 # one line and exit 2; bad arguments.  The figures themselves are never
 # judged.
 
@@ -31,6 +32,12 @@ setup() {
 	"$BIN/refscale" --list-types | grep -qx urcu-memb ||
 		skip "the perf programs were built without liburcu (Debian package liburcu-dev)"
 	export PERF_BIN_DIR=$BIN
+	# The other libraries' types in this build, as a list, a JSON array,
+	# and their pairs (ours:other), for the expected lists below.
+	OTHERS=$("$BIN/refscale" --list-types | grep -xE 'ck-epoch|dpdk-qsbr' | tr '\n' ' ') || true
+	OTHERS=${OTHERS% }
+	OJ=$(printf '%s\n' $OTHERS | jq -R . | jq -s -c 'map(select(length > 0))')
+	OPAIRS=$(jq -c 'map({ours: (if . == "ck-epoch" then "rcu" else "sched" end), liburcu: .})' <<<"$OJ")
 }
 
 @test "compare-liburcu.sh --quick: every workload ran, compare.json, compare.md, exit 0" {
@@ -44,10 +51,12 @@ setup() {
 	# The hash-table programs once per round, the flavors interleaved.
 	[ "$(jq -r '"\(.run) \(.flavor)"' "$RUN/q/lfht.jsonl" | tr '\n' ' ')" = \
 	  "1 rcu 1 urcu-memb 1 sched 1 urcu-qsbr 2 rcu 2 urcu-memb 2 sched 2 urcu-qsbr " ]
-	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr}, 0.02 s each at 4 loop offsets, 2 rounds" "$RUN.err"
+	local o=${OTHERS// /,} r1="" r2=""
+	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr${o:+,$o}}, 0.02 s each at 4 loop offsets, 2 rounds" "$RUN.err"
+	for w in $OTHERS; do r1+="1 $w "; r2+="2 $w "; done
 	# Each plain loop at its four offsets once per round, the flavors interleaved.
 	[ "$(jq -r 'select(.params.pad == 0) | "\(.run) \(.flavor)"' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = \
-	  "1 rcu 1 sched 1 sched-free 1 urcu-memb 1 urcu-qsbr 2 rcu 2 sched 2 sched-free 2 urcu-memb 2 urcu-qsbr " ]
+	  "1 rcu 1 sched 1 sched-free 1 urcu-memb 1 urcu-qsbr ${r1}2 rcu 2 sched 2 sched-free 2 urcu-memb 2 urcu-qsbr $r2" ]
 	[ "$(jq -r 'select(.flavor == "rcu" and .run == 1) | .params.pad' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = "0 16 32 48 " ]
 	grep -qx "compare-liburcu.sh: $RUN/q: compare.json compare.md" "$RUN.err"
 	# stdout is compare.md.
@@ -66,7 +75,8 @@ setup() {
 		and (.better == "lower" or .better == "higher" or .better == "neither") and (.label | length) > 0
 		and all(.results[]; (.samples | length) == (if $m.name == "read_ns_plain" then 8 else 2 end)
 			and all(.samples[]; type == "number")
-			and .impl == (if .flavor | startswith("urcu-") then "liburcu" else "ours" end))
+			and .impl == (if .flavor | startswith("urcu-") then "liburcu" elif .flavor | startswith("ck-") then "ck"
+				      elif .flavor | startswith("dpdk-") then "dpdk" else "ours" end))
 		and all(.pairs[]; . as $p | [$m.results[].flavor] | index([$p.ours]) != null
 			and index([$p.liburcu]) != null))' "$j"
 	jq_ok '[.metrics[].name] | index("read_ns") and index("read_ns_plain") and index("gp_p50_us_r4") and index("gp_p99_us_r8")
@@ -77,13 +87,13 @@ setup() {
 		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"}]
 		and .better == "higher"' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns") | [.results[].flavor] ==
-		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"]
+		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"] + '"$OJ"'
 		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
-			{"ours": "sched-free", "liburcu": "urcu-qsbr"}]' "$j"
+			{"ours": "sched-free", "liburcu": "urcu-qsbr"}] + '"$OPAIRS" "$j"
 	# refscale's read side is checked against the plain loops.
 	jq_ok '[.metrics[] | select(.check) | [.name, .check]] == [["read_ns", "read_ns_plain"]]' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns_plain") | [.results[].flavor] ==
-		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr"] and (.pairs | length) == 3
+		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr"] + '"$OJ"' and (.pairs | length) == 3 + ('"$OJ"' | length)
 		and all(.results[]; (.samples | length) == 8)' "$j"
 	# The plain loops' targets: ours against liburcu's, nested against outermost.
 	jq_ok '[.targets[] | select(.what | test("plain program")) | [.what, .limit]] ==
@@ -93,7 +103,10 @@ setup() {
 		 ["rcu nested/outer pair (plain program, 4 loop offsets)", 1],
 		 ["sched nested/outer pair (plain program, 4 loop offsets)", 1],
 		 ["sched-free nested/outer pair (plain program, 4 loop offsets)", 1]]' "$j"
-	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 and .better == "higher"' "$j"
+	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 + ('"$OJ"' | length) and .better == "higher"' "$j"
+	# The other libraries are in the grace-period rows too, beside ours.
+	jq_ok '.metrics[] | select(.name == "gp_p50_us_r4") | .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"},
+		{"ours": "sched", "liburcu": "urcu-qsbr"}] + '"$OPAIRS" "$j"
 	# The paced updater's rate is context, not a contest.
 	jq_ok '[.metrics[] | select(.better == "neither") | .name] == ["updater_gps_paced"]' "$j"
 	# The samples are the programs' run lines, in run order.
@@ -114,7 +127,7 @@ setup() {
 	diff "$md" <("$TOP/bin/perf-table.sh" "$RUN/q/compare.json")
 	grep -q "^### .* ([0-9]* cores), Linux .*, q, liburcu 0.13" "$md"
 	grep -q "every figure measured 2 times, the flavors interleaved" "$md"
-	grep -qx '| metric | ours | liburcu | ratio | spread | better |' "$md"
+	grep -qx '| metric | ours | other | ratio | spread | better |' "$md"
 	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu [0-9.]* ns | urcu-memb [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1; \(read_ns_plain agrees ([0-9.]*)\|\*\*the two methods disagree: read_ns_plain gives [0-9.]*\*\*\) |$" "$md"
 	grep -q "^| read-side cost, the same loop as a plain program .* | sched-free [0-9.]* ns | urcu-qsbr [0-9.]* ns | .* | ours if < 1 |$" "$md"
 	grep -q "^| call_rcu() callbacks invoked per second, 1 thread | rcu [0-9.kM]* /s | urcu-bp .* | ours if > 1 |$" "$md"
@@ -122,7 +135,7 @@ setup() {
 	grep -q "^| rculfhash updates .* | sched [0-9.kM]* /s | urcu-qsbr [0-9.kM]* /s | .* | ours if > 1 |$" "$md"
 	grep -q "^| the paced updater's grace periods per second .* | rcu .* | urcu-memb .* | informational |$" "$md"
 	# One row per pair of every metric.
-	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) [0-9.]*[kM]* [a-z/]* | urcu-' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
+	[ "$(grep -c '^| .* | \(rcu\|sched\|sched-free\) [0-9.]*[kM]* [a-z/]* | \(urcu-\|ck-\|dpdk-\)' "$md")" -eq "$(jq '[.metrics[].pairs[]] | length' "$RUN/q/compare.json")" ]
 	grep -q "^Targets the programs printed" "$md"
 	grep -q "^| idle rcu_barrier() rcu p50 (nwriters=1 nreaders=0 nidle=0) | [0-9.]* us | <= 100 | \(met\|\*\*missed\*\*\) |$" "$md"
 }
@@ -155,7 +168,7 @@ setup() {
 	mkdir -p "$fake/bench"
 	ln -s "$BIN/refscale" "$fake/refscale"
 	ln -s "$BIN/rcuscale" "$fake/rcuscale"
-	for f in rcu sched sched-free urcu-qsbr; do
+	for f in rcu sched sched-free urcu-qsbr $OTHERS; do
 		ln -s "$BIN/bench/readloop-$f" "$fake/bench/readloop-$f"
 	done
 	# urcu-memb's plain loop reports ten times its cost.

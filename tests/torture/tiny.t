@@ -21,11 +21,12 @@ if ! env -u MAKEFLAGS -u MAKELEVEL make -C "${TOP:-.}" -s TINY=1 ${SAN:+SAN=$SAN
 	exit
 fi
 RCUTORTURE=$TINY/rcutorture
-# liburcu's types are absent from the Tiny build whether liburcu-dev is
-# installed or not: it says why, not what to install.
-out=$("$RCUTORTURE" --list-types | grep '^urcu-')
-[ "$(grep -c "(not in this build: the Tiny RCU build has only Tiny RCU's types)$" <<<"$out")" = 5 ]
-ok $? "the Tiny build lists the urcu-* types as not in this build, for the true reason"
+# The other RCUs' types (liburcu's, ck's, DPDK's) are absent from the
+# Tiny build whether their packages are installed or not: it says why,
+# not what to install.
+out=$("$RCUTORTURE" --list-types | grep -E '^(urcu|ck|dpdk)-')
+[ "$(grep -c "(not in this build: the Tiny RCU build has only Tiny RCU's types)$" <<<"$out")" = 10 ]
+ok $? "the Tiny build lists the urcu-*, ck-* and dpdk-* types as not in this build, for the true reason"
 SECS=$(short_secs 3 4)
 ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreaders=2
 	rcutorture.n_barrier_cbs=2 rcutorture.stutter=1 rcutorture.fwd_progress_holdoff=1

@@ -31,10 +31,13 @@ $(BENCH_IDLE): $(BENCH_IDLE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 # $(BUILD)/bench/readloop-FLAVOR: the read side as a plain program, one
 # source built per flavor with the same plain flags (not the project's
 # -fPIC), ours against librcu.so as a user links it, liburcu's against
-# its shared libraries (bin/compare-liburcu.sh's cross-check of refscale).
+# its shared libraries, ck's and DPDK's against theirs (bin/compare-liburcu.sh's
+# cross-check of refscale).
 READLOOP_OURS := rcu sched sched-free srcu srcu-fast
 READLOOP_URCU := $(if $(filter 1,$(LIBURCU)),urcu-memb urcu-qsbr)
-READLOOP_BINS := $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_OURS) $(READLOOP_URCU))
+READLOOP_LIBS := $(if $(filter 1,$(LIBCK)),ck-epoch) $(if $(filter 1,$(LIBDPDK)),dpdk-qsbr)
+READLOOP_BINS := $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_OURS) $(READLOOP_URCU) \
+	$(READLOOP_LIBS))
 READLOOP_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -D_GNU_SOURCE $(SANFLAGS)
 RL_DEF_rcu := -DRL_RCU
 RL_DEF_sched := -DRL_SCHED
@@ -43,6 +46,8 @@ RL_DEF_srcu := -DRL_SRCU
 RL_DEF_srcu-fast := -DRL_SRCU_FAST
 RL_DEF_urcu-memb := -DRL_URCU_MEMB
 RL_DEF_urcu-qsbr := -DRL_URCU_QSBR
+RL_DEF_ck-epoch := -DRL_CK_EPOCH
+RL_DEF_dpdk-qsbr := -DRL_DPDK_QSBR
 
 all: $(READLOOP_BINS)
 
@@ -56,6 +61,15 @@ $(addprefix $(BUILD)/bench/readloop-,$(READLOOP_URCU)): $(BUILD)/bench/readloop-
 		torture/bench/readloop.c $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(READLOOP_CFLAGS) $(RL_DEF_$*) -o $@ $< $(shell pkg-config --cflags --libs lib$*)
+
+# Concurrency Kit's and DPDK's (torture.mk's LIBCK and LIBDPDK choice and
+# flags: their headers as system headers).
+RL_FLAGS_ck-epoch := $(LIBCK_CFLAGS) $(LIBCK_LIBS)
+RL_FLAGS_dpdk-qsbr := $(LIBDPDK_CFLAGS) $(LIBDPDK_LIBS)
+$(addprefix $(BUILD)/bench/readloop-,$(READLOOP_LIBS)): $(BUILD)/bench/readloop-%: \
+		torture/bench/readloop.c $(TORTURE_URCU_FLAG)
+	@mkdir -p $(dir $@)
+	$(CC) $(READLOOP_CFLAGS) $(RL_DEF_$*) -o $@ $< $(RL_FLAGS_$*)
 
 # $(BUILD)/bench/lfht-FLAVOR: liburcu's rculfhash on one RCU (lookups and
 # updates per second), one source built per RCU with the same plain flags:

@@ -3,7 +3,8 @@
  * readloop.c - the read side as a plain program would have it: one source,
  * built once per flavor (ours through <rcu/rcupdate.h> and librcu.so,
  * liburcu's through <urcu/urcu-FLAVOR.h> with _LGPL_SOURCE and its shared
- * library, both with the same plain flags), so that no harness stands
+ * library, Concurrency Kit's ck_epoch and DPDK's rte_rcu_qsbr through
+ * their headers and libraries, all with the same plain flags), so that no harness stands
  * between the loop and the figure.  bin/compare-liburcu.sh runs the
  * flavors interleaved, round by round, beside refscale's figures, and
  * says where the two methods disagree.
@@ -101,8 +102,41 @@ DEFINE_STATIC_SRCU(rl_srcu);
 #define rl_deref(p)	rcu_dereference(p)
 #define rl_assign(p, v)	rcu_assign_pointer(p, v)
 #define RL_PTR
+#elif defined(RL_CK_EPOCH)
+#include <stdbool.h>
+#include <ck_epoch.h>
+#define RL_NAME		"ck-epoch"
+static ck_epoch_t rl_epoch;
+static __thread ck_epoch_record_t rl_record;
+#define rl_register()	(ck_epoch_register(&rl_epoch, &rl_record, NULL), 0)
+#define rl_unregister()	ck_epoch_unregister(&rl_record)
+#define rl_lock()	(ck_epoch_begin(&rl_record, NULL), 0)
+#define rl_unlock(t)	((void)(t), ck_epoch_end(&rl_record, NULL))
+#define rl_qs()		do { } while (0)
+#define rl_deref(p)	((struct rl_obj *)ck_pr_load_ptr(&(p)))
+#define rl_assign(p, v)	(ck_epoch_init(&rl_epoch), ck_pr_fence_store(), ck_pr_store_ptr(&(p), (v)))
+#define RL_PTR
+#elif defined(RL_DPDK_QSBR)
+#include <rte_rcu_qsbr.h>
+#define RL_NAME		"dpdk-qsbr"
+static struct rte_rcu_qsbr *rl_v;
+#define rl_register()	(rte_rcu_qsbr_thread_register(rl_v, 0) ? -1 : \
+			 (rte_rcu_qsbr_thread_online(rl_v, 0), 0))
+#define rl_unregister()	(rte_rcu_qsbr_thread_offline(rl_v, 0), \
+			 (void)rte_rcu_qsbr_thread_unregister(rl_v, 0))
+#define rl_lock()	(rte_rcu_qsbr_lock(rl_v, 0), 0)
+#define rl_unlock(t)	((void)(t), rte_rcu_qsbr_unlock(rl_v, 0))
+#define rl_qs()		rte_rcu_qsbr_quiescent(rl_v, 0)
+/* DPDK has no rcu_dereference(): a once-load (the address dependency
+ * orders what follows). */
+#define rl_deref(p)	(*(struct rl_obj *volatile *)&(p))
+/* The QS variable first, one thread; main() stores before the reader
+ * thread exists (pthread_create() orders it). */
+#define rl_assign(p, v)	((rl_v = aligned_alloc(64, rte_rcu_qsbr_get_memsize(1))), \
+			 (void)rte_rcu_qsbr_init(rl_v, 1), (p) = (v))
+#define RL_PTR
 #else
-#error "build with one of -DRL_RCU, -DRL_SCHED, -DRL_SCHED_FREE, -DRL_SRCU, -DRL_SRCU_FAST, -DRL_URCU_MEMB, -DRL_URCU_QSBR"
+#error "build with one of -DRL_RCU, -DRL_SCHED, -DRL_SCHED_FREE, -DRL_SRCU, -DRL_SRCU_FAST, -DRL_URCU_MEMB, -DRL_URCU_QSBR, -DRL_CK_EPOCH, -DRL_DPDK_QSBR"
 #endif
 
 /* What rl_lock() returns and rl_unlock() takes back. */

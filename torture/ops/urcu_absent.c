@@ -2,18 +2,16 @@
 /*
  * urcu_absent.c - linked instead of urcu_built.c when liburcu-dev is
  * missing or the build says LIBURCU=0: the liburcu types are known by
- * name, listed as not built, and a run asking for one says what to install
- * (the Tiny RCU build, which has only its own types, says so instead:
- * torture.mk defines TORTURE_URCU_WHY).
+ * name, listed as not built, and a run asking for one says why
+ * (TORTURE_ABSENT_WHY: what to install, or that the Tiny RCU build has
+ * only its own types).
  */
 #include "builtin.h"
 
-#ifndef TORTURE_URCU_WHY
-#define TORTURE_URCU_WHY	"not built: install liburcu-dev (and rebuild)"
-#endif
-
-const struct torture_ops *const torture_urcu_ops[] = { NULL };
-const char *const torture_urcu_absent[] = {
+static const struct torture_ops *const none[] = { NULL };
+static const char *const names[] = {
 	"urcu-memb", "urcu-mb", "urcu-signal", "urcu-qsbr", "urcu-bp", NULL,
 };
-const char torture_urcu_why[] = TORTURE_URCU_WHY;
+const struct torture_optional torture_urcu = {
+	none, names, TORTURE_ABSENT_WHY("liburcu-dev"),
+};

@@ -5,9 +5,9 @@
  */
 #include "builtin.h"
 
-const struct torture_ops *const torture_urcu_ops[] = {
+static const struct torture_ops *const urcu_ops[] = {
 	&liburcu_memb_ops, &liburcu_mb_ops, &liburcu_signal_ops, &liburcu_qsbr_ops,
 	&liburcu_bp_ops, NULL,
 };
-const char *const torture_urcu_absent[] = { NULL };
-const char torture_urcu_why[] = "";
+static const char *const none[] = { NULL };
+const struct torture_optional torture_urcu = { urcu_ops, none, "" };

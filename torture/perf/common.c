@@ -17,6 +17,12 @@
 #ifndef PERF_LIBURCU_VERSION
 #define PERF_LIBURCU_VERSION	NULL	/* built without liburcu-dev */
 #endif
+#ifndef PERF_CK_VERSION
+#define PERF_CK_VERSION		NULL	/* built without libck-dev */
+#endif
+#ifndef PERF_DPDK_VERSION
+#define PERF_DPDK_VERSION	NULL	/* built without libdpdk-dev */
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Time */
@@ -316,6 +322,8 @@ void perf_host_json(struct jw *w)
 	jw_str(w, "kernel", u.release);
 	jw_bool(w, "membarrier", host_membarrier());
 	jw_str(w, "liburcu", PERF_LIBURCU_VERSION);
+	jw_str(w, "ck", PERF_CK_VERSION);
+	jw_str(w, "dpdk", PERF_DPDK_VERSION);
 	jw_num(w, "loadavg", host_loadavg());
 	perf_up_json(w);
 	jw_close(w);

@@ -15,7 +15,11 @@ PERF_COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,torture/perf/cli.c torture/p
 PERF_OPS_OBJS     := $(filter $(BUILD)/obj/torture/ops/% $(BUILD)/obj/torture/types.o \
 	$(BUILD)/obj/torture/may_rt.o,$(TORTURE_OBJS))
 PERF_URCU_VERSION := $(if $(filter 1,$(LIBURCU)),$(shell pkg-config --modversion liburcu-memb))
-EXTRA_CFLAGS_torture/perf/ := $(if $(PERF_URCU_VERSION),-DPERF_LIBURCU_VERSION='"$(PERF_URCU_VERSION)"')
+PERF_CK_VERSION   := $(if $(filter 1,$(LIBCK)),$(shell pkg-config --modversion ck))
+PERF_DPDK_VERSION := $(if $(filter 1,$(LIBDPDK)),$(shell pkg-config --modversion libdpdk))
+EXTRA_CFLAGS_torture/perf/ := $(if $(PERF_URCU_VERSION),-DPERF_LIBURCU_VERSION='"$(PERF_URCU_VERSION)"') \
+	$(if $(PERF_CK_VERSION),-DPERF_CK_VERSION='"$(PERF_CK_VERSION)"') \
+	$(if $(PERF_DPDK_VERSION),-DPERF_DPDK_VERSION='"$(PERF_DPDK_VERSION)"')
 # ... so it is compiled again when that choice changes.
 $(BUILD)/obj/torture/perf/common.o: $(TORTURE_URCU_FLAG)
 

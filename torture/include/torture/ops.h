@@ -103,6 +103,10 @@ struct torture_read_flavor {
 						 * SCHED_FIFO, readers never block or
 						 * yield inside a section, and loops
 						 * yield (torture/up.c) */
+#define TORTURE_OPS_CB_ADAPTER		0x80	/* call()/cb_barrier() are the
+						 * adapter's own deferral on the RCU's
+						 * polled grace periods: the RCU has no
+						 * callbacks the harness can use */
 
 /* One RCU CPU stall warning, as the RCU hands it to stall_notifier()'s fn. */
 struct torture_stall {

@@ -1,0 +1,1 @@
+rcutorture.torture_type=ck-epoch-busted

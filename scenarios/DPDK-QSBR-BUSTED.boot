@@ -1,0 +1,1 @@
+rcutorture.torture_type=dpdk-qsbr-busted

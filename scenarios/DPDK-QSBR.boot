@@ -1,0 +1,1 @@
+rcutorture.torture_type=dpdk-qsbr rcutorture.n_barrier_cbs=2 rcutorture.onoff_interval=1000 rcutorture.gp_sync=1 rcutorture.gp_normal=1 rcutorture.gp_poll=1 rcutorture.gp_cond=1 rcutorture.nreaders=3 rcutorture.stutter=1 rcutorture.read_exit_delay=1 rcutorture.read_exit_burst=4
