@@ -291,8 +291,8 @@ san_programs() {
 	echo 'rcuscale.scale_type=rcu rcuscale.kfree_rcu_test=1 rcuscale.kfree_nthreads=1 rcuscale.kfree_alloc_num=100 rcuscale.kfree_loops=2 rcuscale.nruns=1' >"$s/rcuscale/KFREE.boot"
 	unset TORTURE_BIN
 	NIGHTLY_BIN_DIR=$TOP/build nightly --jobs 2 --duration 10s --do-all --configs-refscale QUICK --configs-rcuscale QUICK \
-		--mutation "--short --bugs poll_early --scenarios TREE02 --duration 5s" \
-		--compare-liburcu "--quick --workloads read --no-plots" TREE01
+		--mutation "--short --bugs poll_early --scenarios TREE02 --duration 2s" \
+		--compare-liburcu "--quick --workloads barrier --no-plots" TREE01
 	printf '%s\n' "${lines[@]}" | tail -n 20
 	[ "$status" -eq 0 ]
 	# Every run: its pass, a verdict of SUCCESS, a real figure.
