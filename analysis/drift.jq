@@ -7,7 +7,9 @@
 # $nights earlier dates (at least 3): flagged when it lies more than 3
 # spreads from their mean, the spread being their standard deviation
 # but at least 2% of the mean (identical past values do not make every
-# wobble news).  One line per flagged figure:
+# wobble news).  A perf program's figures under a sanitizer (the kasan
+# and kcsan passes: one round, instrumented code) are not measurements
+# and are left out.  One line per flagged figure:
 #   {pass, series, figure, value, mean, sd, nights, low, high, direction}
 #
 #   analysis/drift.jq RESULTS/DATE/rollup.jsonl --arg date DATE [--argjson nights 10]
@@ -19,7 +21,8 @@ def mean: add / length;
 | [.[] | . as $r
    | ((["gps_per_s", "reads_per_s", "latency_p50_us", "latency_p99_us"][]
        | {figure: ., value: $r[.]}),
-      (($r.perf // [])[] | {figure: .name, value}))
+      (if ($r.pass // "") | IN("kasan", "kcsan") then empty else ($r.perf // [])[] end
+       | {figure: .name, value}))
    | select((.value | type) == "number")
    | . + {pass: ($r.pass // "rcutorture"), series: $r.scenario, date: $r.date, when: ($r.when // $r.date)}]
 | group_by([.pass, .series, .figure])[]

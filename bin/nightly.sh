@@ -31,8 +31,11 @@ or --no-X off, --do-all all of them, --do-none none; without any such
 switch only rcutorture runs: the switches change that set, in order):
   rcutorture   the rcutorture scenarios: SCENARIO... or --configs-rcutorture
                (default scenarios/CFLIST; N*NAME and lists as in bin/torture.sh)
-  kasan        the same scenarios in the AddressSanitizer build (--kasan),
-               runs named SCENARIO-kasan
+  kasan        the rcutorture scenarios in the AddressSanitizer build
+               (--kasan, with UBSan), runs named SCENARIO-kasan, and the
+               scenarios of each perf pass that is on, one round of each
+               measurement (refscale-OURS-kasan ...), as the kernel's
+               torture.sh runs each of its sets under KASAN
   kcsan        the same in the ThreadSanitizer build (--kcsan), SCENARIO-kcsan
   refscale     bin/torture.sh --torture refscale on scenarios/refscale/CFLIST
                (--configs-refscale), runs named refscale-SCENARIO
@@ -50,7 +53,8 @@ kasan 2, kcsan 2, refscale 1, rcuscale 1, kvfree 2 (of their sum).  A
 pass's share is spread over its runs and the slots that run them at once
 (a run lasts share x slots / runs, at least 10 s: then the night takes
 longer); for refscale, rcuscale and kvfree it is each measurement's
-timeout.  Builds, the shutdown grace, mutation and compare-liburcu come
+timeout, and their runs under kasan and kcsan take the time their loops
+take, on top of those passes' shares.  Builds, the shutdown grace, mutation and compare-liburcu come
 on top.  A run whose torture type is deliberately broken (busted,
 busted_*, *_busted*, *-busted: TORTURE_OPS_BROKEN) or whose scenario is
 BUSTED* is expected to FAIL: "# TODO" in TAP, expected in JUnit; the night
@@ -117,6 +121,10 @@ Environment: NIGHTLY_LOCAL_ROOT=DIR replaces build/nightly (tests);
 NIGHTLY_MUTATION=PATH runs PATH instead of bin/mutation.sh (tests);
 TORTURE_BIN=PATH runs PATH instead of building, on every host (tests);
 PERF_BIN=PATH the same for the refscale, rcuscale and kvfree passes;
+NIGHTLY_BIN_DIR=DIR runs the programs of the make build folder DIR
+instead of building, on every host (tests): DIR/rcutorture, DIR/refscale,
+DIR/rcuscale, under kasan and kcsan DIR/asan/... and DIR/tsan/... (and
+compare-liburcu's PERF_BIN_DIR);
 NIGHTLY_COMPARE=PATH runs PATH instead of bin/compare-liburcu.sh (tests).
 
 Hosts need bash, tar, flock, make and gcc (and perl and rsync, for
@@ -155,7 +163,7 @@ declare -A PASS_KIND=([rcutorture]=torture [kasan]=torture [kcsan]=torture [refs
 declare -A PASS_WEIGHT=([rcutorture]=12 [kasan]=2 [kcsan]=2 [refscale]=1 [rcuscale]=1 [kvfree]=2)
 # On by default: rcutorture alone, as before the passes (the switches
 # change that set in order, as the kernel's do theirs).
-declare -A PASS_ON=([rcutorture]=1) PASS_CONFIGS=() PASS_RUNS=() PASS_SHARE=() PASS_RUN_S=()
+declare -A PASS_ON=([rcutorture]=1) PASS_CONFIGS=() PASS_RUNS=() PASS_TIMED_RUNS=() PASS_SHARE=() PASS_RUN_S=()
 
 # pass_switch OPTION: --do-all, --do-none, --do-PASS, --do-no-PASS, --no-PASS.
 pass_switch() {
@@ -176,12 +184,30 @@ pass_on() {
 	[ "${PASS_ON[$1]:-0}" = 1 ]
 }
 
-# pass_instance PASS SCENARIO: a run's name (before any repeat suffix).
+# pass_instance PASS SET SCENARIO: a run's name (before any repeat
+# suffix): TREE01, refscale-OURS; under a sanitizer TREE01-kasan,
+# refscale-OURS-kasan (the kernel's torture.sh names them so).
 pass_instance() {
 	case $1 in
-	rcutorture) echo "$2" ;;
-	kasan | kcsan) echo "$2-$1" ;;
-	*) echo "$1-$2" ;;
+	rcutorture) echo "$3" ;;
+	kasan | kcsan) echo "$(pass_instance "$2" "$2" "$3")-$1" ;;
+	*) echo "$1-$3" ;;
+	esac
+}
+
+# pass_sets PASS: the program sets a pass runs, one a line: its own, and
+# for kasan and kcsan the rcutorture scenarios and every perf pass that
+# is on (the kernel's torture.sh runs each of its sets plain, then under
+# KASAN, then under KCSAN).
+pass_sets() {
+	local p
+	case $1 in
+	kasan | kcsan)
+		echo rcutorture
+		for p in "${PASSES[@]}"; do
+			[ "${PASS_KIND[$p]}" != perf ] || ! pass_on "$p" || echo "$p"
+		done ;;
+	*) echo "$1" ;;
 	esac
 }
 
@@ -205,7 +231,7 @@ pass_scenarios() {
 		c=${PASS_CONFIGS[$p]:-CFLIST}
 		[ "$p" != kvfree ] || c=${PASS_CONFIGS[$p]:-KFREE}
 		read -ra l <<<"$c"
-		PERF_DIR=$TORTURE_TOP/scenarios/$(pass_suite "$p")
+		PERF_DIR=$SCENARIO_DIR/$(pass_suite "$p")
 		if [ "$p" = rcuscale ] && [ -z "${PASS_CONFIGS[$p]:-}" ]; then
 			perf_expand "${l[@]}" | grep -vx KFREE
 		else
@@ -436,30 +462,49 @@ make_source() {
 # DONE_DIR[inst]: the returned folder of a completed run; LOST_WHY[inst]:
 # why its last try was lost.
 
+# SET_OF: the program set of a run (rcutorture, refscale, rcuscale,
+# kvfree): its pass's own, or under kasan and kcsan the one sanitized.
 INSTANCES=()
-declare -A SCENARIO_OF=() PASS_OF=() DONE_DIR=() LOST_WHY=() LOST_HOST=()
+declare -A SCENARIO_OF=() PASS_OF=() SET_OF=() DONE_DIR=() LOST_WHY=() LOST_HOST=()
 
 make_instances() {
-	local names name k p inst
+	local names name k p set inst
 	for p in "${PASSES[@]}"; do
 		pass_on "$p" || continue
 		[ "${PASS_KIND[$p]}" != here ] || continue
-		names=$(pass_scenarios "$p") || exit 2
-		[ -n "$names" ] || die 2 "$p: no scenarios to run"
-		declare -A seen=()
-		PASS_RUNS[$p]=0
-		while IFS= read -r name; do
-			k=$((${seen[$name]:-0} + 1))
-			seen[$name]=$k
-			inst=$(pass_instance "$p" "$name")
-			((k == 1)) || inst+=".$k"
-			INSTANCES+=("$inst")
-			SCENARIO_OF[$inst]=$name
-			PASS_OF[$inst]=$p
-			PASS_RUNS[$p]=$((PASS_RUNS[$p] + 1))
-		done <<<"$names"
-		unset seen
+		PASS_RUNS[$p]=0 PASS_TIMED_RUNS[$p]=0
+		for set in $(pass_sets "$p"); do
+			names=$(pass_scenarios "$set") || exit 2
+			[ -n "$names" ] || die 2 "$p: no $set scenarios to run"
+			declare -A seen=()
+			while IFS= read -r name; do
+				k=$((${seen[$name]:-0} + 1))
+				seen[$name]=$k
+				inst=$(pass_instance "$p" "$set" "$name")
+				((k == 1)) || inst+=".$k"
+				INSTANCES+=("$inst")
+				SCENARIO_OF[$inst]=$name
+				PASS_OF[$inst]=$p
+				SET_OF[$inst]=$set
+				PASS_RUNS[$p]=$((PASS_RUNS[$p] + 1))
+				[ "${PASS_KIND[$set]}" != "${PASS_KIND[$p]}" ] ||
+					PASS_TIMED_RUNS[$p]=$((PASS_TIMED_RUNS[$p] + 1))
+			done <<<"$names"
+			unset seen
+		done
 	done
+}
+
+# run_seconds INSTANCE: how long its run lasts: its pass's run time; a
+# perf program's run under a sanitizer pass has the plain perf pass's
+# timeout.
+run_seconds() {
+	local p=${PASS_OF[$1]} set=${SET_OF[$1]}
+	if [ "$set" != "$p" ] && [ "${PASS_KIND[$set]}" = perf ]; then
+		echo "${PASS_RUN_S[$set]}"
+	else
+		echo "${PASS_RUN_S[$p]}"
+	fi
 }
 
 # total_slots: runs at a time over the usable hosts (the jobs of a host
@@ -475,7 +520,8 @@ total_slots() {
 }
 
 # pass_durations: each pass's share of --duration (PASS_SHARE, seconds)
-# and its runs' time (PASS_RUN_S): share x slots / runs, at least 10 s
+# and its runs' time (PASS_RUN_S): share x slots / runs (of its own kind:
+# a sanitizer pass's perf runs take their loops' time), at least 10 s
 # for a torture run, 300 s for a perf run (there it is the timeout of one
 # measurement, which must not cut a measurement on a busy machine: the
 # kernel's torture.sh gives refscale and rcuscale 5 minutes).
@@ -486,15 +532,23 @@ pass_durations() {
 	for p in "${!PASS_RUNS[@]}"; do w=$((w + PASS_WEIGHT[$p])); done
 	for p in "${!PASS_RUNS[@]}"; do
 		PASS_SHARE[$p]=$((OPT_DURATION * PASS_WEIGHT[$p] / w))
-		rounds=$(((PASS_RUNS[$p] + slots - 1) / slots))
+		rounds=$(((PASS_TIMED_RUNS[$p] + slots - 1) / slots))
+		((rounds > 0)) || rounds=1
 		PASS_RUN_S[$p]=$((PASS_SHARE[$p] / rounds))
 		min=${PASS_MIN_RUN_S[${PASS_KIND[$p]}]}
 		if ((PASS_RUN_S[$p] < min)); then
 			PASS_RUN_S[$p]=$min
 			[ "${PASS_KIND[$p]}" = perf ] ||
-				log "Note: pass $p: ${PASS_RUNS[$p]} runs in ${PASS_SHARE[$p]} s on $slots slots: $min s each, longer than its share"
+				log "Note: pass $p: ${PASS_TIMED_RUNS[$p]} runs in ${PASS_SHARE[$p]} s on $slots slots: $min s each, longer than its share"
 		fi
 	done
+}
+
+# pass_perf_note PASS: for a sanitizer pass with perf programs' runs,
+# what they do (else nothing).
+pass_perf_note() {
+	((PASS_RUNS[$1] > PASS_TIMED_RUNS[$1])) || return 0
+	echo " (the perf programs' runs: one round of each measurement, the perf pass's timeout)"
 }
 
 # host_jobs_map: "LOGIN=JOBS,..." for the usable hosts (a job finds its
@@ -508,11 +562,11 @@ host_jobs_map() {
 }
 
 # job_template TRY JOBSMAP: the command parallel runs for each
-# "INSTANCE SCENARIO PASS SECONDS".
+# "INSTANCE SCENARIO PASS SECONDS SET".
 job_template() {
 	local base=$OPT_REMOTE_DIR
-	printf 'bash %q %q %q %q {1} {2} {3} %q {4}s %q %q %q' "$base/src-$SRC_ID/tree/bin/lib/nightly-job.sh" \
-		"$base" "$SRC_ID" "$RUN_ID" "$1" "$2" "${TORTURE_BIN:-}" "${PERF_BIN:-}"
+	printf 'bash %q %q %q %q {1} {2} {3} {5} %q {4}s %q %q %q %q' "$base/src-$SRC_ID/tree/bin/lib/nightly-job.sh" \
+		"$base" "$SRC_ID" "$RUN_ID" "$1" "$2" "${TORTURE_BIN:-}" "${PERF_BIN:-}" "${NIGHTLY_BIN_DIR:-}"
 	local o
 	for o in ${OPT_TORTURE[@]+"${OPT_TORTURE[@]}"}; do printf ' %q' "$o"; done
 }
@@ -531,8 +585,8 @@ run_round() {
 	local jl=$WORK/joblog.$try
 	local longest=0 p
 	for inst in "${list[@]}"; do
-		p=${PASS_OF[$inst]}
-		printf '%s\t%s\t%s\t%s\n' "$inst" "${SCENARIO_OF[$inst]}" "$p" "${PASS_RUN_S[$p]}"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$inst" "${SCENARIO_OF[$inst]}" "${PASS_OF[$inst]}" "$(run_seconds "$inst")" \
+			"${SET_OF[$inst]}"
 	done >"$WORK/jobs.$try"
 	for p in "${!PASS_RUN_S[@]}"; do ((PASS_RUN_S[$p] <= longest)) || longest=${PASS_RUN_S[$p]}; done
 	local -a par=(parallel --will-cite --colsep '\t' --joblog "$jl" --timeout "$((longest + 3600))"
@@ -693,7 +747,7 @@ here_pass() {
 	esac
 	log "Pass $p: ${prog##*/}${args} (log: $p.log)" >&2
 	# shellcheck disable=SC2086  # the arguments are split on purpose
-	"$prog" "${cmd[@]}" $args >"$RESDIR/$p.log" 2>&1 || st=$?
+	PERF_BIN_DIR=${PERF_BIN_DIR:-${NIGHTLY_BIN_DIR:-}} "$prog" "${cmd[@]}" $args >"$RESDIR/$p.log" 2>&1 || st=$?
 	log "Pass $p: $(tail -n1 "$RESDIR/$p.log")" >&2
 	# Exit 3: a tool it needs is missing (named in its last line): skipped.
 	jq -n -c --argjson ok "$((st == 0 || st == 3))" --argjson skip "$((st == 3))" \
@@ -781,7 +835,7 @@ dryrun() {
 		*)
 			local -a r=()
 			for i in "${INSTANCES[@]}"; do [ "${PASS_OF[$i]}" != "$p" ] || r+=("$i"); done
-			echo "Pass $p: ${PASS_SHARE[$p]} s of ${OPT_DURATION} s: ${r[*]}; ${PASS_RUN_S[$p]}s each" ;;
+			echo "Pass $p: ${PASS_SHARE[$p]} s of ${OPT_DURATION} s: ${r[*]}; ${PASS_RUN_S[$p]}s each$(pass_perf_note "$p")" ;;
 		esac
 	done
 	echo "Retries: $OPT_RETRIES"
@@ -833,7 +887,7 @@ main() {
 		pass_durations
 		for p in "${PASSES[@]}"; do
 			[ -z "${PASS_RUN_S[$p]:-}" ] ||
-				log "Pass $p: ${PASS_RUNS[$p]} runs, ${PASS_SHARE[$p]} s of ${OPT_DURATION} s, ${PASS_RUN_S[$p]} s each"
+				log "Pass $p: ${PASS_RUNS[$p]} runs, ${PASS_SHARE[$p]} s of ${OPT_DURATION} s, ${PASS_RUN_S[$p]} s each$(pass_perf_note "$p")"
 		done
 		run_all
 		collect

@@ -115,14 +115,19 @@ analysis_find_runs() {
 }
 
 # analysis_sanitizer RESDIR: RESDIR/sanitizer.json, the sanitizer
-# reports of its runs' console.log files collapsed by stack
+# reports of its runs' console.log files (a perf program's run: its
+# output.txt) collapsed by stack
 # (analysis/collapse.awk, analysis/collapse.jq: one entry per distinct
 # report with its count and runs); [] when there are none.
 analysis_sanitizer() {
 	local res=${1%/} d
 	local -a logs=()
 	while IFS= read -r d; do
-		[ ! -f "$d/console.log" ] || logs+=("$d/console.log")
+		if [ -f "$d/console.log" ]; then
+			logs+=("$d/console.log")
+		elif [ -f "$d/output.txt" ]; then
+			logs+=("$d/output.txt")
+		fi
 	done < <(analysis_find_runs "$res")
 	if [ ${#logs[@]} -eq 0 ]; then
 		echo '[]' >"$res/sanitizer.json"

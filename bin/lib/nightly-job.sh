@@ -2,18 +2,23 @@
 # nightly-job.sh - one scenario of bin/nightly.sh, run by GNU parallel on
 # a host (locally or over ssh) from the host's copy of the source:
 #
-#   bash BASE/src-ID/tree/bin/lib/nightly-job.sh BASE ID RUNID INSTANCE SCENARIO PASS TRY \
-#        DURATION JOBS TORTURE_BIN PERF_BIN [TORTURE_OPTION...]
+#   bash BASE/src-ID/tree/bin/lib/nightly-job.sh BASE ID RUNID INSTANCE SCENARIO PASS SET TRY \
+#        DURATION JOBS TORTURE_BIN PERF_BIN BIN_DIR [TORTURE_OPTION...]
 #
 # BASE: the host's nightly folder (relative to the working directory:
 # the remote home, or the controller's build/nightly); ID: the source's
 # id (BASE/src-ID/tree holds it, unpacked by nightly.sh); RUNID: the
 # nightly run; JOBS: runs at a time per host, "LOGIN=N,..." (this host
 # is $PARALLEL_SSHLOGIN, ":" here; not listed: one per 4 processors);
-# PASS: rcutorture, kasan, kcsan (bin/torture.sh, --kasan, --kcsan, with
-# the TORTURE_OPTIONs), refscale, rcuscale, kvfree (bin/torture.sh
-# --torture refscale|rcuscale); TORTURE_BIN, PERF_BIN: "" or a program to
-# run instead of building (tests).
+# PASS and SET: the pass and the program set it runs: rcutorture
+# (bin/torture.sh with the TORTURE_OPTIONs), refscale, rcuscale, kvfree
+# (bin/torture.sh --torture refscale|rcuscale), each as its own pass, or
+# under the kasan or kcsan pass (--kasan, --kcsan: the sanitizer build;
+# a perf program there does one round of each measurement, its figures
+# are not measurements); TORTURE_BIN, PERF_BIN: "" or a program to run
+# instead of building; BIN_DIR: "" or a make build folder whose programs
+# run instead of building (DIR/rcutorture, DIR/refscale, DIR/rcuscale;
+# DIR/asan/ and DIR/tsan/ under kasan and kcsan) (tests).
 #
 # The job claims a free slot (BASE/slot-K.lock, held while it runs), so
 # that the runs on a host use their own copy of the tree
@@ -27,16 +32,27 @@
 set -euo pipefail
 PROG=nightly-job.sh
 
-(($# >= 11)) || { echo "$PROG: usage: BASE ID RUNID INSTANCE SCENARIO PASS TRY DURATION JOBS TORTURE_BIN PERF_BIN [OPTION...]" >&2; exit 2; }
-base=$1 id=$2 runid=$3 inst=$4 scen=$5 pass=$6 try=$7 duration=$8 jobs=$9 tbin=${10} pbin=${11}
-shift 11
-case $pass in
-rcutorture) ;;
-kasan | kcsan) set -- "--$pass" "$@" ;;
-refscale) set -- --torture refscale ;;
-rcuscale | kvfree) set -- --torture rcuscale ;;
-*) echo "$PROG: $pass: no such pass" >&2; exit 2 ;;
+(($# >= 13)) || { echo "$PROG: usage: BASE ID RUNID INSTANCE SCENARIO PASS SET TRY DURATION JOBS TORTURE_BIN PERF_BIN BIN_DIR [OPTION...]" >&2; exit 2; }
+base=$1 id=$2 runid=$3 inst=$4 scen=$5 pass=$6 set=$7 try=$8 duration=$9 jobs=${10} tbin=${11} pbin=${12} bindir=${13}
+shift 13
+san="" sub=""
+case $pass/$set in
+rcutorture/rcutorture | refscale/refscale | rcuscale/rcuscale | kvfree/kvfree) ;;
+kasan/rcutorture | kasan/refscale | kasan/rcuscale | kasan/kvfree) san=kasan sub=asan/ ;;
+kcsan/rcutorture | kcsan/refscale | kcsan/rcuscale | kcsan/kvfree) san=kcsan sub=tsan/ ;;
+*) echo "$PROG: pass $pass with set $set: no such pass" >&2; exit 2 ;;
 esac
+if [ "$set" = rcutorture ]; then
+	set -- ${san:+"--$san"} "$@"
+	tbin=${tbin:-${bindir:+$bindir/${sub}rcutorture}}
+else
+	suite=rcuscale
+	[ "$set" != refscale ] || suite=refscale
+	# Under a sanitizer the reports are the result, not the figures: one
+	# round of each measurement is enough.
+	set -- --torture "$suite" ${san:+"--$san" --bootargs "$suite.nruns=1"}
+	pbin=${pbin:-${bindir:+$bindir/$sub$suite}}
+fi
 
 tree=$base/src-$id/tree
 [ -d "$tree" ] || { echo "$PROG: $tree: missing (the host was not prepared)" >&2; exit 3; }
@@ -109,4 +125,4 @@ fi
 echo "$host" >"$out/host"
 echo "$pass" >"$out/pass"
 echo "$st" >"$out/job.status"
-echo "$inst on $host: $(grep -m1 -E "^$scen -------" "$out/torture.log" 2>/dev/null || echo "torture.sh exited $st")"
+echo "$inst on $host: $(grep -m1 -E "^$scen( -------|: )" "$out/torture.log" 2>/dev/null || echo "torture.sh exited $st")"

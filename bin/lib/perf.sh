@@ -354,7 +354,8 @@ perf_main() {
 	shift
 	perf_parse "$@"
 	have jq || die 2 "--torture $PERF_SUITE: jq not installed (Debian package jq)"
-	PERF_DIR=${PERF_DIR:-$TORTURE_TOP/scenarios/$PERF_SUITE}
+	# The suites' folders sit in the scenario folder (TORTURE_SCENARIO_DIR).
+	PERF_DIR=${PERF_DIR:-$SCENARIO_DIR/$PERF_SUITE}
 	[ -d "$PERF_DIR" ] || die 2 "$PERF_DIR: no such folder"
 	[ ${#PERF_NAMES[@]} -gt 0 ] || PERF_NAMES=(CFLIST)
 	local -a list
