@@ -109,8 +109,17 @@ FRAGMENTS := $(filter-out rcu/rcu.mk tests/tests.mk $(if $(TINY),torture/bench/b
 	$(sort $(wildcard */*.mk)) $(sort $(wildcard */*/*.mk)))
 include rcu/rcu.mk $(FRAGMENTS) tests/tests.mk
 
+# Objects are rebuilt when the compiler or its flags change, not only when
+# a source does: an existing build folder whose flags moved (a Makefile edit
+# to OPT, CC=clang over a gcc build) would otherwise link stale objects.
+FLAGS_STAMP := $(BUILD)/flags
+$(FLAGS_STAMP): build-flags
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CPPFLAGS) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(CC) $(CPPFLAGS) $(CFLAGS)' >$@
+.PHONY: build-flags
+
 # Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) -MMD -MP -c $< -o $@
 

@@ -18,7 +18,11 @@ Builds the library with its deliberate bugs (make INJECT=1, in
 build/torture-inject) and, for each bug of configs/mutation.bugs, runs the
 scenario set with bin/torture.sh (rcutree.inject=BUG, stop_on_error: a
 run ends at its first failure), --repeat times; then the same scenarios
-with the unmodified build (false alarms).  Writes RESULTS/kill.json (one
+with the unmodified build (false alarms).  A bug of Tiny RCU (named
+tiny_*) runs on its own scenarios, which derive CONFIG_TINY_RCU, with
+Tiny RCU's deliberate-bug build (make TINY=1 INJECT=1, in
+build/torture-tiny-inject), and the unmodified Tiny build runs them too.
+A run SKIPPED (Tiny RCU without CAP_SYS_NICE) neither catches nor misses.  Writes RESULTS/kill.json (one
 object a bug x scenario), RESULTS/kill.md (the table, also printed) and
 RESULTS/kill.html (the same, with the bar chart kill.png/.svg of the
 share of runs that caught each bug when gnuplot is installed):
@@ -178,19 +182,45 @@ summaries() {
 }
 
 # run_set TAG BIN BOOTARGS [SCENARIOS]: one torture.sh pass over the
-# scenarios (default: the chosen set).
+# scenarios (default: the chosen set); those of Tiny RCU with TINY_BIN.
 run_set() {
 	local tag=$1 bin=$2 args=$3 scens=${4:-$OPT_SCENARIOS} out
 	out=$RES/runs/$tag
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
-	TORTURE_NO_REPORT=1 TORTURE_BIN=$bin "$BIN_DIR/torture.sh" --results "$out" --duration "$OPT_DURATION" \
+	TORTURE_NO_REPORT=1 TORTURE_BIN=$bin TORTURE_TINY_BIN=$TINY_BIN "$BIN_DIR/torture.sh" \
+		--results "$out" --duration "$OPT_DURATION" \
 		--bootargs "$args" $scens >"$out.log" 2>&1 || true
 	summaries "$out" | sed "s/^/$tag\t/" >>"$RES/runs.tsv"
 }
 
+# build TAG MAKEVAR...: make build/torture-TAG/rcutorture (log in RES).
+build() {
+	local dir=build/torture-$1
+	shift
+	make -C "$TORTURE_TOP" -j"$(nproc)" "$@" BUILD="$dir" "$dir/rcutorture" \
+		>"$RES/build-${dir#build/torture-}.log" 2>&1 ||
+		die 1 "make $* failed (see $RES/build-${dir#build/torture-}.log)"
+}
+
+# tiny_scenarios ROWS: the scenarios of the Tiny RCU bugs (tiny_*), on one
+# line; a Tiny bug without its own scenarios is an error.
+tiny_scenarios() {
+	local name class must rest
+	while read -r name class must rest; do
+		[[ $name == tiny_* ]] || continue
+		[[ $rest == @* ]] ||
+			die 2 "$name: a Tiny RCU bug needs its scenarios (@TINY01,...) in ${BUGFILE#"$TORTURE_TOP"/}"
+		rest=${rest%% *}
+		tr ',' '\n' <<<"${rest#@}"
+	done <<<"$1" | awk '!seen[$0]++' | paste -sd' ' -
+}
+
+TINY_BIN=
+
 main() {
-	local rep name class must rest rows scens bug_bin slots bug_arg=rcutree.inject= bug_so='' none_arg=''
+	local rep name class must rest rows scens tiny bug_bin slots tiny_inject=''
+	local bug_arg=rcutree.inject= bug_so='' none_arg=''
 	parse_options "$@"
 	# What runs a bug (an INJECT=1 build's rcutree.inject=NAME, or with
 	# --plugins the plain build's broken plugin NAME) and the unmodified
@@ -198,6 +228,7 @@ main() {
 	bug_bin=$TORTURE_TOP/$INJECT_BUILD/rcutorture slots=$PLAIN_BUILD/torture/libtorture_slots
 	have jq || die 2 "jq not found (Debian package jq): the kill table is made from summary.json"
 	rows=$(bug_rows) || exit 2
+	tiny=$(tiny_scenarios "$rows") || exit 2
 	RES=${OPT_RESULTS:-$TORTURE_TOP/results/mutation-$(date +%Y.%m.%d-%H.%M.%S)}
 	mkdir -p "$RES" || die 2 "--results $RES: cannot create"
 	: >"$RES/runs.tsv"
@@ -218,6 +249,12 @@ main() {
 		make -C "$TORTURE_TOP" -j"$(nproc)" "${BUILD_VARS[@]}" BUILD=$PLAIN_BUILD \
 			"$PLAIN_BUILD/rcutorture" >"$RES/build-plain.log" 2>&1 ||
 			die 1 "make ${BUILD_VARS[*]} failed (see $RES/build-plain.log)"
+		if [ -n "$tiny" ]; then
+			echo "$PROG: building Tiny RCU's (make TINY=1 INJECT=1, make TINY=1)"
+			build tiny-inject TINY=1 INJECT=1
+			build tiny TINY=1
+			tiny_inject=$TORTURE_TOP/build/torture-tiny-inject/rcutorture
+		fi
 	fi
 	for ((rep = 1; rep <= OPT_REPEAT; rep++)); do
 		while read -r name class must rest; do
@@ -227,11 +264,15 @@ main() {
 				scens=${scens#@} scens=${scens//,/ }
 			fi
 			echo "$PROG: $name ($class), round $rep of $OPT_REPEAT"
-			run_set "$name.$rep" "$bug_bin" \
+			TINY_BIN=$tiny_inject run_set "$name.$rep" "$bug_bin" \
 				"$bug_arg$name$bug_so rcutorture.stop_on_error=1 $OPT_EXTRA $rest" "$scens"
 		done <<<"$rows"
 		echo "$PROG: unmodified build, round $rep of $OPT_REPEAT"
-		run_set "none.$rep" "$TORTURE_TOP/$PLAIN_BUILD/rcutorture" "$none_arg $OPT_EXTRA"
+		# The Tiny bugs' scenarios too, on the unmodified Tiny build.
+		# shellcheck disable=SC2086  # one name a word
+		scens=$(printf '%s\n' $OPT_SCENARIOS $tiny | awk '!seen[$0]++' | paste -sd' ' -)
+		TINY_BIN=${tiny:+$TORTURE_TOP/build/torture-tiny/rcutorture} run_set "none.$rep" \
+			"$TORTURE_TOP/$PLAIN_BUILD/rcutorture" "$none_arg $OPT_EXTRA" "$scens"
 	done
 	table "$rows"
 }
@@ -290,7 +331,9 @@ table() {
 	{
 		split($1, t, "."); bug = t[1]; rep = t[2]; scen = $2
 		key = bug SUBSEP scen
-		if (!(key in runs)) { scens[bug] = scens[bug] " " scen }
+		if (!(key in seen)) { seen[key] = 1; scens[bug] = scens[bug] " " scen }
+		# Not run here (Tiny RCU without CAP_SYS_NICE): neither caught nor missed.
+		if ($3 == "SKIPPED") { skips[key]++; next }
 		runs[key]++
 		caught = ($3 != "SUCCESS") && (class[bug] != "liveness" || $5 != "no")
 		if (bug == "none") caught = ($3 != "SUCCESS")
@@ -309,13 +352,13 @@ table() {
 			bug = order[i]; n = split(scens[bug], sl, " ")
 			for (j = 1; j <= n; j++) {
 				key = bug SUBSEP sl[j]
-				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", bug, class[bug], must[bug], \
-					sl[j], runs[key], kills[key] + 0, median(secs[key]), hangs[key] + 0, \
-					named[key] + 0, reason[key]
+				printf "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%d\n", bug, class[bug], must[bug], \
+					sl[j], runs[key] + 0, kills[key] + 0, median(secs[key]), hangs[key] + 0, \
+					named[key] + 0, reason[key], skips[key] + 0
 			}
 			for (r = 1; r <= repeat; r++) {
 				if (bug == "none") { if ((bug SUBSEP r) in repcaught) bad = 1; continue }
-				if (must[bug] == "yes" && !((bug SUBSEP r) in repcaught)) bad = 1
+				if (must[bug] == "yes" && (bug SUBSEP r) in reps && !((bug SUBSEP r) in repcaught)) bad = 1
 			}
 		}
 		exit bad
@@ -324,11 +367,11 @@ table() {
 		runs: (.[4] | tonumber), caught: (.[5] | tonumber),
 		median_s: (if .[6] == "-" then null else (.[6] | tonumber) end),
 		hang_reported: (.[7] | tonumber), holdout_named: (.[8] | tonumber),
-		reason: .[9]}' "$RES/kill.tsv" >"$RES/kill.json"
+		reason: .[9], skipped: (.[10] | tonumber)}' "$RES/kill.tsv" >"$RES/kill.json"
 	{
 		echo "| bug | class | must | scenario | caught | median s | hang reported (holdout named) | reason |"
 		echo "|---|---|---|---|---|---|---|---|"
-		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs) | \(.median_s // "-") | \(if .class == "liveness" then "\(.hang_reported) (\(.holdout_named))" else "-" end) | \(.reason) |"' "$RES/kill.json"
+		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs)\(if .skipped > 0 then " (\(.skipped) skipped)" else "" end) | \(.median_s // "-") | \(if .class == "liveness" then "\(.hang_reported) (\(.holdout_named))" else "-" end) | \(.reason) |"' "$RES/kill.json"
 	} >"$RES/kill.md"
 	cat "$RES/kill.md"
 	targets

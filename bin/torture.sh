@@ -96,8 +96,10 @@ bin/recheck.sh RESULTS/DATE judges saved results again, bin/again.sh
 RESULTS/DATE runs them again, bin/find-errors.sh RESULTS/DATE shows the
 error lines of the failed runs.
 Environment (tests): TORTURE_BIN=PATH runs (and checks with) PATH instead
-of building; TORTURE_CHECK_BIN=PATH checks with PATH instead of the plain
-build; TORTURE_NO_REPORT=1 skips the plots and the report.
+of building; TORTURE_TINY_BIN=PATH the same for the scenarios that run
+Tiny RCU (bin/mutation.sh's Tiny builds); TORTURE_CHECK_BIN=PATH checks
+with PATH instead of the plain build; TORTURE_NO_REPORT=1 skips the plots
+and the report.
 EOF
 }
 

@@ -21,9 +21,11 @@
  * kernel's built-in rcutorture turns throttling off for the run; so does
  * this, when it may write /proc/sys/kernel/sched_rt_runtime_us, and puts
  * it back at the end -- a watcher process (a shell that waits for this
- * process's end on a pipe) puts it back even if this one is killed.  A
- * test asked for that cannot run makes the run INCOMPLETE, naming why
- * (params_unhonour()).
+ * process's end on a pipe) puts it back even if this one is killed.
+ * Without SCHED_FIFO (no CAP_SYS_NICE) the run is not made: a skip
+ * finding before it starts (boost_refuse(); the scenario is SKIPPED, as a
+ * test that needs a missing privilege).  Any other obstacle makes the run
+ * INCOMPLETE, naming why (params_unhonour()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -315,6 +317,22 @@ void boost_hold(int reader)
 	smp_store_release(&boost_holder, 0);	/* pairs with the cmpxchg above */
 }
 
+/* Does the run ask for the boost test (test_boost=2, or 1 on a boosting
+ * RCU), on a type that has what it needs (the polled calls)? */
+static bool boost_wanted(void)
+{
+	return tp.test_boost == 2 ||
+	       (tp.test_boost == 1 && cur_ops->can_boost && cur_ops->can_boost());
+}
+
+void boost_refuse(void)
+{
+	if (boost_wanted() && cur_ops->start_gp_poll && cur_ops->poll_gp_state &&
+	    !torture_may_rt(1))
+		params_skip("test_boost", "the boost test's threads need SCHED_FIFO, refused here "
+			    "(CAP_SYS_NICE: run as root)");
+}
+
 /* Why a test asked for cannot run here (NULL: it can).  The kernel skips
  * it quietly, but for a priority below 2, which it warns about. */
 static const char *boost_obstacle(void)
@@ -323,8 +341,6 @@ static const char *boost_obstacle(void)
 
 	if (!cur_ops->start_gp_poll || !cur_ops->poll_gp_state)
 		return "the torture type has no polled grace periods";
-	if (!torture_may_rt(1))
-		return "the boost test's threads need SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)";
 	if (prio < 2) {
 		snprintf(why_buf, sizeof(why_buf), "the RCU's threads run at real-time priority %d: "
 			 "boosting is tested from 2 (rcutree.kthread_prio=2, and CAP_SYS_NICE)", prio);
@@ -341,14 +357,12 @@ int boost_start(void)
 	cpu_set_t set;
 	const char *why;
 	int cpu;
-	bool want = tp.test_boost == 2 ||
-		    (tp.test_boost == 1 && cur_ops->can_boost && cur_ops->can_boost());
 
 	if (tp.test_boost_interval < 1)
 		tp.test_boost_interval = 1;	/* the kernel's lower bounds */
 	if (tp.test_boost_duration < 2)
 		tp.test_boost_duration = 2;
-	if (!want)
+	if (!boost_wanted())
 		return 0;
 	if ((why = boost_obstacle())) {
 		torout(" rcu_torture_boost: WARN: not testing boosting: %s", why);

@@ -503,6 +503,8 @@ static int setup(int argc, char **argv)
 	reader_flavor_setup();
 	updown_adjust();
 	torture_slots_init(tp.nreaders);
+	boost_refuse();
+	preempt_refuse();
 	if (writer_update_types())
 		param_finding(PF_ERROR, 0, "no update-side primitives enabled for "
 			      "torture_type=%s (check gp_sync/gp_exp/gp_normal/gp_cond/gp_poll)",

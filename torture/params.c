@@ -116,8 +116,10 @@ struct said {
 };
 static struct said unhonoured[MAX_SAID], ignored[MAX_SAID];
 static int nunhonoured, nignored;
-/* The position of the token that set each ptab[] entry last (0: none). */
+/* The position of the token that set each ptab[] entry last (0: none),
+ * and its value as written there ("0x4", "y"): a verdict names it so. */
 static int given_at[NPTAB];
+static char given_val[NPTAB][32];
 
 static void say(struct said *list, int *n, const char *tok, const char *why)
 {
@@ -154,10 +156,19 @@ void params_said_json(FILE *out)
 /*
  * One of rcutorture's own parameters asks for a test that this run
  * cannot do (the torture type lacks a call, the machine a capability):
- * "not honoured", as kparams.c's defining parameters are, named with its
- * value, and at the token that set it when one did (--check lists it).
+ * "not honoured", as kparams.c's defining parameters are, named as the
+ * token that set it wrote it (its value when none did: bit masks in hex),
+ * and at that token (--check lists it).
  * The caller says so on the console and turns the test off.
  */
+static void param_tok(const struct pdesc *d, char *tok, size_t len)
+{
+	if (given_at[d - ptab])
+		snprintf(tok, len, "%s=%s", d->name, given_val[d - ptab]);
+	else
+		snprintf(tok, len, d->mask ? "%s=%#lx" : "%s=%ld", d->name, *d->val);
+}
+
 static void said_param(struct said *list, int *n, enum param_finding kind, const char *what,
 		       const char *name, const char *fmt, va_list ap)
 {
@@ -167,7 +178,7 @@ static void said_param(struct said *list, int *n, enum param_finding kind, const
 	if (!d)
 		return;
 	vsnprintf(why, sizeof(why), fmt, ap);
-	snprintf(tok, sizeof(tok), d->mask ? "%s=%#lx" : "%s=%ld", d->name, *d->val);
+	param_tok(d, tok, sizeof(tok));
 	if (given_at[d - ptab])
 		param_finding(kind, given_at[d - ptab], PREFIX "%s: %s: %s", tok, what, why);
 	say(list, n, tok, why);
@@ -194,6 +205,28 @@ void params_ignore(const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	said_param(ignored, &nignored, PF_IGNORED, "ignored", name, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * One of rcutorture's own parameters asks for a test that this machine
+ * cannot do for want of a privilege (SCHED_FIFO refused): the run is not
+ * made, and a scenario that asks for it is SKIPPED, as a test needing a
+ * missing privilege is (a skip finding at the token, 0 when the default
+ * asks for it).
+ */
+void params_skip(const char *name, const char *fmt, ...)
+{
+	const struct pdesc *d = pfind(name, strlen(name));
+	char tok[64], why[200];
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	param_tok(d, tok, sizeof(tok));
+	param_finding(PF_SKIP, given_at[d - ptab], PREFIX "%s: %s", tok, why);
 }
 
 bool params_given(const char *name)
@@ -362,6 +395,7 @@ static void parse_own(int idx, const char *tok)
 	d = pfind(tok, (size_t)(eq - tok));
 	if (d) {
 		given_at[d - ptab] = idx;
+		snprintf(given_val[d - ptab], sizeof(given_val[0]), "%s", eq + 1);
 		return parse_long(idx, d, eq + 1, d->val);
 	}
 	snprintf(name, sizeof(name), PREFIX "%.*s", (int)(eq - tok), tok);

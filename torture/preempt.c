@@ -8,7 +8,8 @@
  * keeps that processor for preempt_duration ms, so whatever ran there --
  * a reader inside its section, a grace-period driver -- is preempted for
  * that long.  Each episode is counted (preemptions).  Needs SCHED_FIFO
- * (CAP_SYS_NICE): without, the run is INCOMPLETE, naming why.
+ * (CAP_SYS_NICE): without, the run is not made (preempt_refuse(): a skip
+ * finding, the scenario SKIPPED naming why).
  */
 #include <sched.h>
 #include "torture.h"
@@ -72,16 +73,17 @@ static void *rcu_torture_preempt(void *arg)
 	return NULL;
 }
 
+void preempt_refuse(void)
+{
+	if (tp.preempt_duration > 0 && !torture_may_rt(PREEMPT_PRIO))
+		params_skip("preempt_duration", "preempting readers takes SCHED_FIFO, refused here "
+			    "(CAP_SYS_NICE: run as root)");
+}
+
 int preempt_start(void)
 {
 	if (tp.preempt_duration <= 0)
 		return 0;
-	if (!torture_may_rt(PREEMPT_PRIO)) {
-		params_unhonour("preempt_duration", "preempting readers takes SCHED_FIFO, refused "
-				"here (CAP_SYS_NICE: run as root)");
-		torout(" rcu_torture_preempt: WARN: not preempting: SCHED_FIFO refused");
-		return 0;
-	}
 	if (sched_getaffinity(0, sizeof(preempt_cpus), &preempt_cpus))
 		return -1;
 	return torture_spawn_bound("rcu_torture_pre", rcu_torture_preempt, NULL);

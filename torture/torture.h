@@ -96,8 +96,12 @@ int params_unhonoured(char *buf, size_t len);
 /* At run time: the test rcutorture.TOK asked for cannot run (why: a
  * string that lives as long as the run). */
 void params_unhonour(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Was rcutorture.NAME given (a token set it)? */
+/* At run time: rcutorture.TOK honoured in part (listed as ignored). */
 void params_ignore(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Before the run: the test rcutorture.TOK asks for needs a privilege this
+ * process lacks (SCHED_FIFO): a skip finding, nothing run. */
+void params_skip(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Was rcutorture.NAME given (a token set it)? */
 bool params_given(const char *name);
 void params_usage(FILE *out);
 
@@ -352,12 +356,14 @@ void updown_adjust(void);		/* n_up_down=0 where the type has none */
 int updown_start(void);
 int nocb_toggle_start(void);
 int boost_start(void);			/* the priority-boost test (boost.c) */
+void boost_refuse(void);		/* params_skip() if it needs SCHED_FIFO, refused */
 void boost_restore(void);		/* put real-time throttling back */
 void boost_hold(int reader);		/* a reader's section across an interval */
 void test_nmis_run(void);		/* rcutorture.test_nmis, at the end (nmis.c) */
 int preempt_start(void);		/* reader preemption (preempt.c) */
-/* May this process make a thread SCHED_FIFO at prio (CAP_SYS_NICE, or an
- * RLIMIT_RTPRIO that high)? */
+void preempt_refuse(void);		/* params_skip() if SCHED_FIFO is refused */
+/* May this process make a thread SCHED_FIFO at prio (tried and undone:
+ * CAP_SYS_NICE or RLIMIT_RTPRIO, and nothing else refuses it)? may_rt.c */
 bool torture_may_rt(int prio);
 int object_debug_test(void);		/* 0 ok, -1 failed */
 /* A uniprocessor RCU's run (TORTURE_OPS_UP, up.c): why it cannot run

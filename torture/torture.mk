@@ -20,9 +20,12 @@ TORTURE_PLUGIN  := $(BUILD)/torture/libtorture_example.so \
 TORTURE_LIBS    := -ldl
 ifeq ($(TINY),1)
 # Tiny RCU (make TINY=1): its flavors (ops_rcu.c: rcu, rcu_bh, sched) and
-# the kernel's busted type on it; nothing else runs on librcutiny.
+# the kernel's busted type on it; nothing else runs on librcutiny, so the
+# liburcu types are absent whether liburcu-dev is installed or not.
 TORTURE_SRCS    := $(wildcard torture/*.c) torture/ops/ops_rcu.c torture/ops/ops_busted.c
 override LIBURCU := 0
+$(BUILD)/obj/torture/ops/urcu_absent.o: CPPFLAGS += \
+	-DTORTURE_URCU_WHY='"not in this build: the Tiny RCU build has only Tiny RCU'"'"'s types"'
 else
 TORTURE_SRCS    := $(wildcard torture/*.c) \
 	$(filter-out torture/ops/ops_liburcu_%.c torture/ops/urcu_%.c,$(wildcard torture/ops/*.c))
@@ -40,7 +43,7 @@ EXTRA_CFLAGS_torture/ops/ += $(shell pkg-config --cflags $(LIBURCU_PKGS))
 TORTURE_LIBS    += $(shell pkg-config --libs $(LIBURCU_PKGS))
 else ifeq ($(LIBURCU),0)
 TORTURE_SRCS    += torture/ops/urcu_absent.c
-$(info torture: $(if $(LIBURCU_FOUND),LIBURCU=0,liburcu-dev not installed): urcu-* torture types not built)
+$(info torture: $(if $(TINY),Tiny RCU's build,$(if $(LIBURCU_FOUND),LIBURCU=0,liburcu-dev not installed)): urcu-* torture types not built)
 else
 $(error LIBURCU must be 0 or 1, not '$(LIBURCU)')
 endif

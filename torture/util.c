@@ -75,24 +75,6 @@ void torture_hrtimeout_us(unsigned long base, unsigned long fuzz, struct torture
 	torture_sleep_us(base + (fuzz ? torture_random(r) % fuzz : 0));
 }
 
-/*
- * May this process's threads run SCHED_FIFO at priority prio?  Tried
- * on the calling thread, then undone: a capability or rlimit check
- * would miss the refusals that come from elsewhere (a cgroup without
- * real-time bandwidth, a seccomp filter).
- */
-bool torture_may_rt(int prio)
-{
-	struct sched_param old, sp = { .sched_priority = prio };
-	int policy;
-
-	if (pthread_getschedparam(pthread_self(), &policy, &old) ||
-	    pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
-		return false;
-	pthread_setschedparam(pthread_self(), policy, &old);
-	return true;
-}
-
 void torture_spin_us(unsigned long us)
 {
 	uint64_t end = mono_us() + us;

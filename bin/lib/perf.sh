@@ -21,11 +21,15 @@ the library's nr_cpus=N; as for rcutorture, RCU_FANOUT and the others
 that stand for boot parameters become them, and PREEMPT_RCU decides what
 the type rcu is: without it the kernel's non-preemptible RCU, our sched;
 the rest mean nothing here), NAME.boot (parameters: $1.*,
-rcutree.*, nr_cpus=, ...), CFLIST (the default list).  The kernel's
+rcutree.*, nr_cpus=, ...), CFLIST (the default list).  A scenario whose
+Kconfig derives CONFIG_TINY_RCU (SMP=n without PREEMPT_RCU) measures Tiny
+RCU: the program of the Tiny build (make TINY=1), every thread on one CPU
+under SCHED_FIFO (docs/design/tiny.md).  The kernel's
 $1 parameters with no userspace meaning ($1.shutdown ...) are
 accepted and named as ignored in the line.  Prints one line a scenario:
-SUCCESS, FAILURE or SKIPPED (Tiny RCU, a type only the kernel has, or a
-liburcu type not built here); exit status 0 if none failed, 1 if one did.
+SUCCESS, FAILURE or SKIPPED (Tiny RCU where SCHED_FIFO is refused, a type
+only the kernel has, or a liburcu type not built here); exit status 0 if
+none failed, 1 if one did.
 
 Options:
   --scenario-dir DIR  the suite's scenario folder
@@ -43,10 +47,11 @@ Options:
 Per scenario: RESULTS/DATE/NAME/ holds command, output.txt (the
 program's table and messages), perf.jsonl (its JSON lines), status and
 summary.json (suite, scenario, run: NAME or NAME.N, result, exit_status,
-duration_s, measurements, targets_met, targets_missed, ignored; reason when not a
-SUCCESS).  RESULTS/DATE/log has the
+duration_s, measurements, targets_met, targets_missed, ignored, rcu: tree
+or tiny; reason when not a SUCCESS).  RESULTS/DATE/log has the
 lines printed.  bin/compare-liburcu.sh compares our flavors with
-liburcu's.  Environment: PERF_BIN=PATH runs PATH instead of building.
+liburcu's.  Environment: PERF_BIN=PATH runs PATH instead of building,
+PERF_TINY_BIN=PATH the same for the Tiny RCU scenarios.
 EOF
 }
 
@@ -207,18 +212,26 @@ perf_args() {
 	[ -z "$PERF_TIMEOUT" ] || echo "$PERF_SUITE.timeout=$PERF_TIMEOUT"
 }
 
-# perf_skip NAME: why scenario NAME cannot run here, or nothing: its
-# configuration needs what the perf programs lack (Tiny RCU), a liburcu type
-# it measures is not built, or the program says a type is the kernel's
-# and not implemented here (--check's exit status 4).
+# perf_tiny NAME: does scenario NAME measure Tiny RCU (its Kconfig derives
+# CONFIG_TINY_RCU, as the rcutorture runner settles it)?
+perf_tiny() {
+	[[ $(perf_plan "$1" build) == tiny* ]]
+}
+
+# perf_prog NAME: the program that measures scenario NAME: the Tiny
+# build's for Tiny RCU (perf_build made it if a scenario needs it).
+perf_prog() {
+	if perf_tiny "$1"; then echo "$PERF_TINY_PROG"; else echo "$PERF_PROG"; fi
+}
+
+# perf_skip NAME: why scenario NAME cannot run here, or nothing: a liburcu
+# type it measures is not built, or the program says a type cannot run
+# here (--check's exit status 4: the kernel's and not implemented, or
+# Tiny RCU where SCHED_FIFO is refused).
 perf_skip() {
 	local types t out
 	out=$(perf_plan "$1" skip)
 	[ -z "$out" ] || { echo "$out"; return; }
-	if [[ $(perf_plan "$1" build) == tiny* ]]; then
-		echo "CONFIG_TINY_RCU=y (SMP=n without PREEMPT_RCU): refscale and rcuscale do not run on Tiny RCU yet (its threads on one CPU under SCHED_FIFO; docs/design/tiny.md)"
-		return
-	fi
 	types=$(perf_args "$1" | sed -n "s/^$PERF_SUITE\.scale_type=//p" | tail -n 1)
 	for t in ${types//,/ }; do
 		[[ $t == urcu-* ]] || continue
@@ -226,23 +239,38 @@ perf_skip() {
 	done
 	local -a args
 	mapfile -t args < <(perf_args "$1")
-	out=$("$PERF_PROG" --check ${args[@]+"${args[@]}"} 2>&1) && return
+	out=$("$(perf_prog "$1")" --check ${args[@]+"${args[@]}"} 2>&1) && return
 	[ $? != 4 ] || echo "${out##*: }"
 }
 
+# perf_make DIR MAKEVAR...: make DIR/$PERF_SUITE (DIR under the tree),
+# its path printed.
+perf_make() {
+	local build=$1
+	shift
+	make -C "$TORTURE_TOP" -j2 -s ${PERF_SAN:+SAN=$PERF_SAN} "$@" "$build/$PERF_SUITE" >&2 ||
+		die 1 "make $* $build/$PERF_SUITE failed"
+	echo "$TORTURE_TOP/$build/$PERF_SUITE"
+}
+
+# perf_build NAME...: the programs the scenarios need (PERF_PROG, and
+# PERF_TINY_PROG if one measures Tiny RCU), built unless given.
 perf_build() {
-	if [ -n "${PERF_BIN:-}" ]; then
-		PERF_PROG=$PERF_BIN
-	else
-		local build=build
-		[ -z "$PERF_SAN" ] || build=build/$([ "$PERF_SAN" = thread ] && echo tsan || echo asan)
-		make -C "$TORTURE_TOP" -j2 -s ${PERF_SAN:+SAN=$PERF_SAN} "$build/$PERF_SUITE" >&2 ||
-			die 1 "make $build/$PERF_SUITE failed"
-		PERF_PROG=$TORTURE_TOP/$build/$PERF_SUITE
-	fi
+	local build=build n
+	[ -z "$PERF_SAN" ] || build=build/$([ "$PERF_SAN" = thread ] && echo tsan || echo asan)
+	PERF_PROG=${PERF_BIN:-}
+	[ -n "$PERF_PROG" ] || PERF_PROG=$(perf_make "$build")
 	[ -x "$PERF_PROG" ] || die 2 "$PERF_PROG: not an executable"
 	# Built types are bare names; "NAME (why)" lines are types that are not.
 	PERF_TYPES=$("$PERF_PROG" --list-types | awk 'NF == 1')
+	PERF_TINY_PROG=
+	for n in $(printf '%s\n' "$@" | sort -u); do
+		perf_tiny "$n" || continue
+		PERF_TINY_PROG=${PERF_TINY_BIN:-}
+		[ -n "$PERF_TINY_PROG" ] || PERF_TINY_PROG=$(perf_make "$build/tiny" TINY=1)
+		[ -x "$PERF_TINY_PROG" ] || die 2 "$PERF_TINY_PROG: not an executable"
+		break
+	done
 }
 
 # perf_check NAME...: every distinct scenario's arguments pass the
@@ -253,7 +281,7 @@ perf_check() {
 	for n in $(printf '%s\n' "$@" | sort -u); do
 		[ -z "$(perf_skip "$n")" ] || continue
 		mapfile -t args < <(perf_args "$n")
-		if ! out=$("$PERF_PROG" --check ${args[@]+"${args[@]}"} 2>&1); then
+		if ! out=$("$(perf_prog "$n")" --check ${args[@]+"${args[@]}"} 2>&1); then
 			echo "$PROG: $n: ${out##*$'\n'}" >&2
 			rc=2
 		fi
@@ -271,7 +299,7 @@ perf_pin() {
 # perf_run_one NAME DIR: run a scenario into DIR (NAME, NAME.2, ...);
 # prints its line.
 perf_run_one() {
-	local name=$1 dir=$2 inst=${2##*/} skip t0 t1 st=0 secs meas met missed result ign why=
+	local name=$1 dir=$2 inst=${2##*/} skip t0 t1 st=0 secs meas met missed result ign exe rcu why=
 	local -a args pin
 	mkdir -p "$dir"
 	skip=$(perf_skip "$name")
@@ -284,9 +312,10 @@ perf_run_one() {
 	fi
 	mapfile -t args < <(perf_args "$name")
 	read -ra pin <<<"$(perf_pin)"
-	printf '%s\n' "${pin[*]+${pin[*]} }$PERF_PROG --json $dir/perf.jsonl ${args[*]}" >"$dir/command"
+	exe=$(perf_prog "$name")
+	printf '%s\n' "${pin[*]+${pin[*]} }$exe --json $dir/perf.jsonl ${args[*]}" >"$dir/command"
 	t0=$(date +%s.%N)
-	${pin[@]+"${pin[@]}"} "$PERF_PROG" --json "$dir/perf.jsonl" ${args[@]+"${args[@]}"} \
+	${pin[@]+"${pin[@]}"} "$exe" --json "$dir/perf.jsonl" ${args[@]+"${args[@]}"} \
 		>"$dir/output.txt" 2>&1 || st=$?
 	t1=$(date +%s.%N)
 	echo "$st" >"$dir/status"
@@ -296,6 +325,9 @@ perf_run_one() {
 		"$dir/perf.jsonl" 2>/dev/null || echo 0)
 	missed=$(jq -s '[.[] | select(.kind == "targets") | .targets[] | select(.met | not)] | length' \
 		"$dir/perf.jsonl" 2>/dev/null || echo 0)
+	# Which RCU the figures are of, as the program's JSON lines say.
+	rcu=$(jq -r -s 'map(.host.rcu // empty) | first // "unknown"' "$dir/perf.jsonl" 2>/dev/null ||
+		echo unknown)
 	# The kernel's parameters the program accepted without acting on them.
 	ign=$(sed -n 's/^[a-z]*: note: \([^ :]*\): ignored: .*/\1/p' "$dir/output.txt" |
 		sort -u | paste -sd' ' -)
@@ -306,9 +338,9 @@ perf_run_one() {
 	fi
 	jq -n -c --arg s "$PERF_SUITE" --arg n "$name" --arg i "$inst" --arg r "$result" --argjson st "$st" \
 		--argjson d "$secs" --argjson m "$meas" --argjson met "$met" --argjson mi "$missed" \
-		--arg why "$why" --arg ign "$ign" '{suite: $s, scenario: $n, run: $i, result: $r, exit_status: $st,
-		duration_s: $d, measurements: $m, targets_met: $met, targets_missed: $mi,
-		ignored: ($ign | split(" ") | map(select(. != "")))}
+		--arg why "$why" --arg ign "$ign" --arg rcu "$rcu" '{suite: $s, scenario: $n, run: $i, result: $r,
+		exit_status: $st, duration_s: $d, measurements: $m, targets_met: $met, targets_missed: $mi,
+		ignored: ($ign | split(" ") | map(select(. != ""))), rcu: $rcu}
 		+ (if $why != "" then {reason: $why} else {} end)' >"$dir/summary.json"
 	if [ "$result" = SUCCESS ]; then
 		echo "$inst: SUCCESS ($secs s, $meas measurements, targets met $met of $((met + missed))${ign:+; ignored: $ign})"
@@ -329,7 +361,7 @@ perf_main() {
 	local names n res count line failed=0
 	names=$(perf_expand "${PERF_NAMES[@]}")
 	mapfile -t list <<<"$names"
-	perf_build
+	perf_build "${list[@]}"
 	perf_check "${list[@]}" || exit 2
 	for n in $(printf '%s\n' "${list[@]}" | sort -u); do
 		perf_notes "$n" >&2
@@ -339,7 +371,7 @@ perf_main() {
 			if [ -n "$(perf_skip "$n")" ]; then
 				echo "$n: skipped ($(perf_skip "$n"))"
 			else
-				echo "$n: $PERF_PROG $(perf_args "$n" | paste -sd' ' -)"
+				echo "$n: $(perf_prog "$n") $(perf_args "$n" | paste -sd' ' -)"
 			fi
 		done
 		return 0

@@ -265,12 +265,20 @@ session_check_interrupt() {
 	session_interrupted "$(<"$WORK/interrupt")"
 }
 
+# plan_tiny_bin PLANFILE: TORTURE_TINY_BIN if the plan runs Tiny RCU and
+# it is given; nothing otherwise.
+plan_tiny_bin() {
+	[ -z "${TORTURE_TINY_BIN:-}" ] || [[ $(plan_get build <"$1") != tiny* ]] ||
+		echo "$TORTURE_TINY_BIN"
+}
+
 # plan_bin PLANFILE: the rcutorture binary for a plan (absolute): the
-# plan's own (again.sh: the one saved with the results), TORTURE_BIN, or
-# its build's.
+# plan's own (again.sh: the one saved with the results), TORTURE_TINY_BIN
+# for Tiny RCU, TORTURE_BIN, or its build's.
 plan_bin() {
 	local b
 	b=$(plan_get bin <"$1")
+	[ -n "$b" ] || b=$(plan_tiny_bin "$1")
 	if [ -n "$b" ]; then
 		echo "$b"
 	elif [ -n "${TORTURE_BIN:-}" ]; then
@@ -310,11 +318,12 @@ check_tag_vars() {
 }
 
 # check_bin PLANFILE: the program that checks a plan's arguments: the
-# plan's own binary (again.sh), TORTURE_CHECK_BIN, TORTURE_BIN, or the
-# check_tag build.
+# plan's own binary (again.sh), TORTURE_TINY_BIN for Tiny RCU,
+# TORTURE_CHECK_BIN, TORTURE_BIN, or the check_tag build.
 check_bin() {
 	local b
 	b=$(plan_get bin <"$1")
+	[ -n "$b" ] || b=$(plan_tiny_bin "$1")
 	echo "${b:-${TORTURE_CHECK_BIN:-${TORTURE_BIN:-$TORTURE_TOP/$(build_dir "$(check_tag "$1")")/rcutorture}}}"
 }
 

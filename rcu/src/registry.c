@@ -666,12 +666,19 @@ void lrcu_qs_special(void)
 }
 
 /*
- * The outermost rcu_read_unlock() of a holdout (or a sched thread going
- * offline in a signal handler): tell the GP thread.  Async-signal-safe:
+ * An rcu_read_unlock() of a holdout (or a sched thread going offline in a
+ * signal handler): tell the GP thread.  The inline unlock comes here at
+ * any depth (it does not test the depth, so that a nested pair costs what
+ * an outermost one does): a nested one, its section still open, leaves
+ * need_qs and the booster's loan to the outermost one.  Async-signal-safe:
  * an atomic store, an atomic increment and a futex wake.
  */
 void lrcu_read_unlock_special(enum lrcu_flavor f)
 {
+	/* Owner-only word: a handler's nested section restores it. */
+	if (f == LRCU_PREEMPT &&
+	    (READ_ONCE(lrcu_reader.rw->ctr[LRCU_PREEMPT]) & LRCU_W_NEST_MASK))
+		return;
 	/* Clear before waking: the GP thread re-marks if still needed.
 	 * (Only a registered thread's need_qs is ever set.) */
 	WRITE_ONCE(lrcu_reader.rw->need_qs[f], 0);

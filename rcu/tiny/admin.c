@@ -25,21 +25,35 @@ struct lrcu__tiny_stats lrcu__tiny_stats;
 /* ------------------------------------------------------------------ */
 /* Parameters */
 
+#ifdef LRCU_INJECT
+/* rcutree.inject's values, by enum lrcu_tiny_bug (tiny.h). */
+static const char *const bug_names[] = {
+	[LRCU_TINY_BUG_NONE] = "none",
+	[LRCU_TINY_BUG_POLL_NOW] = "tiny_poll_now",
+	NULL
+};
+#endif
+
 static const struct tiny_param {
 	const char *name;
 	int *field;
 	int max;
 	const char *help;
+	const char *const *names;	/* the values by name (NULL: a number) */
 } tiny_params[] = {
-	{ "nr_cpus", NULL, 1, "CPUs: Tiny RCU is uniprocessor (1 only)" },
+	{ "nr_cpus", NULL, 1, "CPUs: Tiny RCU is uniprocessor (1 only)", NULL },
 	{ "debug_objects", &lrcu__tiny_params.debug_objects, 1,
-	  "report a second call_rcu() on a queued rcu_head" },
+	  "report a second call_rcu() on a queued rcu_head", NULL },
 	{ "rcupdate.rcu_expedited", &lrcu__tiny_params.rcu_expedited, 1,
-	  "rcu_gp_is_expedited() (every grace period is instant here)" },
+	  "rcu_gp_is_expedited() (every grace period is instant here)", NULL },
 	{ "rcupdate.rcu_normal", &lrcu__tiny_params.rcu_normal, 1,
-	  "rcu_gp_is_normal() (every grace period is instant here)" },
+	  "rcu_gp_is_normal() (every grace period is instant here)", NULL },
 	{ "rcupdate.rcu_normal_after_boot", &lrcu__tiny_params.rcu_normal_after_boot, 1,
-	  "rcu_normal from rcu_end_inkernel_boot() on" },
+	  "rcu_normal from rcu_end_inkernel_boot() on", NULL },
+#ifdef LRCU_INJECT
+	{ "rcutree.inject", &lrcu__tiny_params.inject, LRCU_TINY_BUG_POLL_NOW,
+	  "a deliberate bug (bin/mutation.sh): none, tiny_poll_now", bug_names },
+#endif
 };
 #define NPARAMS (sizeof(tiny_params) / sizeof(tiny_params[0]))
 
@@ -76,6 +90,11 @@ static int param_one(const char *tok, size_t len, bool apply, char *err, size_t 
 	val[tok + len - eq - 1] = '\0';
 	errno = 0;
 	v = strtol(val, &end, 0);
+	for (int i = 0; p->names && p->names[i]; i++)
+		if (!strcmp(val, p->names[i])) {
+			v = i;
+			end = val + strlen(val);
+		}
 	if (errno || end == val || *end || v < (p->field ? 0 : 1) || v > p->max) {
 		if (err)
 			snprintf(err, errlen, "%.*s: bad value (%s%d)", (int)len, tok,
@@ -127,7 +146,10 @@ int lrcu_param_get(const char *name, char *buf, size_t len)
 
 	if (!p)
 		return -1;
-	snprintf(buf, len, "%d", p->field ? READ_ONCE(*p->field) : 1);
+	if (p->names)
+		snprintf(buf, len, "%s", p->names[READ_ONCE(*p->field)]);
+	else
+		snprintf(buf, len, "%d", p->field ? READ_ONCE(*p->field) : 1);
 	return 0;
 }
 

@@ -287,10 +287,17 @@ unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
 
 bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 {
+	unsigned long now;
+
 	(void)f;
+	if (cookie == RCU_GET_STATE_COMPLETED)
+		return true;
 	/* Full: the count's move before the caller's frees (pairs with
 	 * gp_advance()'s). */
-	return cookie == RCU_GET_STATE_COMPLETED || LRCU_LOAD_MB(&lrcu_tiny_gp_seq) != cookie;
+	now = LRCU_LOAD_MB(&lrcu_tiny_gp_seq);
+	if (LRCU_TINY_INJECTED(LRCU_TINY_BUG_POLL_NOW))
+		return (long)(now - cookie) >= 0;
+	return now != cookie;
 }
 
 void lrcu_cond_sync(enum lrcu_flavor f, unsigned long cookie, const char *caller)

@@ -24,6 +24,7 @@ struct lrcu__tiny_params {
 	int rcu_expedited;	/* rcupdate.rcu_expedited (reported only) */
 	int rcu_normal;		/* rcupdate.rcu_normal (reported only) */
 	int rcu_normal_after_boot; /* rcupdate.rcu_normal_after_boot */
+	int inject;		/* rcutree.inject: enum lrcu_tiny_bug (INJECT=1) */
 };
 extern struct lrcu__tiny_params lrcu__tiny_params;	/* set before start */
 struct lrcu__tiny_stats {
@@ -44,6 +45,25 @@ void lrcu__tiny_misuse(void);
 bool lrcu__tiny_dobj_activate(struct rcu_head *head);
 void lrcu__tiny_dobj_deactivate(struct rcu_head *head);
 void lrcu__tiny_dobj_free_all(void);
+
+/*
+ * Deliberate bugs (make TINY=1 INJECT=1, bin/mutation.sh), chosen with
+ * rcutree.inject=NAME as Tree RCU's (rcu/src/inject.h): one realistic
+ * mistake each; in other builds LRCU_TINY_INJECTED() is the constant
+ * false and the mistake compiles away.
+ */
+enum lrcu_tiny_bug {
+	LRCU_TINY_BUG_NONE,
+	/* safety: a polled cookie judged complete in the section that took
+	 * it (Tree's "count reached the cookie" test on Tiny's cookie, which
+	 * is the current count, not a future one) */
+	LRCU_TINY_BUG_POLL_NOW,
+};
+#ifdef LRCU_INJECT
+#define LRCU_TINY_INJECTED(b)	__builtin_expect(READ_ONCE(lrcu__tiny_params.inject) == (b), 0)
+#else
+#define LRCU_TINY_INJECTED(b)	0
+#endif
 
 /* up.c */
 int lrcu__tiny_up_init(char *why, size_t len);

@@ -100,3 +100,14 @@ passes_as() {
 short_secs() {
 	if [ -n "${SAN:-}" ]; then echo "${1:-3}"; else echo "${2:-4}"; fi
 }
+
+# nocap_prefix: NOCAP becomes a command prefix that runs a program
+# without CAP_SYS_NICE and with RLIMIT_RTPRIO 0, where SCHED_FIFO is then
+# refused (setpriv and prlimit, as root); empty if it cannot be dropped so.
+nocap_prefix() {
+	NOCAP=()
+	if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null; then
+		NOCAP=(setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice prlimit --rtprio=0)
+	fi
+}

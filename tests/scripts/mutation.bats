@@ -47,12 +47,20 @@ MUTATION=$TOP/bin/mutation.sh
 	[[ $output == *--plugins* && $output == *libtorture_slots_NAME.so* ]]
 }
 
-@test "mutation.sh: a malformed bug table names its file and line" {
+@test "mutation.sh: a malformed bug table names its file and line; a Tiny RCU bug must name its scenarios" {
 	need_jq
-	printf 'poll_early safety yes\nbroken sometimes yes\n' >"$BATS_TEST_TMPDIR/bugs"
-	run env MUTATION_BUGS="$BATS_TEST_TMPDIR/bugs" "$MUTATION" --results "$BATS_TEST_TMPDIR/m"
-	[ "$status" -eq 2 ]
-	[[ $output == *"bugs:2: class 'sometimes' (expected safety or liveness)"* ]]
+	local -A want=(
+		["poll_early safety yes|broken sometimes yes"]="bugs:2: class 'sometimes' (expected safety or liveness)"
+		["tiny_poll_now safety yes"]="tiny_poll_now: a Tiny RCU bug needs its scenarios (@TINY01,...)"
+	)
+	local t
+	for t in "${!want[@]}"; do
+		tr '|' '\n' <<<"$t" >"$BATS_TEST_TMPDIR/bugs"
+		run env MUTATION_BUGS="$BATS_TEST_TMPDIR/bugs" "$MUTATION" --results "$BATS_TEST_TMPDIR/m"
+		[ "$status" -eq 2 ]
+		[[ $output == *"${want[$t]}"* ]]
+		[ ! -e "$BATS_TEST_TMPDIR/m/kill.json" ]
+	done
 }
 
 @test "mutation.sh: a short run catches poll_early and qs_never_recorded, no false alarm" {
@@ -80,5 +88,24 @@ MUTATION=$TOP/bin/mutation.sh
 	grep -q '<tr class="ok"><td>poll_early</td>' "$BATS_TEST_TMPDIR/m/kill.html"
 	if command -v gnuplot >/dev/null; then
 		[ -s "$BATS_TEST_TMPDIR/m/kill.png" ] && grep -q '<img src="kill.png"' "$BATS_TEST_TMPDIR/m/kill.html"
+	fi
+}
+
+@test "mutation.sh: a Tiny RCU bug runs on its Tiny scenarios with Tiny RCU's builds, the unmodified Tiny build there too" {
+	need_jq
+	[ -z "${SAN:-}" ] || skip "builds its own Tiny builds (run without SAN)"
+	printf 'tiny_poll_now safety yes @TINY01\n' >"$BATS_TEST_TMPDIR/bugs"
+	run env MUTATION_BUGS="$BATS_TEST_TMPDIR/bugs" "$MUTATION" --short --scenarios TINY01 \
+		--duration 3s --results "$BATS_TEST_TMPDIR/m"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	K=$BATS_TEST_TMPDIR/m/kill.json
+	[ -x "$TOP/build/torture-tiny-inject/rcutorture" ]
+	if chrt -f 2 true 2>/dev/null; then
+		jq -e -s '.[] | select(.bug == "tiny_poll_now") | .caught == 1 and .runs == 1 and
+			(.reason | test("cookie check"))' "$K"
+		jq -e -s '.[] | select(.bug == "none") | .scenario == "TINY01" and .caught == 0 and .runs == 1' "$K"
+	else	# SKIPPED runs neither catch nor miss
+		jq -e -s 'all(.[]; .runs == 0 and .skipped == 1)' "$K"
 	fi
 }

@@ -371,3 +371,16 @@ CONFIG_PREEMPT=y'
 	[[ ${lines[0]} == "torture.sh: --kill-previous: stopping bin/torture.sh pid $pid (its runs are judged as interrupted)" ]]
 	[ "$(ls -d "$BATS_TEST_TMPDIR"/res/*/ | wc -l)" -eq 2 ]
 }
+
+@test "--dryrun without CAP_SYS_NICE: the boost and preemption scenarios are SKIPPED naming why; the RCU's own start-up warning is a note" {
+	[ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null ||
+		skip "cannot drop CAP_SYS_NICE here (setpriv, prlimit as root)"
+	run env -u TORTURE_BIN TORTURE_CHECK_BIN="$REAL" setpriv --inh-caps=-sys_nice \
+		--bounding-set=-sys_nice prlimit --rtprio=0 "$TORTURE" --dryrun TREE03 BUSTED-BOOST
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"note: TREE03: rcu: rcutree.kthread_prio=2: this process may not make threads SCHED_FIFO"* ]]
+	[[ $output == *"  TREE03: SKIPPED: rcutorture.preempt_duration=10: preempting readers takes SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)"* ]]
+	[[ $output == *"  BUSTED-BOOST: SKIPPED: rcutorture.test_boost=2: the boost test's threads need SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)"* ]]
+}

@@ -7,9 +7,12 @@
 # boosting (the kernel's BUSTED-BOOST: test_boost=2), preemption episodes
 # happen, and the throttling setting is put back, even after kill -9; a
 # run that finds throttling switched back on mid-test says so.
-# Each obstacle (SCHED_FIFO refused, RCU threads below priority 2,
-# throttling that cannot be switched off) makes the run INCOMPLETE,
-# naming it: those checks run wherever they can be set up.
+# Where SCHED_FIFO is refused (no CAP_SYS_NICE: dropped by setpriv as
+# root) the boost test and reader preemption are SKIPPED naming why:
+# --check says skip, a run is refused (exit 2) and nothing runs.  The
+# other obstacles (RCU threads below priority 2, throttling that cannot
+# be switched off) make the run INCOMPLETE, naming them: those checks run
+# wherever they can be set up.
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 RT=/proc/sys/kernel/sched_rt_runtime_us
@@ -35,6 +38,23 @@ incomplete() {
 	fi
 }
 
+# skipped NAME TOKEN WHY ARGS...: where SCHED_FIFO is refused (under the
+# prefix in T_WRAP), --check says skip naming TOKEN and WHY, and a run
+# with ARGS is refused: exit 2, the reason on stderr, nothing run.
+skipped() {
+	local name=$1 tok=$2 why=$3 out
+	shift 3
+	out=$("${T_WRAP[@]}" "$RCUTORTURE" --check "$@" 2>/dev/null | grep -v '^note ')
+	[[ $out =~ ^skip\ [0-9]+:\ "rcutorture.$tok: $why"$ ]]
+	ok $? "$name: --check says skip, naming $tok ($out)"
+	run "$name" "$@" rcutorture.shutdown_secs=1
+	[ "$RC" = 2 ] && grep -qxF "rcutorture: rcutorture.$tok: $why" "$OUT" &&
+		! grep -q "Start of test" "$OUT" && [ ! -e "$DIR/summary.json" ]
+	ok $? "$name: a run is refused naming why, nothing run (status $RC)"
+}
+FIFO_BOOST="the boost test's threads need SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)"
+FIFO_PREEMPT="preempting readers takes SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)"
+
 rt_restored() {	# rt_restored WHAT: the throttling setting is as it was
 	local now
 	now=$(cat "$RT" 2>/dev/null)
@@ -42,9 +62,11 @@ rt_restored() {	# rt_restored WHAT: the throttling setting is as it was
 	ok $? "$1: sched_rt_runtime_us back to $RT0 (now $now)"
 }
 
-# 1. The boost test on a boosting RCU.
-# shellcheck disable=SC2086
-run boost $COMMON $BOOST rcutorture.shutdown_secs=$(short_secs 6 6)
+# 1. The boost test on a boosting RCU (where it may run).
+if [ -n "$CAN_RT" ]; then
+	# shellcheck disable=SC2086
+	run boost $COMMON $BOOST rcutorture.shutdown_secs=$(short_secs 6 6)
+fi
 if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ]; then
 	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
 	   grep -q "rcu_torture_boost started" "$OUT" &&
@@ -61,7 +83,7 @@ elif [ -n "$CAN_RT" ]; then
 	incomplete "boost test, throttling not writable" "real-time throttling is on"
 	skip "sched_rt_runtime_us put back" "$RT is not writable here"
 else
-	incomplete "boost test without SCHED_FIFO" "SCHED_FIFO, refused here"
+	skip "boost test on rcu with rcu_boost=1" "no SCHED_FIFO here (run as root)"
 	skip "sched_rt_runtime_us put back" "no SCHED_FIFO here (run as root)"
 fi
 
@@ -84,35 +106,37 @@ else
 fi
 
 # 3. RCU threads below priority 2 cannot be tested (the kernel warns).
-# shellcheck disable=SC2086
-run lowprio $COMMON rcutree.rcu_boost=1 rcutree.kthread_prio=1 rcutorture.shutdown_secs=1
 if [ -n "$CAN_RT" ]; then
+	# shellcheck disable=SC2086
+	run lowprio $COMMON rcutree.rcu_boost=1 rcutree.kthread_prio=1 rcutorture.shutdown_secs=1
 	incomplete "kthread_prio=1" "the RCU's threads run at real-time priority 1"
 else
-	incomplete "kthread_prio=1 without SCHED_FIFO" "SCHED_FIFO, refused here"
+	skip "kthread_prio=1: INCOMPLETE" "no SCHED_FIFO here (run as root)"
 fi
 
-# 4. Without CAP_SYS_NICE (dropped by setpriv where we have it): the boost
-# test and reader preemption are not run, and the run says so.
+# 4. Without CAP_SYS_NICE (dropped by setpriv where we have it, or
+# missing): the boost test, asked for (test_boost=2) or by a boosting RCU
+# (test_boost=1 with rcu_boost=1), and reader preemption are SKIPPED.
 NOCAP=()
 if [ -n "$CAN_RT" ]; then
-	if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
-		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null; then
-		NOCAP=(setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice prlimit --rtprio=0)
-	fi
+	nocap_prefix
+else
+	NOCAP=(env)
 fi
-if [ -z "$CAN_RT" ] || [ ${#NOCAP[@]} -gt 0 ]; then
+if [ ${#NOCAP[@]} -gt 0 ]; then
 	T_WRAP=("${NOCAP[@]}")
 	# shellcheck disable=SC2086
-	run nocap $COMMON $BOOST rcutorture.test_boost=2 rcutorture.preempt_duration=10 \
-		rcutorture.shutdown_secs=1
+	skipped nocap-boost2 "test_boost=2" "$FIFO_BOOST" $COMMON rcutorture.test_boost=2
+	# shellcheck disable=SC2086
+	skipped nocap-boost1 "test_boost=1" "$FIFO_BOOST" $COMMON $BOOST
+	# shellcheck disable=SC2086
+	skipped nocap-preempt "preempt_duration=10" "$FIFO_PREEMPT" $COMMON rcutorture.preempt_duration=10
 	T_WRAP=()
-	incomplete "no CAP_SYS_NICE: test_boost" "test_boost=2 (the boost test's threads need SCHED_FIFO, refused here"
-	tail -n 1 "$OUT" | grep -q "preempt_duration=10 (preempting readers takes SCHED_FIFO, refused here"
-	ok $? "no CAP_SYS_NICE: preempt_duration named too"
 else
-	skip "no CAP_SYS_NICE: test_boost" "cannot drop CAP_SYS_NICE here (setpriv, prlimit as root)"
-	skip "no CAP_SYS_NICE: preempt_duration" "cannot drop CAP_SYS_NICE here (setpriv, prlimit as root)"
+	for t in "test_boost=2 --check" "test_boost=2 run" "test_boost=1 --check" "test_boost=1 run" \
+		"preempt_duration --check" "preempt_duration run"; do
+		skip "no CAP_SYS_NICE: $t" "cannot drop CAP_SYS_NICE here (setpriv, prlimit as root)"
+	done
 fi
 
 # 5. Throttling that cannot be switched off: the file read-only in a mount
@@ -180,10 +204,10 @@ else
 fi
 
 # 8. Reader preemption: episodes happen and are counted.
-# shellcheck disable=SC2086
-run preempt $COMMON rcutorture.preempt_duration=10 rcutorture.preempt_interval=100 \
-	rcutorture.stall_cpu_holdoff=0 rcutorture.shutdown_secs=$(short_secs 3 3)
 if [ -n "$CAN_RT" ]; then
+	# shellcheck disable=SC2086
+	run preempt $COMMON rcutorture.preempt_duration=10 rcutorture.preempt_interval=100 \
+		rcutorture.stall_cpu_holdoff=0 rcutorture.shutdown_secs=$(short_secs 3 3)
 	if [ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" &&
 	   jq -e '.result == "SUCCESS" and .preemptions > 0' "$DIR/summary.json" >/dev/null; then
 		ok 0 "preempt_duration=10: SUCCESS, $(jq .preemptions "$DIR/summary.json") preemptions"
@@ -192,7 +216,7 @@ if [ -n "$CAN_RT" ]; then
 		show
 	fi
 else
-	incomplete "preempt_duration=10 without SCHED_FIFO" "SCHED_FIFO, refused here"
+	skip "preempt_duration=10: SUCCESS with preemptions" "no SCHED_FIFO here (run as root): SKIPPED above"
 fi
 
 done_testing

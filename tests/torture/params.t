@@ -107,6 +107,10 @@ check_is() {
 check_is rcutorture.reader_flavor=0x4 rcutorture.n_up_down=32 -- \
 	"unhonoured 1: rcutorture.reader_flavor=0x4: not honoured: torture_type=rcu has one reader flavor" \
 	"unhonoured 2: rcutorture.n_up_down=32: not honoured: torture_type=rcu has no up/down readers"
+# A token is named as written: the kernel's SRCU-L writes 0x4, another 4.
+check_is rcutorture.reader_flavor=4 rcutorture.n_up_down=0x20 -- \
+	"unhonoured 1: rcutorture.reader_flavor=4: not honoured: torture_type=rcu has one reader flavor" \
+	"unhonoured 2: rcutorture.n_up_down=0x20: not honoured: torture_type=rcu has no up/down readers"
 check_is rcutorture.reader_flavor=0x1 rcutorture.reader_flavor=0 rcutorture.n_up_down=0 --
 check_is rcutorture.torture_type=srcu rcutorture.reader_flavor=0x4 rcutorture.n_up_down=8 -- \
 	"unhonoured 3: rcutorture.n_up_down=8: not honoured: torture_type=srcu has no up/down readers with reader_flavor=0x4"

@@ -30,7 +30,8 @@ perf() {
 
 # The keys every line has, and those of each kind (jq: true or false).
 HOST='(.host | has("cores") and has("kernel") and has("membarrier") and has("liburcu")
-	and has("loadavg") and (.cores | type) == "number" and (.membarrier | type) == "boolean")'
+	and has("loadavg") and (.cores | type) == "number" and (.membarrier | type) == "boolean"
+	and .rcu == "tree" and has("up_cpu") and .up_cpu == null)'
 REF_FIGS='["empty_ns","nested_ns","net_ns","ns","updater_gps_per_s","wall_ns"]'
 REF_PARAMS='["loops","nreaders","qs_interval","read_flavor","read_section","readdelay","updater","updater_holdoff"]'
 GP_FIGS='["calls_per_s","cpu_per_call_us","cpu_per_gp_us","gps_per_call","gps_per_s",

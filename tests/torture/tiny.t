@@ -8,7 +8,8 @@
 # (cb_early).  Without CAP_SYS_NICE (dropped by setpriv where we have it)
 # --check says skip, and a run is refused naming the reason (exit 2).
 # Tree RCU's parameters (rcutree.*, the stall timeouts) are ignored with
-# the reason, as a Tiny kernel drops them.
+# the reason, as a Tiny kernel drops them; the urcu-* types are listed as
+# not in this build (not "install liburcu-dev").
 . "$(dirname "$0")/../lib/torture_prog.sh"
 
 TINY=$BUILD_DIR/tiny
@@ -20,6 +21,11 @@ if ! env -u MAKEFLAGS -u MAKELEVEL make -C "${TOP:-.}" -s TINY=1 ${SAN:+SAN=$SAN
 	exit
 fi
 RCUTORTURE=$TINY/rcutorture
+# liburcu's types are absent from the Tiny build whether liburcu-dev is
+# installed or not: it says why, not what to install.
+out=$("$RCUTORTURE" --list-types | grep '^urcu-')
+[ "$(grep -c "(not in this build: the Tiny RCU build has only Tiny RCU's types)$" <<<"$out")" = 5 ]
+ok $? "the Tiny build lists the urcu-* types as not in this build, for the true reason"
 SECS=$(short_secs 3 4)
 ALL="rcutorture.shutdown_secs=$SECS rcutorture.stat_interval=1 rcutorture.nreaders=2
 	rcutorture.n_barrier_cbs=2 rcutorture.stutter=1 rcutorture.fwd_progress_holdoff=1
@@ -45,11 +51,7 @@ if chrt -f 2 true 2>/dev/null; then
 	[ $? = 2 ] && grep -q "^ignored 2: rcutree.gp_init_delay=3: ignored: Tree RCU's" <<<"$out" &&
 		grep -q "^error 3: unknown parameter 'rcutorture.bogus'" <<<"$out"
 	ok $? "Tree RCU's parameters are ignored on Tiny RCU, as a Tiny kernel drops them; a typo is still an error"
-	NOCAP=()
-	if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
-		prlimit --rtprio=0 sh -c '! chrt -f 1 true' 2>/dev/null; then
-		NOCAP=(setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice prlimit --rtprio=0)
-	fi
+	nocap_prefix
 else
 	skip "rcu passes on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"
 	skip "sched passes on Tiny RCU" "SCHED_FIFO refused here (CAP_SYS_NICE: run as root)"

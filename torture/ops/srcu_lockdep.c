@@ -97,8 +97,69 @@ static void rwsem_up(struct ld_rwsem *s)
 
 #define SAY(out, ...)	(fprintf(out, "rcu_torture_init_srcu_lockdep: " __VA_ARGS__), fflush(out))
 
-/* The step after i (-1: none, the chain ends), said as the kernel says it. */
-static int next_step(FILE *out, const char *fl, const char *fs, const char *fu, int i,
+/*
+ * The test types (NN): what a step holds while it waits for the next
+ * step's domain.  SRCU and Tasks Trace (0, 3) hold a read-side section
+ * of their own domain (3: the first domain is Tasks Trace); SRCU/mutex
+ * and SRCU/rwsem (1, 2) first nest the lock in their domain's section
+ * ("read" form), then wait holding the lock alone ("write" form).  The
+ * names are what the kernel prints for each call.
+ */
+struct ld_test {
+	const char *what;
+	bool trace_first;	/* domain 0 is Tasks Trace (NN=3) */
+	const char *rd_lock, *rd_unlock, *wr_lock, *wr_unlock;	/* lock names */
+	void (*read_lock)(int i), (*read_unlock)(int i);
+	void (*write_lock)(int i), (*write_unlock)(int i);
+};
+
+static void mut_lock(int i) { mutex_lock(&muts[i]); }
+static void mut_unlock(int i) { mutex_unlock(&muts[i]); }
+static void rw_down_read(int i) { down_read(&rwsems[i]); }
+static void rw_down_write(int i) { down_write(&rwsems[i]); }
+static void rw_up(int i) { rwsem_up(&rwsems[i]); }
+
+static const struct ld_test ld_tests[] = {
+	[0] = { .what = "SRCU" },
+	[1] = { "SRCU/mutex", false, "mutex_lock", "mutex_unlock", "mutex_lock", "mutex_unlock",
+		mut_lock, mut_unlock, mut_lock, mut_unlock },
+	[2] = { "SRCU/rwsem", false, "down_read", "up_read", "down_write", "up_write",
+		rw_down_read, rw_up, rw_down_write, rw_up },
+	[3] = { .what = "SRCU and Tasks Trace RCU", .trace_first = true },
+};
+
+static bool is_trace(const struct ld_test *t, int i)
+{
+	return t->trace_first && i == 0;
+}
+
+static int domain_lock(const struct ld_test *t, int i)
+{
+	if (!is_trace(t, i))
+		return srcu_read_lock(srcus[i]);
+	rcu_read_lock_trace();
+	return 0;
+}
+
+static void domain_unlock(const struct ld_test *t, int i, int idx)
+{
+	if (is_trace(t, i))
+		rcu_read_unlock_trace();
+	else
+		srcu_read_unlock(srcus[i], idx);
+}
+
+static void domain_sync(const struct ld_test *t, int j)
+{
+	if (is_trace(t, j))
+		synchronize_rcu_tasks_trace();
+	else
+		synchronize_srcu(srcus[j]);
+}
+
+/* The step after i (-1: none, the chain ends), said as the kernel says
+ * it: "LOCK(i), SYNC(j), UNLOCK(i)". */
+static int next_step(FILE *out, const struct ld_test *t, const char *fl, const char *fu, int i,
 		     int cyclelen, int deadlock)
 {
 	int j = i + 1;
@@ -106,102 +167,45 @@ static int next_step(FILE *out, const char *fl, const char *fs, const char *fu, 
 	if (j >= cyclelen)
 		j = deadlock ? 0 : -1;
 	if (j >= 0)
-		SAY(out, "%s(%d), %s(%d), %s(%d)\n", fl, i, fs, j, fu, i);
+		SAY(out, "%s(%d), %s(%d), %s(%d)\n", fl, i,
+		    is_trace(t, j) ? "synchronize_rcu_tasks_trace" : "synchronize_srcu", j, fu, i);
 	else
 		SAY(out, "%s(%d), %s(%d)\n", fl, i, fu, i);
 	return j;
 }
 
-static void intro(FILE *out, long val, const char *what, int cyclelen, int deadlock)
+/* One cycle of test t: each step waits for the next step's domain while
+ * it holds its own section (NN=0, 3) or its lock (NN=1, 2). */
+static void ld_cycle(FILE *out, long val, const struct ld_test *t, int cyclelen, int deadlock)
 {
-	SAY(out, "test_srcu_lockdep = %05ld: %s %d-way %sdeadlock.\n", val, what, cyclelen,
+	int i, j, idx;
+
+	SAY(out, "test_srcu_lockdep = %05ld: %s %d-way %sdeadlock.\n", val, t->what, cyclelen,
 	    deadlock ? "" : "non-");
-}
-
-static void srcu_cycle(FILE *out, long val, int cyclelen, int deadlock)
-{
-	int i, j, idx;
-
-	intro(out, val, "SRCU", cyclelen, deadlock);
-	if (deadlock && cyclelen == 1)
+	if (!t->read_lock && deadlock && cyclelen == 1)
 		SAY(out, "Expect hang.\n");
 	for (i = 0; i < cyclelen; i++) {
-		j = next_step(out, "srcu_read_lock", "synchronize_srcu", "srcu_read_unlock", i,
-			      cyclelen, deadlock);
-		idx = srcu_read_lock(srcus[i]);
-		if (j >= 0)
-			synchronize_srcu(srcus[j]);
-		srcu_read_unlock(srcus[i], idx);
-	}
-}
-
-static void mutex_cycle(FILE *out, long val, int cyclelen, int deadlock)
-{
-	int i, j, idx;
-
-	intro(out, val, "SRCU/mutex", cyclelen, deadlock);
-	for (i = 0; i < cyclelen; i++) {
-		SAY(out, "srcu_read_lock(%d), mutex_lock(%d), mutex_unlock(%d), "
-		    "srcu_read_unlock(%d)\n", i, i, i, i);
-		idx = srcu_read_lock(srcus[i]);
-		mutex_lock(&muts[i]);
-		mutex_unlock(&muts[i]);
-		srcu_read_unlock(srcus[i], idx);
-		j = next_step(out, "mutex_lock", "synchronize_srcu", "mutex_unlock", i,
-			      cyclelen, deadlock);
-		mutex_lock(&muts[i]);
-		if (j >= 0)
-			synchronize_srcu(srcus[j]);
-		mutex_unlock(&muts[i]);
-	}
-}
-
-static void rwsem_cycle(FILE *out, long val, int cyclelen, int deadlock)
-{
-	int i, j, idx;
-
-	intro(out, val, "SRCU/rwsem", cyclelen, deadlock);
-	for (i = 0; i < cyclelen; i++) {
-		SAY(out, "srcu_read_lock(%d), down_read(%d), up_read(%d), srcu_read_unlock(%d)\n",
-		    i, i, i, i);
-		idx = srcu_read_lock(srcus[i]);
-		down_read(&rwsems[i]);
-		rwsem_up(&rwsems[i]);
-		srcu_read_unlock(srcus[i], idx);
-		j = next_step(out, "down_write", "synchronize_srcu", "up_write", i, cyclelen,
-			      deadlock);
-		down_write(&rwsems[i]);
-		if (j >= 0)
-			synchronize_srcu(srcus[j]);
-		rwsem_up(&rwsems[i]);
-	}
-}
-
-static void trace_cycle(FILE *out, long val, int cyclelen, int deadlock)
-{
-	int i, j, idx = 0;
-
-	intro(out, val, "SRCU and Tasks Trace RCU", cyclelen, deadlock);
-	if (deadlock && cyclelen == 1)
-		SAY(out, "Expect hang.\n");
-	for (i = 0; i < cyclelen; i++) {
-		j = next_step(out, i ? "srcu_read_lock" : "rcu_read_lock_trace",
-			      i == cyclelen - 1 ? "synchronize_rcu_tasks_trace" : "synchronize_srcu",
-			      i ? "srcu_read_unlock" : "rcu_read_unlock_trace", i, cyclelen, deadlock);
-		if (i)
-			idx = srcu_read_lock(srcus[i]);
-		else
-			rcu_read_lock_trace();
-		if (j >= 0) {
-			if (i == cyclelen - 1)
-				synchronize_rcu_tasks_trace();
-			else
-				synchronize_srcu(srcus[j]);
+		if (!t->read_lock) {
+			j = next_step(out, t, is_trace(t, i) ? "rcu_read_lock_trace" : "srcu_read_lock",
+				      is_trace(t, i) ? "rcu_read_unlock_trace" : "srcu_read_unlock",
+				      i, cyclelen, deadlock);
+			idx = domain_lock(t, i);
+			if (j >= 0)
+				domain_sync(t, j);
+			domain_unlock(t, i, idx);
+			continue;
 		}
-		if (i)
-			srcu_read_unlock(srcus[i], idx);
-		else
-			rcu_read_unlock_trace();
+		SAY(out, "srcu_read_lock(%d), %s(%d), %s(%d), srcu_read_unlock(%d)\n", i,
+		    t->rd_lock, i, t->rd_unlock, i, i);
+		idx = domain_lock(t, i);
+		t->read_lock(i);
+		t->read_unlock(i);
+		domain_unlock(t, i, idx);
+		j = next_step(out, t, t->wr_lock, t->wr_unlock, i, cyclelen, deadlock);
+		t->write_lock(i);
+		if (j >= 0)
+			domain_sync(t, j);
+		t->write_unlock(i);
 	}
 }
 
@@ -210,21 +214,10 @@ int rcut_srcu_lockdep(long val, FILE *out)
 	int deadlock = (int)(val / 1000), testtype = (int)(val / 10 % 100);
 	int cyclelen = (int)(val % 10);
 
-	if (deadlock == !!deadlock && cyclelen > 0) {
-		switch (testtype) {
-		case 0:
-			srcu_cycle(out, val, cyclelen, deadlock);
-			return 0;
-		case 1:
-			mutex_cycle(out, val, cyclelen, deadlock);
-			return 0;
-		case 2:
-			rwsem_cycle(out, val, cyclelen, deadlock);
-			return 0;
-		case 3:
-			trace_cycle(out, val, cyclelen, deadlock);
-			return 0;
-		}
+	if (deadlock == !!deadlock && cyclelen > 0 &&
+	    testtype < (int)(sizeof(ld_tests) / sizeof(ld_tests[0]))) {
+		ld_cycle(out, val, &ld_tests[testtype], cyclelen, deadlock);
+		return 0;
 	}
 	SAY(out, "test_srcu_lockdep = %05ld does nothing.\n", val);
 	SAY(out, "test_srcu_lockdep = DNNL.\n");

@@ -87,9 +87,10 @@ bool perf_checked(const struct perf_cli *cli)
 	return cli->check_only;
 }
 
+/* The CPUs "one per CPU" counts: one on a uniprocessor RCU (up.c). */
 long perf_ncpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = perf_up() ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? n : 1;
 }
@@ -112,6 +113,8 @@ int perf_pin(long k)
 	long want, seen = -1;
 	int cpu;
 
+	if (perf_up())
+		return 0;	/* every thread stays on the group's one CPU */
 	pthread_once(&pin_once, pin_read_mask);
 	if (pin_n <= 0)
 		return -1;
@@ -213,7 +216,9 @@ static void usage(const struct perf_cli *cli, const char *intro)
 	       "                 per measurement, then the targets) to FILE; '-' is stdout,\n"
 	       "                 and the table then goes to stderr\n"
 	       "  --check        check the arguments (and the types) and exit: 0 if all are\n"
-	       "                 good, else 2 (3: a plugin does not load) with a one-line error\n"
+	       "                 good, else 2 (3: a plugin does not load; 4: a type cannot\n"
+	       "                 run here: not built, or Tiny RCU without SCHED_FIFO) with a\n"
+	       "                 one-line error\n"
 	       "  --list-types   the torture types that can be measured\n\n"
 	       "Parameters (kernel names where it has them; 'list' ones take V1,V2,...\n"
 	       "and every combination is measured, round by round):\n"
@@ -418,6 +423,10 @@ int perf_setup(struct perf_cli *cli, int argc, char **argv, const char *intro)
 	rc = find_types(cli);
 	if (!rc)
 		rc = lib_params(cli, libargs);
+	if (!rc)
+		rc = perf_up_check(cli);
+	if (!rc && !cli->check_only)
+		rc = perf_up_setup(cli);
 	if (!rc && !cli->check_only)
 		rc = init_types(cli);
 	if (!rc && !cli->check_only && p_holdoff.v[0])

@@ -312,11 +312,12 @@ void perf_host_json(struct jw *w)
 	if (uname(&u))
 		strcpy(u.release, "?");
 	jw_obj(w, "host");
-	jw_int(w, "cores", perf_ncpus());
+	jw_int(w, "cores", sysconf(_SC_NPROCESSORS_ONLN));	/* the machine's */
 	jw_str(w, "kernel", u.release);
 	jw_bool(w, "membarrier", host_membarrier());
 	jw_str(w, "liburcu", PERF_LIBURCU_VERSION);
 	jw_num(w, "loadavg", host_loadavg());
+	perf_up_json(w);
 	jw_close(w);
 }
 

@@ -68,8 +68,10 @@ struct perf_cli {
 
 /* Parse argv (see perf_usage()), find and initialise the types.  Returns
  * 0, or the exit status after printing a one-line error (2: bad input,
- * 3: a type failed to load or initialise); -1 after --help/--list-types
- * (exit 0).  With --check the types are found but not initialised. */
+ * 3: a type failed to load or initialise, 4: a type cannot run here: not
+ * built, the kernel's only, or Tiny RCU where SCHED_FIFO is refused); -1
+ * after --help/--list-types (exit 0).  With --check the types are found
+ * but not initialised, and Tiny RCU's SCHED_FIFO is tried and undone. */
 int perf_setup(struct perf_cli *cli, int argc, char **argv, const char *intro);
 /* --check: the program's own checks passed too; says so (true: exit 0). */
 bool perf_checked(const struct perf_cli *cli);
@@ -79,6 +81,20 @@ long perf_ncpus(void);
  * count from the first, readers from the last, so that as many of each
  * as there are CPUs never share one.  -1 if it cannot. */
 int perf_pin(long k);
+
+/* ------------------------------------------------------------------ */
+/* A uniprocessor RCU (Tiny RCU: TORTURE_OPS_UP types; up.c) */
+
+/* Before anything runs: 2 if the types mix uniprocessor and others, 4
+ * (after saying why) if they are uniprocessor ones and SCHED_FIFO is
+ * refused here; 0 otherwise. */
+int perf_up_check(const struct perf_cli *cli);
+/* Uniprocessor types: the calling (main) thread onto one CPU under
+ * SCHED_FIFO, before the RCU starts; 0, or 4 after saying why. */
+int perf_up_setup(const struct perf_cli *cli);
+bool perf_up(void);		/* perf_up_setup() put us on one CPU */
+void perf_up_yield(void);	/* cond_resched(): outside sections only */
+void perf_up_watcher(void);	/* this thread preempts the group */
 
 /* ------------------------------------------------------------------ */
 /* Time and CPU time */
@@ -134,10 +150,12 @@ void jw_str(struct jw *w, const char *key, const char *v);	/* NULL: null */
 void jw_num(struct jw *w, const char *key, double v);		/* NaN: null */
 void jw_int(struct jw *w, const char *key, long v);
 void jw_bool(struct jw *w, const char *key, bool v);
+/* "host":{cores kernel membarrier liburcu loadavg rcu up_cpu} */
 void perf_host_json(struct jw *w);
+void perf_up_json(struct jw *w);	/* the RCU that ran: "rcu", "up_cpu" */
 /* One membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (registering the
  * process first): 0, or -1 if the kernel lacks it.  Main thread only. */
-int perf_membarrier(void);	/* "host":{cores kernel membarrier liburcu loadavg} */
+int perf_membarrier(void);
 
 /* ------------------------------------------------------------------ */
 /* Statistics */

@@ -10,9 +10,10 @@
 
 PERF_BINS        := $(BUILD)/refscale $(BUILD)/rcuscale
 PERF_COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,torture/perf/cli.c torture/perf/common.c \
-	torture/perf/sweep.c)
+	torture/perf/sweep.c torture/perf/up.c)
 # torture.mk, read before this file, chose the ops objects and LIBURCU.
-PERF_OPS_OBJS     := $(filter $(BUILD)/obj/torture/ops/% $(BUILD)/obj/torture/types.o,$(TORTURE_OBJS))
+PERF_OPS_OBJS     := $(filter $(BUILD)/obj/torture/ops/% $(BUILD)/obj/torture/types.o \
+	$(BUILD)/obj/torture/may_rt.o,$(TORTURE_OBJS))
 PERF_URCU_VERSION := $(if $(filter 1,$(LIBURCU)),$(shell pkg-config --modversion liburcu-memb))
 EXTRA_CFLAGS_torture/perf/ := $(if $(PERF_URCU_VERSION),-DPERF_LIBURCU_VERSION='"$(PERF_URCU_VERSION)"')
 # ... so it is compiled again when that choice changes.

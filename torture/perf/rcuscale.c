@@ -218,6 +218,7 @@ static void *reader_main(void *arg)
 		}
 		/* Relaxed: a counter the main thread samples. */
 		WRITE_ONCE(t->reads, t->reads + 64);
+		perf_up_yield();	/* one CPU: the writers must run too */
 	}
 	atomic_add(s, &sink);	/* keep the loads */
 	if (ok) {
@@ -277,6 +278,8 @@ static void *writer_main(void *arg)
 			t->lat_us[i] = (perf_now_ns() - t0) / 1e3;
 		if (p_writer_holdoff.v[0])
 			perf_sleep_us((unsigned long)p_writer_holdoff.v[0]);
+		else
+			perf_up_yield();	/* one CPU: the readers must run too */
 	}
 	if (ok && kind == K_ASYNC)
 		o->cb_barrier();	/* every callback has run and stored its sample */
@@ -603,6 +606,26 @@ static void *blocker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The same on one CPU (up.c): a reader must not block in its section
+ * there, so the queueing thread holds grace periods off with a section of
+ * its own (a callback queued inside a section runs after it ends).
+ */
+static double up_cb_memory(const struct torture_ops *o, struct torture_cb **objs, long n)
+{
+	long r0, r1, i;
+	int idx = o->readlock();
+
+	r0 = rss_bytes();
+	for (i = 0; i < n; i++)
+		perf_call(o, objs[i], free_cb);
+	r1 = rss_bytes();
+	o->readunlock(idx);
+	o->cb_barrier();
+	free(objs);
+	return (double)(r1 - r0) / (double)n;
+}
+
 /* Bytes the RCU allocates per queued callback, grace periods held off. */
 static double cb_memory(const struct torture_ops *o, long n)
 {
@@ -616,6 +639,8 @@ static double cb_memory(const struct torture_ops *o, long n)
 	 * lazily (liburcu's call_rcu thread). */
 	perf_call(o, warm, free_cb);
 	o->cb_barrier();
+	if (perf_up())
+		return up_cb_memory(o, objs, n);
 	perf_gate_init(&b.gate, 2);
 	if (perf_spawn(&b.t, "rs_blocker", blocker_main, &b))
 		exit(3);
@@ -759,6 +784,8 @@ static int exp_targets(const struct perf_sweep *s, struct perf_target *t, int n,
 	long p0[PERF_MAXP];
 	int i, k;
 
+	if (perf_up())
+		return n;	/* Tiny RCU: every grace period is instant */
 	for (i = 0; i < s->ncells; i++) {
 		const struct perf_cell *c = &s->cells[i], *o;
 
@@ -1007,7 +1034,8 @@ int main(int argc, char **argv)
 			cb_targets(&s, &cli);
 		else
 			gp_targets(&s, &cli);
-		if (!p_kfree.v[0] && exp_has(1))
+		/* One CPU: no other thread for membarrier() to interrupt. */
+		if (!p_kfree.v[0] && exp_has(1) && !perf_up())
 			membarrier_floor(&cli);
 	}
 	perf_sweep_free(&s);

@@ -234,6 +234,8 @@ static void *updater_main(void *arg)
 		atomic_inc(&rd->updater_gps);	/* a count */
 		if (p_updater_holdoff.v[0])
 			perf_sleep_us((unsigned long)p_updater_holdoff.v[0]);
+		else
+			perf_up_yield();	/* one CPU: let the readers run */
 	}
 	perf_updater_stop(o);
 	return NULL;

@@ -446,6 +446,7 @@ static bool wd_started;
 static void *watchdog(void *arg)
 {
 	(void)arg;
+	perf_up_watcher();	/* it must see a thread of the group that spins */
 	pthread_mutex_lock(&wd_lock);
 	for (;;) {
 		struct timespec ts;

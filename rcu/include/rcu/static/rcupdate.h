@@ -178,55 +178,58 @@ static inline void lrcu_reader_fence(void)
 static inline void lrcu_read_lock_inline(void)
 {
 	struct lrcu_rword *r = lrcu_reader.rw;
-	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
+	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]), nw;
 
 	/*
-	 * The order and hints of these tests decide which pair is cheaper,
-	 * by how GCC lays the paths out.  Nested first, then the fast
-	 * outermost path, hinted so, with the outermost unlock hinted: an
-	 * outermost pair 0.99x liburcu-memb's and a nested one 0.99x the
-	 * outermost; the fast path first and hinted, 0.94x and 1.1x; unhinted,
-	 * 1.5x and 0.6x (build/bench/readloop-*, medians over four loop
-	 * offsets, an AMD EPYC, 2026-12-07).
+	 * One test, not taken on either fast path: the word is neither
+	 * nested nor REG only on an outermost section that must go to the
+	 * library (below).  Then the nested and the outermost fast paths
+	 * differ only in the value stored, which GCC selects without a
+	 * branch (cmov): a nested pair costs what an outermost one does
+	 * (with a branch between them one of the two took a jump more and
+	 * cost 0.9-1.2x the other by layout and hints; build/bench/readloop-rcu,
+	 * an AMD EPYC, 2026-12-07).
 	 */
-	if (LRCU_UNLIKELY(w & LRCU_W_NEST_MASK)) {
-#ifdef CONFIG_PROVE_RCU
-		if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
-			lrcu_read_misuse("rcu_read_lock() nesting overflow");
-#endif
-		/* Nested: only the depth changes; nobody orders against it. */
-		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w + 1);
-	} else if (LRCU_LIKELY(w & LRCU_W_REG)) {
-		/*
-		 * Outermost, fast: store the published word.  Its acquire
-		 * load pairs with the release store that publishes a grace
-		 * period's start (gp_seq_publish() in tree.c): a reader that
-		 * sees the new GP also sees every removal made before it, so
-		 * the GP may ignore it.  The store's release (a plain store
-		 * on x86): the previous sections are over before a word
-		 * showing the new grace period, which any scan counts as
-		 * quiescent; pairs with the scans' acquire load (leaf_qs()
-		 * in tree.c), before the grace period's heavy fence or after
-		 * it (the fence may have come while the previous section was
-		 * still inside: rcu/formal's relaxed-lock mutant).
-		 */
-		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT],
-				   LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_PREEMPT].word));
-		/*
-		 * Word store before the section's loads; pairs with G, the
-		 * membarrier() the GP thread issues before it reads reader
-		 * words (gp_scan_prepare() in rcu/src/tree.c).  A REG word
-		 * means membarrier() is in use: a compiler barrier is the
-		 * reader's half.
-		 */
-		LRCU_BARRIER();	/* pairs with G (tree.c) */
-	} else {
+	if (LRCU_UNLIKELY(!(w & (LRCU_W_NEST_MASK | LRCU_W_REG)))) {
 		/* Outermost without REG: the first section since
 		 * registering (joins the flavor), a reader that fences
 		 * itself (no membarrier()), or one on an unregistered
 		 * thread (reported). */
 		lrcu_read_lock_slow();
+		return;
 	}
+#ifdef CONFIG_PROVE_RCU
+	if (LRCU_UNLIKELY((w & LRCU_W_NEST_MASK) == LRCU_W_NEST_MASK))
+		lrcu_read_misuse("rcu_read_lock() nesting overflow");
+#endif
+	/*
+	 * Outermost: store the published word.  Its acquire load pairs
+	 * with the release store that publishes a grace period's start
+	 * (gp_seq_publish() in tree.c): a reader that sees the new GP also
+	 * sees every removal made before it, so the GP may ignore it.
+	 * Nested: only the depth changes (nobody orders against it; the
+	 * load is the outermost path's, taken to keep the paths one).
+	 */
+	nw = LRCU_LOAD_ACQUIRE(&lrcu_gp_pub[LRCU_PREEMPT].word);
+	nw = (w & LRCU_W_NEST_MASK) ? w + 1 : nw;
+	/*
+	 * The store's release (a plain store on x86): the previous sections
+	 * are over before a word showing the new grace period, which any
+	 * scan counts as quiescent; pairs with the scans' acquire load
+	 * (leaf_qs() in tree.c), before the grace period's heavy fence or
+	 * after it (the fence may have come while the previous section was
+	 * still inside: rcu/formal's relaxed-lock mutant).
+	 */
+	LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT], nw);
+	/*
+	 * Word store before the section's loads; pairs with G, the
+	 * membarrier() the GP thread issues before it reads reader words
+	 * (gp_scan_prepare() in rcu/src/tree.c).  A REG word means
+	 * membarrier() is in use: a compiler barrier is the reader's half.
+	 * (A nested section of a reader that fences itself: its outermost
+	 * lock fenced already.)
+	 */
+	LRCU_BARRIER();	/* pairs with G (tree.c) */
 }
 
 static inline void lrcu_read_unlock_inline(void)
@@ -234,42 +237,51 @@ static inline void lrcu_read_unlock_inline(void)
 	struct lrcu_rword *r = lrcu_reader.rw;
 	unsigned long w = LRCU_READ_ONCE(r->ctr[LRCU_PREEMPT]);
 
-	if (LRCU_LIKELY((w & LRCU_W_NEST_MASK) == 1)) {
-		/*
-		 * Release: the section's loads complete before the word says
-		 * quiescent; pairs with the acquire load in gp_scan_leaf().
-		 */
-		LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT], w - 1);
-		/*
-		 * Word store before the need_qs load; pairs with G, the GP
-		 * thread's need_qs store + membarrier()/LRCU_SMP_MB() + word
-		 * load (gp_force_qs() in rcu/src/tree.c), so either it sees
-		 * us quiescent or we see its request and wake it.  REG says
-		 * membarrier() is in use (a compiler barrier suffices here);
-		 * without it the reader fences itself.
-		 */
-		if (LRCU_LIKELY(w & LRCU_W_REG))
-			LRCU_BARRIER();	/* pairs with G (tree.c) */
-#ifdef LRCU_INJECT
-		else if (lrcu_inject_no_reader_fence)
-			LRCU_BARRIER();	/* INJECTED: the fence is missing */
-#endif
-		else
-			LRCU_SMP_MB();	/* pairs with G (tree.c) */
-		/* Relaxed: after the fence above. */
-		if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT])))
-			lrcu_read_unlock_special(LRCU_PREEMPT);
-	} else if (LRCU_LIKELY(w & LRCU_W_NEST_MASK)) {
-		LRCU_WRITE_ONCE(r->ctr[LRCU_PREEMPT], w - 1);
-#ifdef LRCU_INJECT
-		if (LRCU_UNLIKELY(lrcu_inject_nested_qs))
-			lrcu_inject_nested_unlock();	/* INJECTED: reports while inside */
-#endif
-	} else {
+	/*
+	 * As the lock, one path for the nested and the outermost unlock:
+	 * both store the word minus one, and the outermost one's extra
+	 * steps are tests that are not taken on either fast path.
+	 */
+	if (LRCU_UNLIKELY(!(w & LRCU_W_NEST_MASK))) {
 		/* Depth 0: nothing to unlock (and, on a thread that never
 		 * read, nothing writable: ->rw is still read-only). */
 		lrcu_read_misuse("rcu_read_unlock() without matching rcu_read_lock()");
+		return;
 	}
+	/*
+	 * Release: the section's loads complete before the word says
+	 * quiescent; pairs with the acquire load in gp_scan_leaf().
+	 */
+	LRCU_STORE_RELEASE(&r->ctr[LRCU_PREEMPT], w - 1);
+	/*
+	 * Outermost: word store before the need_qs load; pairs with G, the
+	 * GP thread's need_qs store + membarrier()/LRCU_SMP_MB() + word
+	 * load (gp_force_qs() in rcu/src/tree.c), so either it sees us
+	 * quiescent or we see its request and wake it.  REG says
+	 * membarrier() is in use (a compiler barrier suffices); without it
+	 * the reader fences itself, at every depth (one test; such readers
+	 * fence every outermost lock anyway).
+	 */
+	if (LRCU_LIKELY(w & LRCU_W_REG))
+		LRCU_BARRIER();	/* pairs with G (tree.c) */
+#ifdef LRCU_INJECT
+	else if (lrcu_inject_no_reader_fence)
+		LRCU_BARRIER();	/* INJECTED: the fence is missing */
+#endif
+	else
+		LRCU_SMP_MB();	/* pairs with G (tree.c) */
+	/*
+	 * Relaxed: after the fence above.  Set only while a grace period
+	 * waits for this reader; a nested unlock then goes to the library
+	 * too, which finds the section still open and leaves the report to
+	 * the outermost one (no depth test here).
+	 */
+	if (LRCU_UNLIKELY(LRCU_READ_ONCE(r->need_qs[LRCU_PREEMPT])))
+		lrcu_read_unlock_special(LRCU_PREEMPT);
+#ifdef LRCU_INJECT
+	if (LRCU_UNLIKELY(lrcu_inject_nested_qs) && (w & LRCU_W_NEST_MASK) != 1)
+		lrcu_inject_nested_unlock();	/* INJECTED: reports while inside */
+#endif
 }
 
 #if defined(LRCU_SCHED_FREE_MARKERS) && !defined(CONFIG_PROVE_RCU)
