@@ -52,8 +52,16 @@ Options:
                    (make WEAKMEM=1 INJECT=1, docs/design/weakmem.md), the
                    scenario list scenarios/MUTATION-WEAKMEM, and the
                    unmodified weak-memory build for false alarms
+  --plugins        the plugin mutant set: each bug of
+                   configs/mutation-plugins.bugs is a deliberately broken
+                   plugin RCU with its own reader slots
+                   (BUILD/torture/libtorture_slots_NAME.so, from
+                   torture/examples/plugin_slots.c), run as
+                   rcutorture.torture_type=lib:... on scenarios/MUTATION-PLUGINS;
+                   the correct plugin (libtorture_slots.so) for false alarms
   --short          CI: --duration 10s --repeat 1, scenarios TREE02 TREE03
-                   (--weakmem: WEAKMEM01 WEAKMEM04), hang timeout 5 s, only
+                   (--weakmem: WEAKMEM01 WEAKMEM04; --plugins: PLUGIN01),
+                   hang timeout 5 s, only
                    the must-catch bugs (unless --bugs names others)
   --help           this text
 EOF
@@ -67,6 +75,7 @@ OPT_RESULTS=
 OPT_EXTRA=
 OPT_MUST_ONLY=0
 OPT_WEAKMEM=0
+OPT_PLUGINS=0
 BUGFILE=''
 # The build flavour: the folders of the deliberate-bug and unmodified
 # builds and their make variables (--weakmem: the weak-memory ones).
@@ -96,6 +105,7 @@ parse_options() {
 		--results) (($# >= 2)) || die 2 "$1: needs a value"; OPT_RESULTS=$2; shift ;;
 		--short) short=1 ;;
 		--weakmem) OPT_WEAKMEM=1 ;;
+		--plugins) OPT_PLUGINS=1 ;;
 		*) die 2 "$1: unknown option (see --help)" ;;
 		esac
 		shift
@@ -106,12 +116,17 @@ parse_options() {
 		[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS=MUTATION-WEAKMEM
 		INJECT_BUILD=build/torture-inject-weakmem PLAIN_BUILD=build/torture-weakmem
 		BUILD_VARS=(WEAKMEM=1)
+	elif ((OPT_PLUGINS)); then
+		BUGFILE=${MUTATION_BUGS:-$TORTURE_TOP/configs/mutation-plugins.bugs}
+		[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS=MUTATION-PLUGINS
 	fi
 	if ((short)); then	# defaults for what was not given
 		[ -n "${GIVEN[DURATION]:-}" ] || OPT_DURATION=10s
 		[ -n "${GIVEN[REPEAT]:-}" ] || OPT_REPEAT=1
 		if ((OPT_WEAKMEM)); then
 			[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS="WEAKMEM01 WEAKMEM04"
+		elif ((OPT_PLUGINS)); then
+			[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS=PLUGIN01
 		else
 			[ -n "${GIVEN[SCENARIOS]:-}" ] || OPT_SCENARIOS="TREE02 TREE03"
 		fi
@@ -204,26 +219,42 @@ tiny_scenarios() {
 TINY_BIN=
 
 main() {
-	local rep name class must rest rows scens tiny tiny_inject=
+	local rep name class must rest rows scens tiny bug_bin slots tiny_inject=''
+	local bug_arg=rcutree.inject= bug_so='' none_arg=''
 	parse_options "$@"
+	# What runs a bug (an INJECT=1 build's rcutree.inject=NAME, or with
+	# --plugins the plain build's broken plugin NAME) and the unmodified
+	# column (the plain build, or the correct plugin).
+	bug_bin=$TORTURE_TOP/$INJECT_BUILD/rcutorture slots=$PLAIN_BUILD/torture/libtorture_slots
 	have jq || die 2 "jq not found (Debian package jq): the kill table is made from summary.json"
 	rows=$(bug_rows) || exit 2
 	tiny=$(tiny_scenarios "$rows") || exit 2
 	RES=${OPT_RESULTS:-$TORTURE_TOP/results/mutation-$(date +%Y.%m.%d-%H.%M.%S)}
 	mkdir -p "$RES" || die 2 "--results $RES: cannot create"
 	: >"$RES/runs.tsv"
-	echo "$PROG: building the deliberate-bug build (make INJECT=1 ${BUILD_VARS[*]})"
-	make -C "$TORTURE_TOP" -j"$(nproc)" INJECT=1 "${BUILD_VARS[@]}" BUILD=$INJECT_BUILD \
-		"$INJECT_BUILD/rcutorture" >"$RES/build-inject.log" 2>&1 ||
-		die 1 "make INJECT=1 ${BUILD_VARS[*]} failed (see $RES/build-inject.log)"
-	make -C "$TORTURE_TOP" -j"$(nproc)" "${BUILD_VARS[@]}" BUILD=$PLAIN_BUILD \
-		"$PLAIN_BUILD/rcutorture" >"$RES/build-plain.log" 2>&1 ||
-		die 1 "make ${BUILD_VARS[*]} failed (see $RES/build-plain.log)"
-	if [ -n "$tiny" ]; then
-		echo "$PROG: building Tiny RCU's (make TINY=1 INJECT=1, make TINY=1)"
-		build tiny-inject TINY=1 INJECT=1
-		build tiny TINY=1
-		tiny_inject=$TORTURE_TOP/build/torture-tiny-inject/rcutorture
+	if ((OPT_PLUGINS)); then
+		echo "$PROG: building rcutorture and the slot plugins"
+		# shellcheck disable=SC2046
+		make -C "$TORTURE_TOP" -j"$(nproc)" BUILD=$PLAIN_BUILD "$PLAIN_BUILD/rcutorture" "$slots.so" \
+			$(awk '{ print "'"$slots"'_" $1 ".so" }' <<<"$rows") >"$RES/build-plain.log" 2>&1 ||
+			die 1 "make failed (see $RES/build-plain.log)"
+		bug_bin=$TORTURE_TOP/$PLAIN_BUILD/rcutorture
+		bug_arg=rcutorture.torture_type=lib:$TORTURE_TOP/${slots}_ bug_so=.so
+		none_arg=rcutorture.torture_type=lib:$TORTURE_TOP/$slots.so
+	else
+		echo "$PROG: building the deliberate-bug build (make INJECT=1 ${BUILD_VARS[*]})"
+		make -C "$TORTURE_TOP" -j"$(nproc)" INJECT=1 "${BUILD_VARS[@]}" BUILD=$INJECT_BUILD \
+			"$INJECT_BUILD/rcutorture" >"$RES/build-inject.log" 2>&1 ||
+			die 1 "make INJECT=1 ${BUILD_VARS[*]} failed (see $RES/build-inject.log)"
+		make -C "$TORTURE_TOP" -j"$(nproc)" "${BUILD_VARS[@]}" BUILD=$PLAIN_BUILD \
+			"$PLAIN_BUILD/rcutorture" >"$RES/build-plain.log" 2>&1 ||
+			die 1 "make ${BUILD_VARS[*]} failed (see $RES/build-plain.log)"
+		if [ -n "$tiny" ]; then
+			echo "$PROG: building Tiny RCU's (make TINY=1 INJECT=1, make TINY=1)"
+			build tiny-inject TINY=1 INJECT=1
+			build tiny TINY=1
+			tiny_inject=$TORTURE_TOP/build/torture-tiny-inject/rcutorture
+		fi
 	fi
 	for ((rep = 1; rep <= OPT_REPEAT; rep++)); do
 		while read -r name class must rest; do
@@ -233,15 +264,15 @@ main() {
 				scens=${scens#@} scens=${scens//,/ }
 			fi
 			echo "$PROG: $name ($class), round $rep of $OPT_REPEAT"
-			TINY_BIN=$tiny_inject run_set "$name.$rep" "$TORTURE_TOP/$INJECT_BUILD/rcutorture" \
-				"rcutree.inject=$name rcutorture.stop_on_error=1 $OPT_EXTRA $rest" "$scens"
+			TINY_BIN=$tiny_inject run_set "$name.$rep" "$bug_bin" \
+				"$bug_arg$name$bug_so rcutorture.stop_on_error=1 $OPT_EXTRA $rest" "$scens"
 		done <<<"$rows"
 		echo "$PROG: unmodified build, round $rep of $OPT_REPEAT"
 		# The Tiny bugs' scenarios too, on the unmodified Tiny build.
 		# shellcheck disable=SC2086  # one name a word
 		scens=$(printf '%s\n' $OPT_SCENARIOS $tiny | awk '!seen[$0]++' | paste -sd' ' -)
 		TINY_BIN=${tiny:+$TORTURE_TOP/build/torture-tiny/rcutorture} run_set "none.$rep" \
-			"$TORTURE_TOP/$PLAIN_BUILD/rcutorture" "$OPT_EXTRA" "$scens"
+			"$TORTURE_TOP/$PLAIN_BUILD/rcutorture" "$none_arg $OPT_EXTRA" "$scens"
 	done
 	table "$rows"
 }

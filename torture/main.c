@@ -256,7 +256,7 @@ static void cookie_check_completed(void)
 static int start_threads(void)
 {
 	int (*const starters[])(void) = {
-		readers_start, writers_start, stats_start, barrier_start, stutter_start,
+		readers_start, regorder_start, writers_start, stats_start, barrier_start, stutter_start,
 		onoff_start, shuffle_start, fqs_start, stall_start, fwd_prog_start,
 		read_exit_start, nocb_toggle_start, updown_start, gpwd_start, boost_start,
 		preempt_start,

@@ -651,8 +651,12 @@ void *rcu_torture_reader(void *arg)
 	struct torture_reader *r = arg;
 	unsigned long lastsleep = torture_now_us();
 	bool qsbr = cur_ops->flags & TORTURE_OPS_QSBR;
+	int rc;
 
-	if (torture_reader_register(torture_reader_cpu_plan(r->id)))
+	regorder_reader_turn(r);	/* an RCU with its own slots: in a seeded order */
+	rc = torture_reader_register(torture_reader_cpu_plan(r->id));
+	regorder_reader_tried(r);
+	if (rc)
 		return NULL;	/* counted and reported: a FAILURE */
 	WRITE_ONCE(r->cpu, torture_thread_cpu());	/* onoff's hint */
 	torverbose(" rcu_torture_reader task started");

@@ -300,10 +300,18 @@ struct torture_reader {
 	int cpu;			/* its CPU number, -1 if none; atomic */
 	unsigned char *sb_buf;		/* weak_mem: lines to store to (owner) */
 	unsigned long span_window;	/* last quiet window it spanned (oracle.c) */
+	int reg_turn;			/* 1: may register at start, 2: tried
+					 * (regorder.c); atomic */
 } __attribute__((aligned(64)));
 extern struct torture_reader *torture_readers;
 long torture_nreaders(void);
 enum { ONOFF_ONLINE, ONOFF_OFFLINE, ONOFF_UNREGISTERED };
+/* Readers' registration order for RCUs with their own slots (regorder.c). */
+bool regorder_applies(void);
+void regorder_reader_turn(struct torture_reader *r);
+void regorder_reader_tried(struct torture_reader *r);
+int regorder_start(void);
+unsigned long regorder_reshuffles(void);
 void *rcu_torture_reader(void *arg);
 /* One read; ctx may be NULL (aux readers: read_exit, stall, fwd). */
 bool rcu_torture_one_read(struct torture_random *rng, struct torture_reader *ctx);

@@ -2,6 +2,9 @@
 #
 #   $(BUILD)/rcutorture                       the torture program
 #   $(BUILD)/torture/libtorture_example.so    example lib: plugin (examples/)
+#   $(BUILD)/torture/libtorture_slots*.so     a plugin with its own reader
+#                                             slots, correct and two mutants
+#                                             (bin/mutation.sh --plugins)
 #
 # The liburcu types (urcu-memb, urcu-mb, urcu-signal, urcu-qsbr, urcu-bp) are
 # built when pkg-config finds liburcu-dev's modules.  LIBURCU=0 builds as if
@@ -10,7 +13,10 @@
 CPPFLAGS += -Itorture/include
 
 TORTURE_BIN     := $(BUILD)/rcutorture
-TORTURE_PLUGIN  := $(BUILD)/torture/libtorture_example.so
+TORTURE_PLUGIN  := $(BUILD)/torture/libtorture_example.so \
+		   $(BUILD)/torture/libtorture_slots.so \
+		   $(BUILD)/torture/libtorture_slots_skip_highest.so \
+		   $(BUILD)/torture/libtorture_slots_ride_gp.so
 TORTURE_LIBS    := -ldl
 ifeq ($(TINY),1)
 # Tiny RCU (make TINY=1): its flavors (ops_rcu.c: rcu, rcu_bh, sched) and
@@ -103,9 +109,18 @@ $(TORTURE_BIN): $(TORTURE_OBJS) $(LIB_A) $(TORTURE_URCU_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(TORTURE_OBJS) $(LIB_A) $(TORTURE_LIBS) $(LDLIBS)
 
-$(TORTURE_PLUGIN): torture/examples/plugin_example.c torture/include/torture/ops.h
+$(BUILD)/torture/libtorture_example.so: torture/examples/plugin_example.c torture/examples/plugin_cbq.h torture/include/torture/ops.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+# The slot plugin, and its mutants with SLOTS_BUG_<NAME> from the file name.
+$(BUILD)/torture/libtorture_slots.so: torture/examples/plugin_slots.c torture/examples/plugin_cbq.h torture/include/torture/ops.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS)
+$(BUILD)/torture/libtorture_slots_%.so: torture/examples/plugin_slots.c torture/examples/plugin_cbq.h torture/include/torture/ops.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DSLOTS_BUG_$(shell echo '$*' | tr a-z A-Z) \
+		-fPIC -shared -o $@ $< $(LDFLAGS)
 
 .PHONY: torture
 

@@ -37,6 +37,16 @@ MUTATION=$TOP/bin/mutation.sh
 	[[ $output == *--weakmem* && $output == *"printed and not asserted"* ]]
 }
 
+@test "mutation.sh --plugins: its own bug table, the slot plugin's mutants" {
+	need_jq
+	run "$MUTATION" --plugins --bugs "poll_early" --results "$BATS_TEST_TMPDIR/m"
+	[ "$status" -eq 2 ]
+	[ "$output" = "mutation.sh: --bugs: unknown bug 'poll_early' (see configs/mutation-plugins.bugs)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/m" ]
+	run "$MUTATION" --help
+	[[ $output == *--plugins* && $output == *libtorture_slots_NAME.so* ]]
+}
+
 @test "mutation.sh: a malformed bug table names its file and line; a Tiny RCU bug must name its scenarios" {
 	need_jq
 	local -A want=(

@@ -48,6 +48,13 @@ grep -q "^example-rwlock-torture:--- End of test: SUCCESS" "$OUT"
 ok $? "the plugin's own name prefixes the console"
 ! grep -q "nesting of .* is not tested" "$OUT"
 ok $? "the example plugin lists its lock twice: nesting is tested, no warning"
+# A plugin with its own reader slots (torture/examples/plugin_slots.c):
+# correct, so SUCCESS; its readers register in a seeded order among
+# fillers and move over the registry during the run (torture/regorder.c).
+passes "lib:$(dirname "$PLUGIN")/libtorture_slots.so" rcutorture.onoff_interval=0
+grep -qE "^slots-torture: regorder: slots registers its own slots: readers registered readers (first|last|interleaved) \([0-9]+ fillers\)" "$OUT" &&
+	grep -qE "^slots-torture: regorder: readers registered again, readers (first|last|interleaved), [0-9]+ fillers" "$OUT"
+ok $? "the slot plugin: its readers register in a seeded order at start and again during the run" || show
 run nonest rcutorture.torture_type=rcu rcutorture.extendables=1 rcutorture.shutdown_secs=1 \
 	rcutorture.stat_interval=0
 grep -q "rcu_torture_reader: nesting of rcu's read-side sections is not tested" "$OUT"

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <torture/atomic.h>
 #include <torture/ops.h>
+#include "plugin_cbq.h"
 
 /* Writer-preferring, so that grace periods are not starved by a stream
  * of readers; nesting is counted per thread (read_depth). */
@@ -83,70 +84,18 @@ static void ex_sync(void)
 	pthread_rwlock_unlock(&gp_lock);
 }
 
-/* ------------------------------------------------------------------ */
-/* Callbacks: a queue drained by one thread, a grace period per batch. */
-
-static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;
-static struct torture_cb *q_head;	/* linked through rcu_space[0] (q_lock) */
-static unsigned long q_queued, q_done;	/* q_lock */
-static pthread_once_t q_once = PTHREAD_ONCE_INIT;
-
-static void *cb_thread(void *arg)
-{
-	struct torture_cb *batch, *next;
-
-	(void)arg;
-	for (;;) {
-		unsigned long n = 0;
-
-		pthread_mutex_lock(&q_lock);
-		while (!q_head)
-			pthread_cond_wait(&q_cond, &q_lock);
-		batch = q_head;
-		q_head = NULL;
-		pthread_mutex_unlock(&q_lock);
-		ex_sync();	/* a grace period for the whole batch */
-		for (; batch; batch = next, n++) {
-			next = batch->rcu_space[0];
-			batch->func(batch);
-		}
-		pthread_mutex_lock(&q_lock);
-		q_done += n;
-		pthread_cond_broadcast(&q_cond);
-		pthread_mutex_unlock(&q_lock);
-	}
-	return NULL;
-}
-
-static void q_start(void)
-{
-	pthread_t t;
-
-	pthread_create(&t, NULL, cb_thread, NULL);
-	pthread_detach(t);
-}
+/* Callbacks: a queue drained by one thread, a grace period per batch
+ * (plugin_cbq.h). */
+static struct plugin_cbq cbq = PLUGIN_CBQ(ex_sync, NULL);
 
 static void ex_call(struct torture_cb *cb)
 {
-	pthread_once(&q_once, q_start);
-	pthread_mutex_lock(&q_lock);
-	cb->rcu_space[0] = q_head;	/* LIFO is fine: one GP covers them all */
-	q_head = cb;
-	q_queued++;
-	pthread_cond_broadcast(&q_cond);
-	pthread_mutex_unlock(&q_lock);
+	plugin_cbq_call(&cbq, cb);
 }
 
 static void ex_barrier(void)
 {
-	unsigned long target;
-
-	pthread_mutex_lock(&q_lock);
-	target = q_queued;	/* everything queued before us */
-	while (q_done < target)
-		pthread_cond_wait(&q_cond, &q_lock);
-	pthread_mutex_unlock(&q_lock);
+	plugin_cbq_barrier(&cbq);
 }
 
 static const struct torture_ops example_ops = {

@@ -1,0 +1,2 @@
+rcutorture.nreaders=4
+rcutorture.fwd_progress=0
