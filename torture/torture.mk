@@ -91,6 +91,14 @@ $(eval $(call torture_optional,LIBDPDK,libdpdk-dev,dpdk))
 
 TORTURE_OBJS    := $(sort $(TORTURE_SRCS:%.c=$(BUILD)/obj/%.o))
 
+# liburcu 0.13's urcu-bp reader sits 32 bytes off the 128-byte alignment
+# its type declares (its registry arena hands it out so): its inline read
+# side, compiled into this adapter, trips UBSan's alignment check in the
+# ASan build.  A report about liburcu, not about us: that one check is off
+# for that one object (docs/nightly.md, "The sanitizer passes").
+$(BUILD)/obj/torture/ops/ops_liburcu_bp.o: EXTRA_CFLAGS_torture/ops/ += \
+	$(if $(filter address,$(SAN)),-fno-sanitize=alignment)
+
 torture: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 all: torture
 CHECK_DEPS += $(TORTURE_BIN) $(TORTURE_PLUGIN)

@@ -111,6 +111,29 @@ static const struct torture_ops *alias_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Whether o is a built type of another project's library (liburcu, ck,
+ * DPDK).  Under ThreadSanitizer those are not run: the system library is
+ * not instrumented, so TSan cannot see its ordering and reports races that
+ * are not there (on liburcu's own callback thread, every night).
+ */
+static bool optional_built(const struct torture_ops *o)
+{
+	size_t g, i;
+
+	for (g = 0; g < NOPTIONAL; g++)
+		for (i = 0; optional[g]->ops[i]; i++)
+			if (optional[g]->ops[i] == o)
+				return true;
+	return false;
+}
+
+#if defined(__SANITIZE_THREAD__)
+#define TORTURE_TSAN	1
+#else
+#define TORTURE_TSAN	0
+#endif
+
 /* Why name, an optional type, is not built; NULL if it is not one. */
 static const char *optional_absent(const char *name)
 {
@@ -315,9 +338,15 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 	o = built_find(name);
 	if (!o)
 		o = alias_find(name);
+	*status = 4;
+	if (o && TORTURE_TSAN && optional_built(o)) {
+		snprintf(err, len, "torture_type=%s is not run under ThreadSanitizer: its "
+			 "library is not instrumented, so TSan cannot see its ordering "
+			 "(its reports would be false)", name);
+		return NULL;
+	}
 	if (o)
 		return o;
-	*status = 4;
 	if ((what = optional_absent(name)))
 		snprintf(err, len, "torture_type=%s is %s", name, what);
 	else if ((what = kernel_only(name)))

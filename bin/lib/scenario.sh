@@ -730,6 +730,11 @@ scen_plan() {
 	! scen_y PROVE_RCU || debug=1
 	! scen_y KASAN || san=address
 	! scen_y KCSAN || san=thread
+	# Another project's library is not built for ThreadSanitizer: TSan
+	# cannot see its ordering, and its reports would be false (rcutorture
+	# built with TSan refuses these types too).
+	[[ $san != thread || ! ${SP[type]} =~ ^(urcu|ck|dpdk)- ]] ||
+		SP[skip]="torture_type=${SP[type]} is not run under ThreadSanitizer (CONFIG_KCSAN=y): its library is not instrumented, so TSan cannot see its ordering (its reports would be false)"
 	! scen_y WEAKMEM || weakmem=1
 	echo "name $name"
 	echo "type ${SP[type]}"
