@@ -163,9 +163,12 @@ bug_rows() {
 }
 
 # summaries DIR: "SCENARIO RESULT FIRST_ERROR_S HANG REASON" for every run
-# below DIR (one torture.sh results folder).
+# below DIR (one torture.sh results folder).  The result is torture.sh's
+# verdict: a run the program ended in SUCCESS but the judge failed (too
+# many Reader Batch close calls: its "BUG:" lines in console.log.diags)
+# is a FAILURE, with the judge's reason.
 summaries() {
-	local s dir hang
+	local s dir hang judged
 	for s in "$1"/*/*/summary.json; do
 		[ -f "$s" ] || continue
 		dir=${s%/summary.json}
@@ -176,8 +179,13 @@ summaries() {
 			# A holdout line, as the hang report and stall warnings print them.
 			! grep -qE -- '-\.\.\.\.: \([0-9]+ GPs behind\) P[0-9]+ ' "$dir/console.log" || hang=named
 		fi
-		jq -r --arg scen "$(instance_scenario "$dir")" --arg hang "$hang" \
-			'[$scen, .result, (.first_error_s // "null" | tostring), $hang, .reason] | join("\t")' "$s"
+		judged=
+		[ ! -f "$dir/console.log.diags" ] ||
+			judged=$(sed -n 's/^BUG: [^ ]* //p' "$dir/console.log.diags" | head -n 1)
+		jq -r --arg scen "$(instance_scenario "$dir")" --arg hang "$hang" --arg judged "$judged" \
+			'(.result == "SUCCESS" and $judged != "") as $j
+			| [$scen, (if $j then "FAILURE" else .result end), (.first_error_s // "null" | tostring),
+			   $hang, (if $j then $judged else .reason end)] | join("\t")' "$s"
 	done
 }
 
