@@ -112,10 +112,15 @@ include rcu/rcu.mk $(FRAGMENTS) tests/tests.mk
 # Objects are rebuilt when the compiler or its flags change, not only when
 # a source does: an existing build folder whose flags moved (a Makefile edit
 # to OPT, CC=clang over a gcc build) would otherwise link stale objects.
+# The stamp holds every EXTRA_CFLAGS_* variable too: a folder's
+# (EXTRA_CFLAGS_DIR/) and one object's, which is set from a variable of
+# that name (torture/torture.mk's EXTRA_CFLAGS_OBJ_ops_liburcu_bp).
 FLAGS_STAMP := $(BUILD)/flags
+FLAGS_ALL = $(CC) $(CPPFLAGS) $(CFLAGS) $(foreach v,$(sort $(filter EXTRA_CFLAGS_%,$(.VARIABLES))),$(v)=$($(v)))
 $(FLAGS_STAMP): build-flags
 	@mkdir -p $(dir $@)
-	@echo '$(CC) $(CPPFLAGS) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(CC) $(CPPFLAGS) $(CFLAGS)' >$@
+	@echo '$(subst ','\'',$(FLAGS_ALL))' | cmp -s - $@ 2>/dev/null || \
+		echo '$(subst ','\'',$(FLAGS_ALL))' >$@
 .PHONY: build-flags
 
 # Generic compile rule: sources anywhere in the tree -> $(BUILD)/obj/...

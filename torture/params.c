@@ -456,8 +456,10 @@ int params_parse(int argc, char **argv, struct lib_arg *lib, int *nlib,
 			*list_types = 1;
 		} else if (!strcmp(a, "--list-types=long")) {
 			*list_types = 2;
-		} else if (!strcmp(a, "--check")) {
+		} else if (!strcmp(a, "--check") || !strcmp(a, "--check=tsan")) {
 			check_mode = true;
+			if (a[7])
+				torture_types_as_tsan();
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			params_usage(stdout);
 			exit(0);
@@ -503,7 +505,7 @@ void params_usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types[=long]] [--check] [--help]\n"
+	fprintf(out, "usage: rcutorture [--out DIR] [--scenario NAME] [--list-types[=long]] [--check[=tsan]] [--help]\n"
 		"                  [rcutorture.NAME=VALUE ...] [RCU parameters: rcutree.NAME=VALUE ...]\n"
 		"--list-types=long: each built type with what it provides and lacks (the\n"
 		"  checks that need a missing hook are skipped)\n"
@@ -511,7 +513,8 @@ void params_usage(FILE *out)
 		"  \"ignored N: ...\", \"unhonoured N: ...\", \"foreign N: ...\", \"note N: ...\",\n"
 		"  \"skip N: ...\"; N: the parameter's position, 0 for the whole) and exit 0,\n"
 		"  or 2 if any is an error.  An unhonoured parameter asks for a test that does\n"
-		"  not run here: the run's verdict is INCOMPLETE (exit 6)\n"
+		"  not run here: the run's verdict is INCOMPLETE (exit 6).  --check=tsan: as\n"
+		"  the ThreadSanitizer build would (it refuses other projects' libraries)\n"
 		"rcutorture parameters (kernel names) and defaults:\n"
 		"  torture_type=%s (see --list-types; lib:PATH.so loads a plugin)\n"
 		"  seed=0 (0: pick one and print it)\n"

@@ -110,6 +110,9 @@ void params_usage(FILE *out);
 const struct torture_ops *torture_type_find(const char *name, char *err, size_t len,
 					    int *status);
 void torture_types_list(FILE *out);
+/* Find types as the ThreadSanitizer build would (--check=tsan: the plain
+ * build checks a KCSAN scenario's plan). */
+void torture_types_as_tsan(void);
 void torture_types_list_long(FILE *out);
 int torture_param_known_elsewhere(const char *name);
 

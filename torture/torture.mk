@@ -96,8 +96,8 @@ TORTURE_OBJS    := $(sort $(TORTURE_SRCS:%.c=$(BUILD)/obj/%.o))
 # side, compiled into this adapter, trips UBSan's alignment check in the
 # ASan build.  A report about liburcu, not about us: that one check is off
 # for that one object (docs/nightly.md, "The sanitizer passes").
-$(BUILD)/obj/torture/ops/ops_liburcu_bp.o: EXTRA_CFLAGS_torture/ops/ += \
-	$(if $(filter address,$(SAN)),-fno-sanitize=alignment)
+EXTRA_CFLAGS_OBJ_ops_liburcu_bp := $(if $(filter address,$(SAN)),-fno-sanitize=alignment)
+$(BUILD)/obj/torture/ops/ops_liburcu_bp.o: EXTRA_CFLAGS_torture/ops/ += $(EXTRA_CFLAGS_OBJ_ops_liburcu_bp)
 
 torture: $(TORTURE_BIN) $(TORTURE_PLUGIN)
 all: torture

@@ -129,10 +129,15 @@ static bool optional_built(const struct torture_ops *o)
 }
 
 #if defined(__SANITIZE_THREAD__)
-#define TORTURE_TSAN	1
+static bool as_tsan = true;
 #else
-#define TORTURE_TSAN	0
+static bool as_tsan;
 #endif
+
+void torture_types_as_tsan(void)
+{
+	as_tsan = true;
+}
 
 /* Why name, an optional type, is not built; NULL if it is not one. */
 static const char *optional_absent(const char *name)
@@ -339,7 +344,7 @@ const struct torture_ops *torture_type_find(const char *name, char *err, size_t 
 	if (!o)
 		o = alias_find(name);
 	*status = 4;
-	if (o && TORTURE_TSAN && optional_built(o)) {
+	if (o && as_tsan && optional_built(o)) {
 		snprintf(err, len, "torture_type=%s is not run under ThreadSanitizer: its "
 			 "library is not instrumented, so TSan cannot see its ordering "
 			 "(its reports would be false)", name);

@@ -730,11 +730,6 @@ scen_plan() {
 	! scen_y PROVE_RCU || debug=1
 	! scen_y KASAN || san=address
 	! scen_y KCSAN || san=thread
-	# Another project's library is not built for ThreadSanitizer: TSan
-	# cannot see its ordering, and its reports would be false (rcutorture
-	# built with TSan refuses these types too).
-	[[ $san != thread || ! ${SP[type]} =~ ^(urcu|ck|dpdk)- ]] ||
-		SP[skip]="torture_type=${SP[type]} is not run under ThreadSanitizer (CONFIG_KCSAN=y): its library is not instrumented, so TSan cannot see its ordering (its reports would be false)"
 	! scen_y WEAKMEM || weakmem=1
 	echo "name $name"
 	echo "type ${SP[type]}"
@@ -781,7 +776,11 @@ scen_check() {
 		toks+=("$kind") orgs+=("$org")
 	done < <(plan_get check <"$plan")
 	plan_has "$plan" skip && { scen_check_write "$plan" toks drop notes; return 0; }
-	mapfile -t out < <("$bin" --check ${toks[@]+"${toks[@]}"} 2>&1; echo "exit $?")
+	# A KCSAN plan is checked as the ThreadSanitizer build would run it
+	# (which types it refuses), by the plain build.
+	local check=--check
+	! grep -qx 'make SAN=thread' "$plan" || check=--check=tsan
+	mapfile -t out < <("$bin" "$check" ${toks[@]+"${toks[@]}"} 2>&1; echo "exit $?")
 	for msg in "${out[@]}"; do
 		# The RCU's own warnings as it starts (--check starts it to
 		# number the CPUs: rcutree.kthread_prio refused ...): notes.

@@ -25,13 +25,20 @@ jq -e 'select(.final) | .read_exits > 0' "$T_TMP/pass-rcu/stats.jsonl" >/dev/nul
 	grep -q "read-exits: [1-9]" "$T_TMP/pass-rcu.log"
 ok $? "rcu: read-exit bursts ran"
 
+tsan_skip="skip 1: torture_type=urcu-memb is not run under ThreadSanitizer: its library is not instrumented, so TSan cannot see its ordering (its reports would be false)"
 if ! "$RCUTORTURE" --list-types | grep -qx urcu-memb; then
 	skip "liburcu flavors" "liburcu-dev not installed (torture.mk did not build the urcu-* types)"
 elif [ "${SAN:-}" = thread ]; then
 	# Not run under TSan: --check finds it a skip (torture.sh: SKIPPED).
-	[ "$("$RCUTORTURE" --check rcutorture.torture_type=urcu-memb)" = "skip 1: torture_type=urcu-memb is not run under ThreadSanitizer: its library is not instrumented, so TSan cannot see its ordering (its reports would be false)" ]
+	[ "$("$RCUTORTURE" --check rcutorture.torture_type=urcu-memb)" = "$tsan_skip" ]
 	ok $? "under ThreadSanitizer, an uninstrumented library's type is refused as a skip, naming why"
 else
+	# The plain build checks a KCSAN scenario's plan as the TSan build
+	# would run it (bin/lib/scenario.sh), and only then refuses.
+	[ "$("$RCUTORTURE" --check=tsan rcutorture.torture_type=urcu-memb)" = "$tsan_skip" ] &&
+		! "$RCUTORTURE" --check rcutorture.torture_type=urcu-memb | grep -q '^skip' &&
+		! "$RCUTORTURE" --check=tsan rcutorture.torture_type=rcu | grep -q '^skip'
+	ok $? "--check=tsan: the plain build refuses an uninstrumented library's type as the TSan build does (not ours, not without =tsan)"
 	for t in urcu-memb urcu-mb urcu-signal urcu-qsbr; do
 		passes "$t"
 	done

@@ -99,8 +99,7 @@ static void ex_barrier(void)
 }
 
 static const struct torture_ops example_ops = {
-	.abi_version = TORTURE_OPS_ABI_VERSION,
-	.size = sizeof(struct torture_ops),
+	TORTURE_OPS_HEAD,
 	.name = "example-rwlock",
 	.init = ex_init,
 	.readlock = ex_readlock,

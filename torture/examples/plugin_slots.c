@@ -166,8 +166,7 @@ static void sl_barrier(void)
 }
 
 static const struct torture_ops slots_ops = {
-	.abi_version = TORTURE_OPS_ABI_VERSION,
-	.size = sizeof(struct torture_ops),
+	TORTURE_OPS_HEAD,
 #if defined(SLOTS_BUG_SKIP_HIGHEST)
 	.name = "slots-skip-highest",
 #elif defined(SLOTS_BUG_RIDE_GP)

@@ -84,8 +84,7 @@ static const struct torture_read_flavor lu_flavors[] = {
 
 #define LU_OPS_TABLE(var)						\
 const struct torture_ops var = {					\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.name = LU_NAME,						\
 	.flags = TORTURE_OPS_UPDATERS_REGISTER | (LU_FLAGS),		\
 	.init = lu_init,						\

@@ -244,8 +244,7 @@ static const struct torture_read_flavor ck_flavors[] = {
 };
 
 #define CK_COMMON							\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.gp_name = "ck_epoch",						\
 	.init = ck_init,						\
 	.cleanup = ck_cleanup,						\

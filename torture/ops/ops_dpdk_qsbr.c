@@ -357,8 +357,7 @@ static const struct torture_read_flavor dq_flavors[] = {
 };
 
 #define DQ_COMMON							\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.gp_name = "rte_rcu_qsbr",					\
 	.cleanup = dq_cleanup,						\
 	.thread_register = dq_register,					\

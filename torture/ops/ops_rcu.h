@@ -98,8 +98,7 @@ int rcut_srcu_lockdep(long val, FILE *out);
 	.thread_register_cpu = rcut_register_cpu
 /* Without the registration calls (sched-free spells its own). */
 #define RCUT_ADMIN_NOREG						\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.gp_name = "rcu",						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\

@@ -36,8 +36,7 @@ void srcut_up_read(struct srcu_struct *ssp, unsigned int mask, int v);
 
 /* Fields every SRCU type shares (init and debug_objects are each type's). */
 #define SRCUT_BASE							\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.gp_name = "srcu",						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\

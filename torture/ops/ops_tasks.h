@@ -23,8 +23,7 @@ void taskst_busted_barrier(void);
 /* The library's parameters, misuse count and stall notifiers; no thread
  * registration (every thread is a reader). */
 #define TASKST_ADMIN							\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.init = rcut_init,						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\

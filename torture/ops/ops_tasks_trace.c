@@ -68,8 +68,7 @@ static const struct torture_read_flavor trc_flavors[] = {
 
 /* What both types share: administration and readers. */
 #define TRC_COMMON							\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.param_known = rcut_param_known,				\
 	.boot_params = rcut_boot_params,				\
 	.misuse_count = rcut_misuse,					\

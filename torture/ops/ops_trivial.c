@@ -66,8 +66,7 @@ static void trivial_sync(void)
 }
 
 const struct torture_ops trivial_ops = {
-	.abi_version = TORTURE_OPS_ABI_VERSION,
-	.size = sizeof(struct torture_ops),
+	TORTURE_OPS_HEAD,
 	.name = "trivial",
 	.thread_register = trivial_register,
 	.thread_unregister = trivial_unregister,

@@ -81,8 +81,7 @@ static void tp_busted_sync(void)
 }
 
 #define TP_COMMON							\
-	.abi_version = TORTURE_OPS_ABI_VERSION,				\
-	.size = sizeof(struct torture_ops),				\
+	TORTURE_OPS_HEAD,						\
 	.thread_register = trivial_register,				\
 	.thread_unregister = trivial_unregister,			\
 	.readlock = tp_lock,						\

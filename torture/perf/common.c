@@ -3,6 +3,7 @@
  * common.c - what both perf programs use: clocks, threads as CPUs through
  * the ops, a start gate, JSON lines, host facts and statistics.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <linux/membarrier.h>
 #include <math.h>
@@ -37,7 +38,80 @@ static double clock_ns(clockid_t c)
 
 double perf_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 double perf_thread_cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
-double perf_process_cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
+
+/*
+ * A thread's CPU clock by its id: the kernel's encoding of a per-thread
+ * CPUCLOCK_SCHED clock, which pthread_getcpuclockid() uses too (there is
+ * no call that takes a thread id).
+ */
+static clockid_t tid_clock(pid_t tid)
+{
+	return (clockid_t)((~(unsigned int)tid << 3) | 6);
+}
+
+int perf_threads_cpu(struct perf_threads *set)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	size_t cap = 0;
+	struct timespec ts;
+
+	perf_threads_free(set);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0 || clock_gettime(tid_clock(tid), &ts))
+			continue;	/* "." and "..", or exited since */
+		if (set->n == cap) {
+			struct perf_tcpu *t = realloc(set->t, (cap = cap ? 2 * cap : 64) * sizeof(*t));
+
+			if (!t) {
+				closedir(d);
+				return -1;
+			}
+			set->t = t;
+		}
+		set->t[set->n++] = (struct perf_tcpu){ tid, (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec };
+	}
+	closedir(d);
+	return 0;
+}
+
+static const struct perf_tcpu *tcpu_find(const struct perf_threads *s, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->t[i].tid == tid)
+			return &s->t[i];
+	return NULL;
+}
+
+double perf_threads_delta(const struct perf_threads *a, const struct perf_threads *b,
+			  const pid_t *skip, size_t nskip)
+{
+	double sum = 0;
+	size_t i, k;
+
+	for (i = 0; i < b->n; i++) {
+		const struct perf_tcpu *before = tcpu_find(a, b->t[i].tid);
+
+		for (k = 0; k < nskip && skip[k] != b->t[i].tid; k++)
+			;
+		if (k == nskip)
+			sum += b->t[i].ns - (before ? before->ns : 0);
+	}
+	return sum;
+}
+
+void perf_threads_free(struct perf_threads *set)
+{
+	free(set->t);
+	set->t = NULL;
+	set->n = 0;
+}
 
 void perf_spin_ns(double ns)
 {

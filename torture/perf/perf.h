@@ -101,7 +101,27 @@ void perf_up_watcher(void);	/* this thread preempts the group */
 
 double perf_now_ns(void);		/* CLOCK_MONOTONIC */
 double perf_thread_cpu_ns(void);	/* this thread's CPU time */
-double perf_process_cpu_ns(void);	/* the whole process's */
+/*
+ * Every thread's CPU time, by kernel thread id (/proc/self/task), each
+ * read from the thread's own clock: exact, where the process's clock
+ * lags by up to a tick for each thread running on another CPU.
+ * perf_threads_cpu() fills *set (freed by the next call on it or by
+ * perf_threads_free()); perf_threads_delta() sums, over the threads of b
+ * that are not in skip[], what each ran since a (all of it if it was not
+ * in a).  A thread that exited between the two is not counted.
+ */
+struct perf_tcpu {
+	pid_t tid;
+	double ns;
+};
+struct perf_threads {
+	struct perf_tcpu *t;
+	size_t n;
+};
+int perf_threads_cpu(struct perf_threads *set);
+double perf_threads_delta(const struct perf_threads *a, const struct perf_threads *b,
+			  const pid_t *skip, size_t nskip);
+void perf_threads_free(struct perf_threads *set);
 void perf_spin_ns(double ns);
 void perf_sleep_us(unsigned long us);
 

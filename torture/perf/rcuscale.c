@@ -18,10 +18,10 @@
  * state) and sleep; the readers register and run back-to-back empty
  * sections (QSBR: a quiescent state after each); the writers wait at a
  * start gate, then each times `gps' grace-period waits.  The CPU time of
- * the update side is the process's minus that of the readers, the idle
- * threads and the main thread, over the same window: the writers' own
- * plus the RCU's threads (grace-period, callback threads); "lib" is the
- * RCU's threads alone.
+ * the update side, over the same window, is the writers' own plus the
+ * RCU's threads' (grace-period, callback threads: every thread of the
+ * process but the harness's, each read from its own clock, lib_cpu());
+ * "lib" is the RCU's threads alone.
  *
  * Callbacks test: kfree_nthreads threads each queue kfree_alloc_num x
  * kfree_loops callbacks that free their object (allocated beforehand),
@@ -134,7 +134,7 @@ struct rc_round {
 struct rc_thread {
 	struct rc_round *rd;
 	pthread_t t;
-	clockid_t clk;			/* its CPU clock (readers, idle) */
+	pid_t tid;			/* set by the thread as it starts */
 	unsigned long reads;		/* readers: sections so far; atomic */
 	/* Writers: */
 	double *lat_us;			/* gps samples */
@@ -167,8 +167,10 @@ static void *idle_main(void *arg)
 {
 	struct rc_thread *t = arg;
 	struct rc_round *rd = t->rd;
-	bool ok = !perf_register(rd->o);
+	bool ok;
 
+	t->tid = gettid();	/* read after the join */
+	ok = !perf_register(rd->o);
 	if (ok)
 		perf_offline(rd->o);	/* QSBR: idle is an extended QS */
 	mark_ready(rd, ok);
@@ -204,10 +206,12 @@ static void *reader_main(void *arg)
 {
 	struct rc_thread *t = arg;
 	const struct torture_ops *o = t->rd->o;
-	bool ok = !pin(t) && !perf_register(o);
+	bool ok;
 	long s = 0;
 	int i, idx;
 
+	t->tid = gettid();	/* read after the join */
+	ok = !pin(t) && !perf_register(o);
 	mark_ready(t->rd, ok);
 	while (ok && !stopping(t->rd)) {
 		for (i = 0; i < 64; i++) {
@@ -244,9 +248,11 @@ static void *writer_main(void *arg)
 	long n = p_gps.v[0], i;
 	int kind = rd->kind;
 	struct rc_cb *cbs = kind == K_ASYNC ? calloc((size_t)n, sizeof(*cbs)) : NULL;
-	bool ok = !pin(t) && !perf_updater_start(o) && (kind != K_ASYNC || cbs);
+	bool ok;
 	double t0;
 
+	t->tid = gettid();	/* read after the join */
+	ok = !pin(t) && !perf_updater_start(o) && (kind != K_ASYNC || cbs);
 	if (!ok)
 		atomic_inc(&rd->failed);	/* read after the join */
 	perf_gate_wait(&rd->gate, NULL);
@@ -304,15 +310,6 @@ static void stop_all(struct rc_round *rd)
 	pthread_mutex_unlock(&rd->idle_lock);
 }
 
-static double clock_of(clockid_t c)
-{
-	struct timespec ts;
-
-	if (clock_gettime(c, &ts))
-		return 0;
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* ------------------------------------------------------------------ */
 /* gp test */
 
@@ -366,34 +363,48 @@ static const struct perf_fig gp_figs[NG] = {
 };
 
 struct rc_sample {
-	double proc, main, others, wall;	/* CPU (ns) of the process, main
-						 * thread, readers + idle; wall */
+	double wall;
+	struct perf_threads threads;	/* every thread's CPU time */
 	unsigned long reads, gps;
 };
 
-static void sample(struct rc_sample *s, struct rc_thread *th, long n, long nreaders,
+static void sample(struct rc_sample *s, struct rc_thread *th, long nreaders,
 		   const struct torture_ops *o)
 {
 	long i;
 
-	s->others = 0;
 	s->reads = 0;
-	for (i = 0; i < n; i++) {
-		s->others += clock_of(th[i].clk);
-		if (i < nreaders)
-			s->reads += READ_ONCE(th[i].reads);	/* a count */
-	}
+	for (i = 0; i < nreaders; i++)
+		s->reads += READ_ONCE(th[i].reads);	/* a count */
 	s->gps = o->gps_completed ? o->gps_completed() : 0;
 	s->wall = perf_now_ns();
-	/*
-	 * The main thread's clock and the process's are read last and side
-	 * by side: the loop above (a system call per thread, a millisecond
-	 * with 1024 idle threads) then counts in both or in neither, and
-	 * drops out of the library's share (gp_measure()) instead of
-	 * pushing it below zero.
-	 */
-	s->main = perf_thread_cpu_ns();
-	s->proc = perf_process_cpu_ns();
+	if (perf_threads_cpu(&s->threads))
+		perror("rcuscale: /proc/self/task");
+}
+
+/*
+ * The library's CPU time between a and b: every thread's but the
+ * harness's (main, readers, idle, writers; th[0..n)), each from its own
+ * clock.  Not the process's clock less the harness's: that one lags by
+ * up to a tick for each thread running on another CPU at the instant it
+ * is read (busy readers), while a thread's own clock does not, so the
+ * difference could come out below zero.
+ */
+static double lib_cpu(const struct rc_sample *a, const struct rc_sample *b,
+		      const struct rc_thread *th, long n)
+{
+	pid_t *skip = malloc((size_t)(n + 1) * sizeof(*skip));
+	double lib;
+	long i;
+
+	if (!skip)
+		return NAN;
+	skip[0] = gettid();
+	for (i = 0; i < n; i++)
+		skip[i + 1] = th[i].tid;
+	lib = perf_threads_delta(&a->threads, &b->threads, skip, (size_t)n + 1);
+	free(skip);
+	return lib;
 }
 
 static int spawn_all(struct rc_thread *th, long from, long to, const char *name,
@@ -405,7 +416,6 @@ static int spawn_all(struct rc_thread *th, long from, long to, const char *name,
 		th[i].rd = rd;
 		if (perf_spawn(&th[i].t, name, fn, &th[i]))
 			return -1;
-		pthread_getcpuclockid(th[i].t, &th[i].clk);
 	}
 	return 0;
 }
@@ -419,7 +429,7 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 			       .idle_cond = PTHREAD_COND_INITIALIZER };
 	struct rc_thread *th = calloc((size_t)(nbg + nw), sizeof(*th));
 	double *lat = malloc((size_t)(nw * gps) * sizeof(double)), wcpu = 0, secs, upd, lib;
-	struct rc_sample a, b;
+	struct rc_sample a = { 0 }, b = { 0 };
 	struct perf_stats st;
 	int rc = 0;
 
@@ -440,11 +450,11 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 	    spawn_all(th, nbg, nbg + nw, "rs_writer", writer_main, &rd))
 		exit(3);	/* threads wait for a stop that never comes */
 	wait_ready(&rd, (int)nbg);
-	sample(&a, th, nbg, nr, c->ops);
+	sample(&a, th, nr, c->ops);
 	perf_gate_wait(&rd.gate, NULL);	/* the writers go */
 	for (i = nbg; i < nbg + nw; i++)
 		perf_join(th[i].t);
-	sample(&b, th, nbg, nr, c->ops);
+	sample(&b, th, nr, c->ops);
 	stop_all(&rd);
 	for (i = 0; i < nbg; i++)
 		perf_join(th[i].t);
@@ -455,7 +465,9 @@ static int gp_measure(const struct perf_cell *c, int run, double *out)
 	perf_gate_destroy(&rd.gate);
 
 	secs = (b.wall - a.wall) / 1e9;
-	lib = (b.proc - a.proc) - (b.main - a.main) - (b.others - a.others) - wcpu;
+	lib = lib_cpu(&a, &b, th, nbg + nw);
+	perf_threads_free(&a.threads);
+	perf_threads_free(&b.threads);
 	upd = lib + wcpu;
 	for (i = 0; i < nw * gps; i++)
 		if (isnan(lat[i])) {

@@ -43,6 +43,10 @@ extern "C" {
 
 /* Bumped on every incompatible change of the structures below. */
 #define TORTURE_OPS_ABI_VERSION	1
+/* The first two fields of every table, as built: `{ TORTURE_OPS_HEAD, ... }'. */
+#define TORTURE_OPS_HEAD						\
+	.abi_version = TORTURE_OPS_ABI_VERSION,				\
+	.size = sizeof(struct torture_ops)
 /* The symbol a plugin exports (see torture_plugin_ops_fn). */
 #define TORTURE_PLUGIN_SYMBOL	"torture_plugin_ops"
 
