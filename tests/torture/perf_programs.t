@@ -115,9 +115,11 @@ for t in $run_types; do
 			and .figures.p50_us > 0 and .figures.min_us <= .figures.p50_us
 			and .figures.p50_us <= .figures.p99_us and .figures.p99_us <= .figures.max_us
 			and .figures.calls_per_s > 0
+			and 0 <= .figures.lib_cpu_per_call_us
+			and .figures.lib_cpu_per_call_us <= .figures.cpu_per_call_us
 			and ((.params.nreaders == 0) == (.figures.reads_per_s == null)))' \
 			"$JSON" >/dev/null
-	ok $? "rcuscale $t: synchronize latency, JSON keys and figures" || show
+	ok $? "rcuscale $t: synchronize latency, JSON keys and figures (the library's CPU a part of the update side's, never below zero)" || show
 done
 
 # Every kind of grace-period wait, on the types that have it.
