@@ -17,6 +17,14 @@ TEST_SRCS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.c)))
 TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SH    := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.t)))
 TEST_BATS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.bats)))
+# The order prove starts them in: the longest first (a minute or more each
+# on a 2-core machine), so that `make -j2 check' does not end with one of
+# them running alone; then the rest.  An order only: each test stands alone.
+TEST_FIRST := tests/scripts/nightly.bats tests/torture/types.t tests/torture/stall.t \
+	tests/scripts/torture_real.bats tests/torture/srcu.t tests/scripts/mutation.bats \
+	tests/torture/params.t tests/scripts/torture_cli.bats
+TEST_ALL   := $(foreach t,$(TEST_FIRST),$(filter $(t),$(TEST_SH) $(TEST_BATS))) \
+	$(filter-out $(TEST_FIRST),$(TEST_BINS) $(TEST_SH) $(TEST_BATS))
 TEST_TIMEOUT ?= 600
 PROVE      ?= prove
 PROVE_FLAGS ?=
@@ -59,11 +67,11 @@ check: tests
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
 	  TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs \
 	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
-	    $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
+	    $(TEST_ALL); \
 	else \
 	  echo "prove not found (Debian package perl): using tests/lib/tap-run"; \
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_BINS) $(TEST_SH) $(TEST_BATS); \
+	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_ALL); \
 	fi
 
 # check-repeat N=3: every test N times, the flaky ones named
@@ -72,6 +80,6 @@ N ?= 3
 check-repeat: tests
 	@TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
 	  REPEAT_LOG_DIR=$(CURDIR)/$(BUILD)/test-repeat \
-	    tests/lib/check-repeat $(TEST_TIMEOUT) $(N) $(TEST_BINS) $(TEST_SH) $(TEST_BATS)
+	    tests/lib/check-repeat $(TEST_TIMEOUT) $(N) $(TEST_ALL)
 
 .PHONY: tests check-repeat
