@@ -29,8 +29,10 @@ JUDGE_CLOSE_CALLS_PER_10H=${JUDGE_CLOSE_CALLS_PER_10H:-5}
 
 # Console badness, as the kernel's console-badness.sh, plus sanitizer and
 # debug-object reports: "CATEGORY<TAB>ERE" lines, in the order a line is
-# classified (judge_console), and the lines find-errors.sh shows.
-JUDGE_BADNESS='Sanitizer	Sanitizer|runtime error:
+# classified (judge_console), and the lines find-errors.sh shows.  A
+# sanitizer report's rule lines (ThreadSanitizer's 18 "=", AddressSanitizer's
+# 65) are the report's, not the lock checker's banner (29, 44 or 54).
+JUDGE_BADNESS='Sanitizer	Sanitizer|runtime error:|^==================$|^=================================================================$
 ODEBUG	ODEBUG:
 Stalls	detected (expedited )?stalls on CPUs/tasks:|self-detected stall on CPU|Stall ended before state dump start|\?\?\? Writer stall state
 Starves	kthread starved for

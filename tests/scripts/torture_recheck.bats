@@ -170,6 +170,9 @@ last_line_with() {
 		"rcu-torture: ??? Writer stall state RTWS_SYNC(9) g12 f0x0|Stalls: 1" \
 		"ODEBUG: activate active (active state 0) object type: rcu_head hint: 0x0|ODEBUG: 1" \
 		"WARNING: ThreadSanitizer: data race (pid=1)|Sanitizer: 1" \
+		"==================\nWARNING: ThreadSanitizer: data race (pid=1)\n==================|Sanitizer: 3" \
+		"=================================================================\n==1==ERROR: AddressSanitizer: heap-use-after-free|Sanitizer: 2" \
+		"======================================================\nWARNING: possible circular locking dependency detected|Warnings: 1 Lockdep: 1" \
 		"BUG: KCSAN: data-race in foo|Bugs: 1" \
 		"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:|Stalls: 1" \
 		"rcu: INFO: rcu_sched detected expedited stalls on CPUs/tasks: { 3-.... } 21000 jiffies s: 5|Stalls: 1"; do
@@ -178,6 +181,7 @@ last_line_with() {
 		recheck_ok_dir
 		[ "$status" -eq 1 ] || { echo "$bad: $output"; false; }
 		[[ ${lines[0]} == *"FAILURE: console badness: ${bad#*|}"* ]] || { echo "$bad: $output"; false; }
+		[[ ${bad#*|} == *Lockdep* || ${lines[0]} != *Lockdep* ]] || { echo "$bad: $output"; false; }
 	done
 }
 
