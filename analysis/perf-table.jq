@@ -50,7 +50,7 @@ def side($r; $unit): if $r == null then "-" else "\($r.flavor) \($r.median | fmt
    | if ($m.pairs | length) > 0 then
 	$m.pairs[] | . as $p
 	| ($m.results[] | select(.flavor == $p.ours)) as $o
-	| ($m.results[] | select(.flavor == $p.liburcu)) as $l
+	| ($m.results[] | select(.flavor == $p.other)) as $l
 	| "| \($m.label | cell) | \(side($o; $m.unit) | cell) | \(side($l; $m.unit) | cell) | \($p.ratio | fmt) | \($p.ratio_low | fmt) .. \($p.ratio_high | fmt) | \($m.better | better_text)\($p | check_text | cell) |"
      else
 	$m.results[]

@@ -141,11 +141,11 @@ table.params td, table.params th { font-size: 0.85em; }
 <h3>\(.run | h) <span class=\"small\">\(verdict | h)\(if .notes and (.notes | length) > 0 then "; " + (.notes | join("; ") | h) else "" end)</span></h3>
 \(plots_of(.run) | map("<p><img src=\"\(.)\" alt=\"\($r.run | h) \(ltrimstr("plots/\($r.run)-") | rtrimstr(".png"))\" width=\"800\" height=\"\(if test("-timeline") then 700 else 500 end)\"> <a class=\"small\" href=\"\(rtrimstr(".png")).svg\">SVG</a></p>") | join("\n"))
 </section>") | join("\n"))
-\(if ($compare | length) > 0 then "<h2 id=\"compare\">Comparison with liburcu</h2>
-<table class=\"compare\"><thead><tr><th class=\"l\">metric</th><th class=\"l\">ours</th><th class=\"l\">liburcu</th><th>ours median</th><th>liburcu median</th><th>ratio ours/liburcu</th><th>over the runs</th><th class=\"l\">better</th></tr></thead><tbody>
+\(if ($compare | length) > 0 then "<h2 id=\"compare\">Comparison with the other RCUs (liburcu, ck, DPDK)</h2>
+<table class=\"compare\"><thead><tr><th class=\"l\">metric</th><th class=\"l\">ours</th><th class=\"l\">other</th><th>ours median</th><th>other median</th><th>ratio ours/other</th><th>over the runs</th><th class=\"l\">better</th></tr></thead><tbody>
 " + ($compare | map(. as $m | .pairs[] | . as $p
-	| ($m.results[] | select(.flavor == $p.ours)) as $o | ($m.results[] | select(.flavor == $p.liburcu)) as $l
-	| "<tr><td class=\"l\">\($m.label | h)</td><td class=\"l\">\($p.ours | h)</td><td class=\"l\">\($p.liburcu | h)</td><td>\($o.median) \($m.unit | h)</td><td>\($l.median) \($m.unit | h)</td><td>\($p.ratio)</td><td>\($p.ratio_low) – \($p.ratio_high)</td><td class=\"l\">\($m.better | h)</td></tr>") | join("\n"))
+	| ($m.results[] | select(.flavor == $p.ours)) as $o | ($m.results[] | select(.flavor == $p.other)) as $l
+	| "<tr><td class=\"l\">\($m.label | h)</td><td class=\"l\">\($p.ours | h)</td><td class=\"l\">\($p.other | h)</td><td>\($o.median) \($m.unit | h)</td><td>\($l.median) \($m.unit | h)</td><td>\($p.ratio)</td><td>\($p.ratio_low) – \($p.ratio_high)</td><td class=\"l\">\($m.better | h)</td></tr>") | join("\n"))
 + "</tbody></table>\n" + ([$plots[] | select(startswith("plots/compare-"))] | map("<p><img src=\"\(.)\" alt=\"\(ltrimstr("plots/") | rtrimstr(".png"))\" width=\"800\" height=\"500\"></p>") | join("\n")) else "" end)
 <h2 id=\"parameters\">Parameters</h2>
 \($runs | map("<details><summary>\(.run | h): \(.torture_type // "?" | h), seed \(.seed // "?"), \(.duration_s // "?") s</summary>

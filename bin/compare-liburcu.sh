@@ -266,8 +266,8 @@ metric_json() {
 		| . as $results | [$results[].flavor] as $have
 		| select(length > 0)
 		| {name: $name, "label": $lbl, unit: $unit, better: $better, results: $results,
-		   pairs: [$pairs | split(",")[] | split(":") | {ours: .[0], liburcu: .[1]}
-			   | select((.ours as $o | $have | index([$o])) and (.liburcu as $l | $have | index([$l])))]}' \
+		   pairs: [$pairs | split(",")[] | split(":") | {ours: .[0], other: .[1]}
+			   | select((.ours as $o | $have | index([$o])) and (.other as $l | $have | index([$l])))]}' \
 		"$RES/$wl.jsonl"
 }
 
@@ -295,7 +295,7 @@ host_json() {
 write_compare() {
 	local line tmp=$RES/compare.json.tmp
 	{
-		printf '{"schema":"rcu-torture-compare/1","date":"%s","host":%s,"repeats":%s,' \
+		printf '{"schema":"rcu-torture-compare/2","date":"%s","host":%s,"repeats":%s,' \
 			"${RES##*/}" "$(host_json)" "$REPEATS"
 		printf '"commands":%s,' "$(printf '%s\n' "${COMMANDS[@]}" | jq -R . | jq -s -c .)"
 		printf '"targets":%s,"metrics":[' "$({ cat "$RES"/*.jsonl 2>/dev/null |

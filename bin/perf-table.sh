@@ -42,8 +42,8 @@ main() {
 	out=$(jq -e 'type == "object"' "$f" 2>&1 >/dev/null) ||
 		die 2 "$f: not a JSON object${out:+ (${out##*: })}"
 	out=$(jq -r '.schema // "missing"' "$f")
-	[ "$out" = rcu-torture-compare/1 ] ||
-		die 2 "$f: schema: expected rcu-torture-compare/1, found $out"
+	[[ $out == rcu-torture-compare/[12] ]] ||
+		die 2 "$f: schema: expected rcu-torture-compare/2 (or 1), found $out"
 	jq -e '(.metrics | type) == "array" and (.metrics | length) > 0' "$f" >/dev/null ||
 		die 2 "$f: metrics: missing, not an array, or empty"
 	jq -e '.host == null or (.host | type) == "object"' "$f" >/dev/null ||

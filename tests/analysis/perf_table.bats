@@ -79,7 +79,7 @@ bad() {
 	echo '[1, 2]' >"$BATS_TEST_TMPDIR/array.json"
 	bad "$BATS_TEST_TMPDIR/array.json" "not a JSON object"
 	doctored '.schema = "something/2"'
-	bad "$C" "schema: expected rcu-torture-compare/1, found something/2"
+	bad "$C" "schema: expected rcu-torture-compare/2 (or 1), found something/2"
 	doctored '.metrics = []'
 	bad "$C" "metrics: missing, not an array, or empty"
 	doctored '.host = "box"'

@@ -130,7 +130,10 @@ setup() {
 		and all(.[].results[]; (keys | sort) == ["flavor", "impl", "max", "median", "min", "n"])' "$BATS_TEST_TMPDIR/c.jsonl"
 	# rcu: 1.19 1.21 1.22 1.25 1.30; urcu-memb: 0.99 1.01 1.02 1.05 1.10.
 	jq_ok -s '.[0].results[0] == {"flavor": "rcu", "impl": "ours", "median": 1.22, "min": 1.19, "max": 1.3, "n": 5}
-		and .[0].pairs[0] == {"ours": "rcu", "liburcu": "urcu-memb", "ratio": 1.196, "ratio_low": 1.082, "ratio_high": 1.313}' "$BATS_TEST_TMPDIR/c.jsonl"
+		and .[0].pairs[0] == {"ours": "rcu", "other": "urcu-memb", "ratio": 1.196, "ratio_low": 1.082, "ratio_high": 1.313}' "$BATS_TEST_TMPDIR/c.jsonl"
+	# Schema 2 names the other RCU's flavor `other'; schema 1 (the fixture) `liburcu': the same pairs.
+	jq '.schema = "rcu-torture-compare/2" | .metrics[].pairs |= map({ours, other: .liburcu})' "$AFIX/compare.json" >"$BATS_TEST_TMPDIR/v2.json"
+	[ "$("$A/compare.jq" "$BATS_TEST_TMPDIR/v2.json")" = "$(printf '%s\n' "${lines[@]}")" ]
 	# better: lower, higher or neither (a figure for context only).
 	jq '.metrics[0].better = "low" | .metrics[1].better = "neither"' "$AFIX/compare.json" >"$BATS_TEST_TMPDIR/b.json"
 	run "$A/compare.jq" "$BATS_TEST_TMPDIR/b.json"

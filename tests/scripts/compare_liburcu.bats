@@ -3,7 +3,7 @@
 bats_require_minimum_version 1.5.0
 # bin/compare-liburcu.sh on a short run (--quick): compare.json in the
 # shape analysis/compare.jq reads (every metric's samples per flavor, one
-# per repeat, pairs ours/liburcu), the plain read loops beside refscale
+# per repeat, pairs ours/other), the plain read loops beside refscale
 # and the row that says when the two disagree, the markdown table and
 # targets, the plots, the rculfhash rows (bench/lfht), the other
 # libraries' types when the perf programs have them (ck-epoch, dpdk-qsbr:
@@ -37,7 +37,7 @@ setup() {
 	OTHERS=$("$BIN/refscale" --list-types | grep -xE 'ck-epoch|dpdk-qsbr' | tr '\n' ' ') || true
 	OTHERS=${OTHERS% }
 	OJ=$(printf '%s\n' $OTHERS | jq -R . | jq -s -c 'map(select(length > 0))')
-	OPAIRS=$(jq -c 'map({ours: (if . == "ck-epoch" then "rcu" else "sched" end), liburcu: .})' <<<"$OJ")
+	OPAIRS=$(jq -c 'map({ours: (if . == "ck-epoch" then "rcu" else "sched" end), other: .})' <<<"$OJ")
 }
 
 @test "compare-liburcu.sh --quick: every workload ran, compare.json, compare.md, exit 0" {
@@ -63,9 +63,9 @@ setup() {
 	diff "$RUN.out" "$RUN/q/compare.md"
 }
 
-@test "compare.json: the documented shape, samples per repeat, pairs ours/liburcu, no problem for compare.jq" {
+@test "compare.json: the documented shape, samples per repeat, pairs ours/other, no problem for compare.jq" {
 	local j=$RUN/q/compare.json
-	jq_ok '.schema == "rcu-torture-compare/1" and .date == "q" and .repeats == 2
+	jq_ok '.schema == "rcu-torture-compare/2" and .date == "q" and .repeats == 2
 		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
 		     and (.liburcu | type) == "string")
 		and (.commands | length) == 9' "$j"
@@ -78,18 +78,18 @@ setup() {
 			and .impl == (if .flavor | startswith("urcu-") then "liburcu" elif .flavor | startswith("ck-") then "ck"
 				      elif .flavor | startswith("dpdk-") then "dpdk" else "ours" end))
 		and all(.pairs[]; . as $p | [$m.results[].flavor] | index([$p.ours]) != null
-			and index([$p.liburcu]) != null))' "$j"
+			and index([$p.other]) != null))' "$j"
 	jq_ok '[.metrics[].name] | index("read_ns") and index("read_ns_plain") and index("gp_p50_us_r4") and index("gp_p99_us_r8")
 		and index("updates_per_s_r1") and index("updates_per_s_w8") and index("cpu_per_call_us_r1")
 		and index("gp_p50_us_idle64") and index("barrier_us") and index("cb_per_s_t1")
 		and index("lfht_lookups_per_s") and index("lfht_updates_per_s")' "$j"
 	jq_ok '.metrics[] | select(.name | startswith("lfht_")) | [.results[].flavor] == ["rcu", "urcu-memb", "sched", "urcu-qsbr"]
-		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"}]
+		and .pairs == [{"ours": "rcu", "other": "urcu-memb"}, {"ours": "sched", "other": "urcu-qsbr"}]
 		and .better == "higher"' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns") | [.results[].flavor] ==
 		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr", "urcu-mb", "urcu-signal", "urcu-bp"] + '"$OJ"'
-		and .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"}, {"ours": "sched", "liburcu": "urcu-qsbr"},
-			{"ours": "sched-free", "liburcu": "urcu-qsbr"}] + '"$OPAIRS" "$j"
+		and .pairs == [{"ours": "rcu", "other": "urcu-memb"}, {"ours": "sched", "other": "urcu-qsbr"},
+			{"ours": "sched-free", "other": "urcu-qsbr"}] + '"$OPAIRS" "$j"
 	# refscale's read side is checked against the plain loops.
 	jq_ok '[.metrics[] | select(.check) | [.name, .check]] == [["read_ns", "read_ns_plain"]]' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns_plain") | [.results[].flavor] ==
@@ -105,8 +105,8 @@ setup() {
 		 ["sched-free nested/outer pair (plain program, 4 loop offsets)", 1]]' "$j"
 	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 + ('"$OJ"' | length) and .better == "higher"' "$j"
 	# The other libraries are in the grace-period rows too, beside ours.
-	jq_ok '.metrics[] | select(.name == "gp_p50_us_r4") | .pairs == [{"ours": "rcu", "liburcu": "urcu-memb"},
-		{"ours": "sched", "liburcu": "urcu-qsbr"}] + '"$OPAIRS" "$j"
+	jq_ok '.metrics[] | select(.name == "gp_p50_us_r4") | .pairs == [{"ours": "rcu", "other": "urcu-memb"},
+		{"ours": "sched", "other": "urcu-qsbr"}] + '"$OPAIRS" "$j"
 	# The paced updater's rate is context, not a contest.
 	jq_ok '[.metrics[] | select(.better == "neither") | .name] == ["updater_gps_paced"]' "$j"
 	# The samples are the programs' run lines, in run order.
