@@ -139,13 +139,13 @@ programs() {
 	if [ -z "$dir" ]; then
 		dir=$TORTURE_TOP/build
 		# shellcheck disable=SC2046  # one target per flavor
-		make -C "$TORTURE_TOP" -j2 -s build/refscale build/rcuscale \
+		tree_make -j2 -s build/refscale build/rcuscale \
 			$(printf 'build/bench/readloop-%s ' $READLOOP_FLAVORS) \
 			$(printf 'build/bench/lfht-%s ' $LFHT_FLAVORS) >&2 ||
 			die 1 "make build/refscale build/rcuscale build/bench/readloop-* build/bench/lfht-* failed"
 		OTHERS=$("$dir/refscale" --list-types | grep -xE 'ck-epoch|dpdk-qsbr' | tr '\n' ' ') || true
 		# shellcheck disable=SC2046,SC2086  # one target per flavor
-		[ -z "$OTHERS" ] || make -C "$TORTURE_TOP" -j2 -s $(printf 'build/bench/readloop-%s ' $OTHERS) >&2 ||
+		[ -z "$OTHERS" ] || tree_make -j2 -s $(printf 'build/bench/readloop-%s ' $OTHERS) >&2 ||
 			die 1 "make build/bench/readloop-* failed"
 	fi
 	[ -n "$OTHERS" ] || OTHERS=$("$dir/refscale" --list-types 2>/dev/null | grep -xE 'ck-epoch|dpdk-qsbr' | tr '\n' ' ') || true

@@ -206,7 +206,7 @@ run_set() {
 build() {
 	local dir=build/torture-$1
 	shift
-	make -C "$TORTURE_TOP" -j"$(nproc)" "$@" BUILD="$dir" "$dir/rcutorture" \
+	tree_make -j"$(nproc)" "$@" BUILD="$dir" "$dir/rcutorture" \
 		>"$RES/build-${dir#build/torture-}.log" 2>&1 ||
 		die 1 "make $* failed (see $RES/build-${dir#build/torture-}.log)"
 }
@@ -243,7 +243,7 @@ main() {
 	if ((OPT_PLUGINS)); then
 		echo "$PROG: building rcutorture and the slot plugins"
 		# shellcheck disable=SC2046
-		make -C "$TORTURE_TOP" -j"$(nproc)" BUILD=$PLAIN_BUILD "$PLAIN_BUILD/rcutorture" "$slots.so" \
+		tree_make -j"$(nproc)" BUILD=$PLAIN_BUILD "$PLAIN_BUILD/rcutorture" "$slots.so" \
 			$(awk '{ print "'"$slots"'_" $1 ".so" }' <<<"$rows") >"$RES/build-plain.log" 2>&1 ||
 			die 1 "make failed (see $RES/build-plain.log)"
 		bug_bin=$TORTURE_TOP/$PLAIN_BUILD/rcutorture
@@ -251,10 +251,10 @@ main() {
 		none_arg=rcutorture.torture_type=lib:$TORTURE_TOP/$slots.so
 	else
 		echo "$PROG: building the deliberate-bug build (make INJECT=1 ${BUILD_VARS[*]})"
-		make -C "$TORTURE_TOP" -j"$(nproc)" INJECT=1 "${BUILD_VARS[@]}" BUILD=$INJECT_BUILD \
+		tree_make -j"$(nproc)" INJECT=1 "${BUILD_VARS[@]}" BUILD=$INJECT_BUILD \
 			"$INJECT_BUILD/rcutorture" >"$RES/build-inject.log" 2>&1 ||
 			die 1 "make INJECT=1 ${BUILD_VARS[*]} failed (see $RES/build-inject.log)"
-		make -C "$TORTURE_TOP" -j"$(nproc)" "${BUILD_VARS[@]}" BUILD=$PLAIN_BUILD \
+		tree_make -j"$(nproc)" "${BUILD_VARS[@]}" BUILD=$PLAIN_BUILD \
 			"$PLAIN_BUILD/rcutorture" >"$RES/build-plain.log" 2>&1 ||
 			die 1 "make ${BUILD_VARS[*]} failed (see $RES/build-plain.log)"
 		if [ -n "$tiny" ]; then

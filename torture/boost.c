@@ -21,7 +21,9 @@
  * kernel's built-in rcutorture turns throttling off for the run; so does
  * this, when it may write /proc/sys/kernel/sched_rt_runtime_us, and puts
  * it back at the end -- a watcher process (a shell that waits for this
- * process's end on a pipe) puts it back even if this one is killed.
+ * process's end on a pipe) puts it back even if this one is killed.  Runs
+ * beside each other share the setting through a lock file: the last of
+ * them to end puts it back (lock_open()).
  * Without SCHED_FIFO (no CAP_SYS_NICE) the run is not made: a skip
  * finding before it starts (boost_refuse(); the scenario is SKIPPED, as a
  * test that needs a missing privilege).  Any other obstacle makes the run
@@ -33,7 +35,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include "torture.h"
@@ -46,9 +48,7 @@ static unsigned long boost_starttime_us;	/* next test interval (boost_mutex;
 static bool boost_running;			/* the hogs were started */
 static int boost_holder;			/* reader id + 1 holding (boost_hold()) */
 static pthread_mutex_t boost_mutex = PTHREAD_MUTEX_INITIALIZER;
-static long old_rt_runtime = -2;		/* -2: not changed by us */
 static int watcher_fd = -1;			/* its pipe; closed: it restores */
-static pid_t watcher_pid = -1;
 static bool throttle_lost;			/* switched back on meanwhile */
 static char why_buf[200];			/* a test not run: why */
 
@@ -79,66 +79,156 @@ static bool rt_runtime_write(long v)
 	return !fclose(f) && ok;
 }
 
-/* A shell that waits for EOF on its stdin (our end closes when we exit,
- * however) and then writes old back, unless someone else changed it
- * meanwhile. */
-static void watcher_start(long old)
+/*
+ * Runs beside each other (bin/nightly.sh's slots, two make checks) share
+ * the setting: each holds RT_LOCK shared for its run; the one that
+ * switches throttling off writes the value it found into RT_LOCK, and the
+ * last to end (the one that then gets RT_LOCK exclusively) puts that value
+ * back.  RT_LOCK.mutex orders a run's start (read, switch off, take
+ * RT_LOCK) against another's end (find itself the last, put back).  A run
+ * that ended first would otherwise switch throttling on under the others,
+ * whose boost tests then prove nothing.  Only root writes the setting, so
+ * only root runs take part (the files are root's, 0644: what RT_LOCK
+ * holds goes back into the setting).
+ */
+#define RT_LOCK_DIR	"/run/lock"
+#define RT_LOCK_NAME	"rcutorture-rt-throttle"
+static int lock_fd = -1, mutex_fd = -1;
+static char lock_path[64], mutex_path[80];
+
+static int lock_file(const char *path)
 {
-	char cmd[200];
+	return open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+/* false if a root run cannot have the locks (errno says why). */
+static bool lock_open(void)
+{
+	snprintf(lock_path, sizeof(lock_path), "%s/" RT_LOCK_NAME,
+		 access(RT_LOCK_DIR, F_OK) ? "/tmp" : RT_LOCK_DIR);
+	snprintf(mutex_path, sizeof(mutex_path), "%s.mutex", lock_path);
+	if (geteuid() != 0)
+		return true;	/* cannot switch it: nothing to share */
+	lock_fd = lock_file(lock_path);
+	mutex_fd = lock_fd < 0 ? -1 : lock_file(mutex_path);
+	if (mutex_fd < 0 || flock(mutex_fd, LOCK_EX)) {
+		if (lock_fd >= 0)
+			close(lock_fd);
+		if (mutex_fd >= 0)
+			close(mutex_fd);
+		lock_fd = mutex_fd = -1;
+		return false;
+	}
+	return true;
+}
+
+/* The value a run switched off, kept in RT_LOCK; -2 if none. */
+static long lock_saved(void)
+{
+	char buf[32];
+	ssize_t n = pread(lock_fd, buf, sizeof(buf) - 1, 0);
+	char *end;
+	long v;
+
+	if (n <= 0)
+		return -2;
+	buf[n] = 0;
+	v = strtol(buf, &end, 10);
+	return end != buf && v >= 0 ? v : -2;
+}
+
+static void lock_save(long v)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%ld\n", v);
+
+	if (ftruncate(lock_fd, 0) || (v >= 0 && pwrite(lock_fd, buf, (size_t)n, 0) != n))
+		torout(" rcu_torture_boost: WARN: %s: cannot record sched_rt_runtime_us=%ld",
+		       lock_path, v);
+}
+
+/* A shell that waits for EOF on its stdin (our end closes when we exit,
+ * however), then does what boost_restore() does: if no other run holds
+ * RT_LOCK, puts back the value recorded in it if throttling is still off. */
+static void watcher_start(void)
+{
+	char cmd[512];
 	char *argv[] = { (char *)"sh", (char *)"-c", cmd, NULL };
 	posix_spawn_file_actions_t fa;
 	int pfd[2];
 	pid_t pid;
 
-	snprintf(cmd, sizeof(cmd), "cat >/dev/null; [ \"$(cat " RT_RUNTIME ")\" != -1 ] || "
-		 "echo %ld > " RT_RUNTIME, old);
+	snprintf(cmd, sizeof(cmd), "cat >/dev/null; exec flock -x %s flock -n -x %s sh -c "
+		 "'v=$(cat %s); [ -z \"$v\" ] || [ \"$(cat " RT_RUNTIME ")\" != -1 ] || "
+		 "echo \"$v\" > " RT_RUNTIME "; : > %s'",
+		 mutex_path, lock_path, lock_path, lock_path);
 	if (pipe(pfd))
 		return;
 	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pfd[0], 0);
 	posix_spawn_file_actions_addclose(&fa, pfd[0]);
-	if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, NULL)) {
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, NULL))
 		close(pfd[1]);
-		pfd[1] = -1;
-	} else {
-		watcher_pid = pid;
-	}
+	else
+		watcher_fd = pfd[1];
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[0]);
-	watcher_fd = pfd[1];
 }
 
 /* Off for the run; false if it is on and stays on. */
 static bool rt_throttle_off(void)
 {
-	long v = rt_runtime_read();
+	long v;
 
-	if (v == -1)
-		return true;	/* off already */
-	if (v == -2 || !rt_runtime_write(-1))
+	if (!lock_open()) {
+		/* Without them nothing could put the value back safely. */
+		torout(" rcu_torture_boost: WARN: %s: %s: throttling left as it is",
+		       lock_path, strerror(errno));
+		return rt_runtime_read() == -1;
+	}
+	v = rt_runtime_read();
+	if (lock_fd < 0)	/* not root */
+		return v == -1;
+	if (v == -2 || (v != -1 && !rt_runtime_write(-1))) {
+		boost_restore();	/* drops the locks */
 		return false;
-	old_rt_runtime = v;
-	watcher_start(v);
+	}
+	if (v != -1)
+		lock_save(v);
+	if (lock_saved() >= 0)
+		watcher_start();	/* someone must put it back */
+	flock(lock_fd, LOCK_SH);	/* for the run */
+	flock(mutex_fd, LOCK_UN);
+	if (v == -1)
+		return true;	/* off already: by an administrator, or by a run beside us */
 	torout(" rcu_torture_boost: real-time throttling off for the run "
 	       "(sched_rt_runtime_us was %ld; put back at the end)", v);
 	return true;
 }
 
+/* The last run to end puts the recorded value back; the others leave it. */
 void boost_restore(void)
 {
-	if (old_rt_runtime == -2)
+	long v;
+
+	if (lock_fd < 0)
 		return;
-	rt_runtime_write(old_rt_runtime);
-	old_rt_runtime = -2;
+	flock(mutex_fd, LOCK_EX);	/* no run starts meanwhile */
+	if (!flock(lock_fd, LOCK_EX | LOCK_NB)) {	/* the last one */
+		v = lock_saved();
+		if (v >= 0 && rt_runtime_read() == -1)
+			rt_runtime_write(v);
+		lock_save(-2);
+	}
+	close(lock_fd);
+	close(mutex_fd);	/* the locks go with them */
+	lock_fd = mutex_fd = -1;
 	if (watcher_fd >= 0)
-		close(watcher_fd);	/* the watcher finds it restored, exits */
+		close(watcher_fd);	/* the watcher finds nothing to do */
 	watcher_fd = -1;
-	/* Before we exit: a watcher still running could restore the value
-	 * after the next run switched throttling off again. */
-	if (watcher_pid > 0)
-		waitpid(watcher_pid, NULL, 0);
-	watcher_pid = -1;
 }
 
 /* At each test interval: is throttling still off?  Another program (a

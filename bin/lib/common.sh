@@ -18,6 +18,23 @@ have() {
 	command -v "$1" >/dev/null 2>&1
 }
 
+# tree_locked COMMAND...: COMMAND (a make of the tree) holding the tree's
+# build lock (build/.lock): two scripts (two tests of one `make check', two
+# users' runs) building one folder at once would write the same objects
+# under each other.  Without flock (util-linux), COMMAND alone.
+tree_locked() {
+	if have flock && mkdir -p "$TORTURE_TOP/build" 2>/dev/null; then
+		flock "$TORTURE_TOP/build/.lock" "$@"
+	else
+		"$@"
+	fi
+}
+
+# tree_make ARG...: make -C the tree, holding its build lock.
+tree_make() {
+	tree_locked make -C "$TORTURE_TOP" "$@"
+}
+
 # have_jq: jq is optional (Debian package jq); say so once when missing.
 have_jq() {
 	have jq && return 0

@@ -248,7 +248,7 @@ perf_skip() {
 perf_make() {
 	local build=$1
 	shift
-	make -C "$TORTURE_TOP" -j2 -s ${PERF_SAN:+SAN=$PERF_SAN} "$@" "$build/$PERF_SUITE" >&2 ||
+	tree_make -j2 -s ${PERF_SAN:+SAN=$PERF_SAN} "$@" "$build/$PERF_SUITE" >&2 ||
 		die 1 "make $* $build/$PERF_SUITE failed"
 	echo "$TORTURE_TOP/$build/$PERF_SUITE"
 }

@@ -106,7 +106,7 @@ build_run() {
 	# The tag alone says how to build: an outer make's flags or an exported
 	# SAN/DEBUG must not leak into the folder's objects.  LIBURCU=0 does
 	# pass: a build as if liburcu-dev were missing (torture.mk relinks).
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u DEBUG -u BUILD \
+	tree_locked env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u DEBUG -u BUILD \
 		"${cmd[@]}" >>"$logfile" 2>&1
 }
 

@@ -5,8 +5,9 @@
 # and switch real-time throttling off (root), the boost test runs and
 # passes on the rcu type with rcutree.rcu_boost=1, catches a run without
 # boosting (the kernel's BUSTED-BOOST: test_boost=2), preemption episodes
-# happen, and the throttling setting is put back, even after kill -9; a
-# run that finds throttling switched back on mid-test says so.
+# happen, and the throttling setting is put back, even after kill -9, by
+# the last of two runs side by side; a run that finds throttling switched
+# back on mid-test says so.
 # Where SCHED_FIFO is refused (no CAP_SYS_NICE: dropped by setpriv as
 # root) the boost test and reader preemption are SKIPPED naming why:
 # --check says skip, a run is refused (exit 2) and nothing runs.  The
@@ -203,7 +204,37 @@ else
 	skip "sched_rt_runtime_us after it" "needs SCHED_FIFO and a writable $RT"
 fi
 
-# 8. Reader preemption: episodes happen and are counted.
+# 8. Two boost runs side by side (bin/nightly.sh's slots, two make checks):
+# the one that ends first leaves throttling off under the other, whose
+# boost test stays whole; the last to end puts it back.
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
+	LONG_OUT=$T_TMP/long.log LONG_DIR=$T_TMP/long
+	# shellcheck disable=SC2086
+	"$RCUTORTURE" --out "$LONG_DIR" $COMMON $BOOST rcutorture.shutdown_secs=8 >"$LONG_OUT" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		grep -q "real-time throttling off for the run" "$LONG_OUT" 2>/dev/null && break
+		sleep 0.1
+	done
+	# shellcheck disable=SC2086
+	run beside $COMMON $BOOST rcutorture.shutdown_secs=2
+	mid=$(cat "$RT")
+	[ "$RC" = 0 ] && [ "$mid" = -1 ] && kill -0 "$pid" 2>/dev/null &&
+		! grep -q "real-time throttling off for the run" "$OUT"
+	ok $? "two boost runs side by side: the first to end ($RC) leaves throttling off under the other (now $mid)" || show
+	wait "$pid"
+	RC=$?
+	OUT=$LONG_OUT DIR=$LONG_DIR
+	[ "$RC" = 0 ] && tail -n 1 "$OUT" | grep -q "End of test: SUCCESS" && ! grep -q "switched back on" "$OUT"
+	ok $? "two boost runs side by side: the other's boost test stays whole, SUCCESS (status $RC)" || show
+	rt_restored "after the last of two boost runs side by side"
+else
+	skip "two boost runs side by side: throttling stays off" "needs SCHED_FIFO and a writable $RT, throttling on"
+	skip "two boost runs side by side: SUCCESS" "needs SCHED_FIFO and a writable $RT, throttling on"
+	skip "sched_rt_runtime_us after them" "needs SCHED_FIFO and a writable $RT"
+fi
+
+# 9. Reader preemption: episodes happen and are counted.
 if [ -n "$CAN_RT" ]; then
 	# shellcheck disable=SC2086
 	run preempt $COMMON rcutorture.preempt_duration=10 rcutorture.preempt_interval=100 \
