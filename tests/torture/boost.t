@@ -56,6 +56,14 @@ skipped() {
 FIFO_BOOST="the boost test's threads need SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)"
 FIFO_PREEMPT="preempting readers takes SCHED_FIFO, refused here (CAP_SYS_NICE: run as root)"
 
+switched_off() {	# switched_off LOG: wait (30 s at most) until the run says it switched throttling off
+	local i
+	for ((i = 0; i < 300; i++)); do
+		grep -q "real-time throttling off for the run" "$1" 2>/dev/null && return
+		sleep 0.1
+	done
+}
+
 rt_restored() {	# rt_restored WHAT: the throttling setting is as it was
 	local now
 	now=$(cat "$RT" 2>/dev/null)
@@ -163,10 +171,7 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
 	# shellcheck disable=SC2086
 	"$RCUTORTURE" --out "$T_TMP/killed" $COMMON $BOOST rcutorture.shutdown_secs=60 >"$OUT" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		grep -q "real-time throttling off for the run" "$OUT" 2>/dev/null && break
-		sleep 0.1
-	done
+	switched_off "$OUT"
 	off=$(cat "$RT")
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
@@ -190,10 +195,7 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
 	"$RCUTORTURE" --out "$DIR" $COMMON $BOOST rcutorture.test_boost_holdoff=1 \
 		rcutorture.shutdown_secs=$(short_secs 6 6) >"$OUT" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		grep -q "real-time throttling off for the run" "$OUT" 2>/dev/null && break
-		sleep 0.1
-	done
+	switched_off "$OUT"
 	echo "$RT0" >"$RT"
 	wait "$pid"
 	RC=$?
@@ -212,10 +214,7 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
 	# shellcheck disable=SC2086
 	"$RCUTORTURE" --out "$LONG_DIR" $COMMON $BOOST rcutorture.shutdown_secs=8 >"$LONG_OUT" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		grep -q "real-time throttling off for the run" "$LONG_OUT" 2>/dev/null && break
-		sleep 0.1
-	done
+	switched_off "$LONG_OUT"
 	# shellcheck disable=SC2086
 	run beside $COMMON $BOOST rcutorture.shutdown_secs=2
 	mid=$(cat "$RT")
