@@ -17,14 +17,22 @@ TEST_SRCS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.c)))
 TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SH    := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.t)))
 TEST_BATS  := $(sort $(foreach l,$(TEST_LAYERS),$(wildcard tests/$(l)/*.bats)))
-# The order prove starts them in: the longest first (a minute or more each
-# on a 2-core machine), so that `make -j2 check' does not end with one of
-# them running alone; then the rest.  An order only: each test stands alone.
-TEST_FIRST := tests/scripts/nightly.bats tests/torture/types.t tests/torture/stall.t \
+# prove runs PROVE_JOBS tests at a time (most of them wait on fixed-length
+# runs more than they compute), the longest first (a minute or more each on
+# a 2-core machine) so that the batch does not end with one running alone;
+# then, one at a time, the tests that must have the machine to themselves:
+# those whose threads run SCHED_FIFO (the boost test switches real-time
+# throttling off: its hogs would starve a test beside it) and those that
+# time what they check (stall warnings).
+PROVE_JOBS ?= 2
+TEST_FIRST := tests/scripts/nightly.bats tests/torture/types.t \
 	tests/scripts/torture_real.bats tests/torture/srcu.t tests/scripts/mutation.bats \
 	tests/torture/params.t tests/scripts/torture_cli.bats
+TEST_ALONE := tests/torture/boost.t tests/torture/stall.t tests/torture/tiny.t tests/torture/perf_tiny.t \
+	tests/rcu/tiny.t $(BUILD)/tests/rcu/boost $(BUILD)/tests/rcu/stall
 TEST_ALL   := $(foreach t,$(TEST_FIRST),$(filter $(t),$(TEST_SH) $(TEST_BATS))) \
-	$(filter-out $(TEST_FIRST),$(TEST_BINS) $(TEST_SH) $(TEST_BATS))
+	$(filter-out $(TEST_FIRST) $(TEST_ALONE),$(TEST_BINS) $(TEST_SH) $(TEST_BATS))
+TEST_SOLO  := $(filter $(TEST_ALONE),$(TEST_BINS) $(TEST_SH) $(TEST_BATS))
 TEST_TIMEOUT ?= 600
 PROVE      ?= prove
 PROVE_FLAGS ?=
@@ -64,14 +72,20 @@ export TSAN_OPTIONS ?= atexit_sleep_ms=0
 check: tests
 	@rm -rf $(BUILD)/test-logs
 	@if command -v $(PROVE) >/dev/null; then \
-	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	  TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs \
+	  export TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
+	    TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs; \
+	  $(PROVE) -j$(PROVE_JOBS) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
+	    $(TEST_ALL); rc=$$?; \
+	  if [ -n "$(strip $(TEST_SOLO))" ]; then \
+	    echo "=== one at a time: $(patsubst $(BUILD)/%,%,$(TEST_SOLO))"; \
 	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
-	    $(TEST_ALL); \
+	      $(TEST_SOLO) || rc=1; \
+	  fi; \
+	  exit $$rc; \
 	else \
 	  echo "prove not found (Debian package perl): using tests/lib/tap-run"; \
 	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_ALL); \
+	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_ALL) $(TEST_SOLO); \
 	fi
 
 # check-repeat N=3: every test N times, the flaky ones named
@@ -80,6 +94,6 @@ N ?= 3
 check-repeat: tests
 	@TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
 	  REPEAT_LOG_DIR=$(CURDIR)/$(BUILD)/test-repeat \
-	    tests/lib/check-repeat $(TEST_TIMEOUT) $(N) $(TEST_ALL)
+	    tests/lib/check-repeat $(TEST_TIMEOUT) $(N) $(TEST_ALL) $(TEST_SOLO)
 
 .PHONY: tests check-repeat
