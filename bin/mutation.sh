@@ -371,6 +371,15 @@ table() {
 		}
 		exit bad
 	}' "$RES/bugs.tsv" "$RES/runs.tsv" >"$RES/kill.tsv" && verdict=0 || verdict=1
+	# A round that left no run at all (torture.sh refused it: a missing
+	# scenario, a failed build) is neither caught nor clean: an error.
+	local bug r missing=''
+	for bug in $(cut -f1 "$RES/bugs.tsv"); do
+		for ((r = 1; r <= OPT_REPEAT; r++)); do
+			grep -q "^$bug\.$r	" "$RES/runs.tsv" && continue
+			missing+="$PROG: $bug, round $r: no run ($(tail -n 1 "$RES/runs/$bug.$r.log" 2>/dev/null))"$'\n'
+		done
+	done
 	jq -R -c 'split("\t") | {bug: .[0], class: .[1], must: .[2], scenario: .[3],
 		runs: (.[4] | tonumber), caught: (.[5] | tonumber),
 		median_s: (if .[6] == "-" then null else (.[6] | tonumber) end),
@@ -381,11 +390,15 @@ table() {
 		echo "|---|---|---|---|---|---|---|---|"
 		jq -r '"| \(.bug) | \(.class) | \(.must) | \(.scenario) | \(.caught)/\(.runs)\(if .skipped > 0 then " (\(.skipped) skipped)" else "" end) | \(.median_s // "-") | \(if .class == "liveness" then "\(.hang_reported) (\(.holdout_named))" else "-" end) | \(.reason) |"' "$RES/kill.json"
 	} >"$RES/kill.md"
+	[ -z "$missing" ] || printf '\n%s' "$missing" >>"$RES/kill.md"
 	cat "$RES/kill.md"
 	targets
 	kill_page
 	echo "Results: $RES"
-	if ((verdict)); then
+	if [ -n "$missing" ]; then
+		verdict=1
+		echo "$PROG: a round left no run (above): nothing is known of it"
+	elif ((verdict)); then
 		echo "$PROG: a must-catch bug survived a round, or the unmodified build failed"
 	else
 		echo "$PROG: every must-catch bug was caught in every round; no false alarm"

@@ -91,6 +91,22 @@ MUTATION=$TOP/bin/mutation.sh
 	fi
 }
 
+@test "mutation.sh: a round that left no run (its scenario missing) is an error naming it, not a catch or a clean round" {
+	need_jq
+	[ -z "${SAN:-}" ] || skip "builds its own plain and injection builds (run without SAN)"
+	mkdir -p "$BATS_TEST_TMPDIR/scen"
+	cp "$TOP/scenarios/CFcommon" "$BATS_TEST_TMPDIR/scen/"
+	run env TORTURE_SCENARIO_DIR="$BATS_TEST_TMPDIR/scen" "$MUTATION" --short --bugs poll_early \
+		--scenarios TREE02 --duration 2s --results "$BATS_TEST_TMPDIR/m"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"mutation.sh: poll_early, round 1: no run (TREE02: no such scenario"* ]]
+	[[ $output == *"mutation.sh: none, round 1: no run (TREE02: no such scenario"* ]]
+	[[ $output == *"mutation.sh: a round left no run (above): nothing is known of it"* ]]
+	[[ $output != *"every must-catch bug was caught"* ]]
+	grep -q "poll_early, round 1: no run" "$BATS_TEST_TMPDIR/m/kill.md"
+}
+
 @test "mutation.sh: a Tiny RCU bug runs on its Tiny scenarios with Tiny RCU's builds, the unmodified Tiny build there too" {
 	need_jq
 	[ -z "${SAN:-}" ] || skip "builds its own Tiny builds (run without SAN)"
