@@ -40,7 +40,7 @@ def side($r; $unit): if $r == null then "-" else "\($r.flavor) \($r.median | fmt
 . as $c
 | ($c.host // {}) as $h
 | ($ARGS.named.figures // []) as $figs
-| "### \($h.cpu_model // "CPU model not recorded" | cell) (\($h.cores // "?") cores), Linux \($h.kernel // "?"), \($c.date | day), liburcu \($h.liburcu // "?")\(if $h.ck then ", ck \($h.ck)" else "" end)\(if $h.dpdk then ", DPDK \($h.dpdk)" else "" end)",
+| "### \($h.cpu_model // "CPU model not recorded" | cell) (\($h.cores // "?") cores), Linux \($h.kernel // "?"), \($c.started // $c.date | day), liburcu \($h.liburcu // "?")\(if $h.ck then ", ck \($h.ck)" else "" end)\(if $h.dpdk then ", DPDK \($h.dpdk)" else "" end)",
   "",
   "Made by `bin/perf-table.sh` from `\($c.date // "?")/compare.json`: `bin/compare-liburcu.sh`, every figure measured \($c.repeats // "?") times, the flavors interleaved; `membarrier()` \(if $h.membarrier == true then "available" elif $h.membarrier == false then "absent" else "not recorded" end).  Ratio: ours / the other RCU (liburcu, ck, DPDK) of the medians; spread: its best and worst case over the runs (min/max .. max/min).",
   "",

@@ -295,8 +295,8 @@ host_json() {
 write_compare() {
 	local line tmp=$RES/compare.json.tmp
 	{
-		printf '{"schema":"rcu-torture-compare/2","date":"%s","host":%s,"repeats":%s,' \
-			"${RES##*/}" "$(host_json)" "$REPEATS"
+		printf '{"schema":"rcu-torture-compare/2","date":"%s","started":"%s","host":%s,"repeats":%s,' \
+			"${RES##*/}" "$STARTED" "$(host_json)" "$REPEATS"
 		printf '"commands":%s,' "$(printf '%s\n' "${COMMANDS[@]}" | jq -R . | jq -s -c .)"
 		printf '"targets":%s,"metrics":[' "$({ cat "$RES"/*.jsonl 2>/dev/null |
 			jq -c 'select(.kind == "targets") | .targets[] | {what, value, unit, limit, at_least, met, within_spread}'
@@ -391,7 +391,8 @@ main() {
 	have jq || die 2 "jq not installed (Debian package jq)"
 	need_liburcu
 	programs
-	RES=${RESULTS%/}/${DATESTAMP:-$(date +%Y.%m.%d-%H.%M.%S)}
+	STARTED=$(date +%Y.%m.%d-%H.%M.%S)
+	RES=${RESULTS%/}/${DATESTAMP:-$STARTED}
 	[ ! -e "$RES" ] || die 2 "$RES exists already (use --datestamp)"
 	mkdir -p "$RES" || die 2 "$RES: cannot create"
 	COMMANDS=()

@@ -77,7 +77,7 @@ check: tests
 	  $(PROVE) -j$(PROVE_JOBS) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
 	    $(TEST_ALL); rc=$$?; \
 	  if [ -n "$(strip $(TEST_SOLO))" ]; then \
-	    echo "=== one at a time: $(patsubst $(BUILD)/%,%,$(TEST_SOLO))"; \
+	    echo "# then one at a time: $(patsubst $(BUILD)/%,%,$(TEST_SOLO))"; \
 	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
 	      $(TEST_SOLO) || rc=1; \
 	  fi; \

@@ -20,8 +20,9 @@
  * within a second without any boost, so a busted boost would pass.  The
  * kernel's built-in rcutorture turns throttling off for the run; so does
  * this, when it may write /proc/sys/kernel/sched_rt_runtime_us, and puts
- * it back at the end -- a watcher process (a shell that waits for this
- * process's end on a pipe) puts it back even if this one is killed.  Runs
+ * it back at the end -- a watcher process (a shell in a session of its
+ * own that waits for this process's end on a pipe) puts it back even if
+ * this one, or its whole process group, is killed.  Runs
  * beside each other share the setting through a lock file: the last of
  * them to end puts it back (lock_open()).
  * Without SCHED_FIFO (no CAP_SYS_NICE) the run is not made: a skip
@@ -155,6 +156,7 @@ static void watcher_start(void)
 	char cmd[512];
 	char *argv[] = { (char *)"sh", (char *)"-c", cmd, NULL };
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	int pfd[2];
 	pid_t pid;
 
@@ -170,10 +172,16 @@ static void watcher_start(void)
 	posix_spawn_file_actions_addclose(&fa, pfd[0]);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, NULL))
+	/* A session of its own: whatever kills this run's process group
+	 * (timeout -s KILL, a cancelled CI job, ^\ at a terminal) leaves it
+	 * to do its work. */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+	if (posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, NULL))
 		close(pfd[1]);
 	else
 		watcher_fd = pfd[1];
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[0]);
 }
@@ -198,6 +206,15 @@ static bool rt_throttle_off(void)
 	}
 	if (v != -1)
 		lock_save(v);
+	else if (lock_saved() >= 0 && !flock(lock_fd, LOCK_EX | LOCK_NB))
+		/* A value recorded, and no run holds RT_LOCK: the run that
+		 * recorded it was killed, its watcher too (a cgroup's kill)
+		 * or still waiting for the mutex (it will find us holding
+		 * RT_LOCK and leave the value to us).  It goes back at our
+		 * end; said, for it may override an administrator's -1. */
+		torout(" rcu_torture_boost: a run killed earlier left real-time throttling off "
+		       "(sched_rt_runtime_us was %ld, recorded in %s): put back at the end",
+		       lock_saved(), lock_path);
 	if (lock_saved() >= 0)
 		watcher_start();	/* someone must put it back */
 	flock(lock_fd, LOCK_SH);	/* for the run */

@@ -46,6 +46,14 @@ doctored() {
 	[ "$output" = "$("$PT" "$FIX")" ]
 }
 
+@test "perf-table.sh: the heading's date is the run's start, not a folder named by --datestamp" {
+	doctored '.date = "quiet-run" | .started = "2026.12.07-18.39.39"'
+	run "$PT" "$C"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "### CPU model not recorded (2 cores), Linux 6.1.0-28-amd64, 2026-12-07, liburcu 0.13.2" ]
+	grep -qF 'from `quiet-run/compare.json`' <<<"$output"
+}
+
 @test "perf-table.sh: the CPU model in the heading, the targets in a table, large figures in k and M" {
 	doctored '.host.cpu_model = "AMD EPYC 7B13" | .metrics[2].results[0].samples = [1234567, 1234567]
 		| .targets = [{what: "rcu/urcu-memb ns (nreaders=1 updater=0)", value: 0.82, unit: "x",

@@ -9,13 +9,16 @@
 
 #include "rcu_test.h"
 
-enum rmode { R_RCU, R_RCU_NESTED, R_BH, R_SCHED };
+/* R_RCU_NESTED_LATE: inside, the reader keeps running nested pairs while
+ * the grace period waits for it (their unlocks see need_qs). */
+enum rmode { R_RCU, R_RCU_NESTED, R_RCU_NESTED_LATE, R_BH, R_SCHED };
 
 struct holder {
 	enum rmode mode;
 	int in;		/* set once inside the section */
 	int leave;	/* set by the test to end it */
 	int out;	/* set after the section ended */
+	int asked;	/* R_RCU_NESTED_LATE: need_qs seen set while nesting */
 };
 
 static inline void holder_fn(void *arg)
@@ -24,6 +27,7 @@ static inline void holder_fn(void *arg)
 
 	switch (h->mode) {
 	case R_RCU:
+	case R_RCU_NESTED_LATE:
 		rcu_read_lock();
 		break;
 	case R_RCU_NESTED:
@@ -42,11 +46,23 @@ static inline void holder_fn(void *arg)
 		break;
 	}
 	set_flag(&h->in);
-	wait_flag(&h->leave, 1e9);	/* asleep in the section */
+	if (h->mode == R_RCU_NESTED_LATE) {
+		/* Pairs with set_flag(&h->leave). */
+		while (!smp_load_acquire(&h->leave)) {
+			rcu_read_lock();
+			/* Owner's own word (a test's look inside). */
+			h->asked |= READ_ONCE(lrcu_reader.rw->need_qs[LRCU_PREEMPT]) != 0;
+			rcu_read_unlock();
+			sleep_ms(1);
+		}
+	} else {
+		wait_flag(&h->leave, 1e9);	/* asleep in the section */
+	}
 	set_flag(&h->out);
 	switch (h->mode) {
 	case R_RCU:
 	case R_RCU_NESTED:
+	case R_RCU_NESTED_LATE:
 		rcu_read_unlock();
 		break;
 	case R_BH:
@@ -104,6 +120,8 @@ static inline void reader_blocks(enum rmode mode, void (*sync)(void), void (*bef
 	pthread_join(ut, NULL);
 	ok(u.done && u.saw_reader_out, "%s: updater returns only after the reader left", what);
 	reg_thread_join(&rt);
+	if (mode == R_RCU_NESTED_LATE)
+		ok(h.asked, "%s: the grace period asked the reader to report while it nested", what);
 }
 
 /* Concurrent callers: n threads call sync() while a reader holds a grace

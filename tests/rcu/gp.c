@@ -287,6 +287,7 @@ int main(void)
 	ok(watchdog_done(), "synchronize_rcu() with no registered reader returns");
 	test_reader_blocks(R_RCU, sync_rcu, "rcu");
 	test_reader_blocks(R_RCU_NESTED, sync_rcu, "rcu nested");
+	test_reader_blocks(R_RCU_NESTED_LATE, sync_rcu, "rcu nested while the grace period waits");
 	test_reader_blocks(R_RCU, sync_net, "synchronize_net");
 	test_reader_blocks(R_BH, sync_bh, "rcu_bh");
 	test_reader_blocks(R_SCHED, sync_sched, "rcu_sched");

@@ -65,7 +65,7 @@ setup() {
 
 @test "compare.json: the documented shape, samples per repeat, pairs ours/other, no problem for compare.jq" {
 	local j=$RUN/q/compare.json
-	jq_ok '.schema == "rcu-torture-compare/2" and .date == "q" and .repeats == 2
+	jq_ok '.schema == "rcu-torture-compare/2" and .date == "q" and (.started | test("^[0-9]{4}[.][0-9]{2}[.][0-9]{2}-")) and .repeats == 2
 		and (.host | .cores > 0 and (.kernel | type) == "string" and (.membarrier | type) == "boolean"
 		     and (.liburcu | type) == "string")
 		and (.commands | length) == 9' "$j"

@@ -5,9 +5,10 @@
 # and switch real-time throttling off (root), the boost test runs and
 # passes on the rcu type with rcutree.rcu_boost=1, catches a run without
 # boosting (the kernel's BUSTED-BOOST: test_boost=2), preemption episodes
-# happen, and the throttling setting is put back, even after kill -9, by
-# the last of two runs side by side; a run that finds throttling switched
-# back on mid-test says so.
+# happen, and the throttling setting is put back, even after kill -9 of
+# the run or of its process group, by the last of two runs side by side,
+# and by the next run after one killed with its watcher (which says so);
+# a run that finds throttling switched back on mid-test says so.
 # Where SCHED_FIFO is refused (no CAP_SYS_NICE: dropped by setpriv as
 # root) the boost test and reader preemption are SKIPPED naming why:
 # --check says skip, a run is refused (exit 2) and nothing runs.  The
@@ -185,6 +186,48 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
 else
 	skip "throttling off during a boost run" "needs SCHED_FIFO and a writable $RT, throttling on"
 	skip "sched_rt_runtime_us put back after kill -9" "needs SCHED_FIFO and a writable $RT"
+fi
+
+# 6b. kill -9 of the run's whole process group (timeout -s KILL, a
+# cancelled CI job): the watcher, in a session of its own, survives it.
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
+	OUT=$T_TMP/grpkilled.log
+	set -m	# the run in a process group of its own
+	# shellcheck disable=SC2086
+	"$RCUTORTURE" --out "$T_TMP/grpkilled" $COMMON $BOOST rcutorture.shutdown_secs=60 >"$OUT" 2>&1 &
+	pid=$!
+	set +m
+	switched_off "$OUT"
+	kill -9 -- "-$pid"
+	wait "$pid" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat "$RT")" = "$RT0" ] && break
+		sleep 0.1
+	done
+	rt_restored "after kill -9 of the run's process group"
+	[ "$(cat "$RT")" = "$RT0" ] || echo "$RT0" >"$RT"	# not left off for the rest
+else
+	skip "sched_rt_runtime_us put back after kill -9 of the process group" "needs SCHED_FIFO and a writable $RT"
+fi
+
+# 6c. A value recorded by a run killed together with its watcher (a
+# cgroup's kill), throttling left off: the next run says so and puts the
+# value back at its end.  Only when no run holds the lock file.
+LOCK=/run/lock/rcutorture-rt-throttle
+[ -d /run/lock ] || LOCK=/tmp/rcutorture-rt-throttle
+if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ] &&
+   [ "$(id -u)" = 0 ] && flock -n -x "$LOCK" true; then
+	echo "$RT0" >"$LOCK"
+	echo -1 >"$RT"
+	# shellcheck disable=SC2086
+	run stale $COMMON $BOOST rcutorture.shutdown_secs=2
+	[ "$RC" = 0 ] && grep -q "a run killed earlier left real-time throttling off (sched_rt_runtime_us was $RT0" "$OUT"
+	ok $? "a value left by a killed run: the next run says so (status $RC)" || show
+	rt_restored "after the run that found it"
+	[ "$(cat "$RT")" = "$RT0" ] || echo "$RT0" >"$RT"
+else
+	skip "a value left by a killed run: the next run says so" "needs root, SCHED_FIFO, a writable $RT, throttling on, $LOCK free"
+	skip "sched_rt_runtime_us after it" "needs root, SCHED_FIFO, a writable $RT, throttling on, $LOCK free"
 fi
 
 # 7. Throttling switched back on by someone else during the run: the rest
