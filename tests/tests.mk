@@ -71,9 +71,9 @@ export TSAN_OPTIONS ?= atexit_sleep_ms=0
 # (tests/lib/run-one).
 check: tests
 	@rm -rf $(BUILD)/test-logs
-	@if command -v $(PROVE) >/dev/null; then \
-	  export TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	    TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs; \
+	@export TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
+	  TEST_LOG_DIR=$(CURDIR)/$(BUILD)/test-logs; \
+	if command -v $(PROVE) >/dev/null; then \
 	  $(PROVE) -j$(PROVE_JOBS) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
 	    $(TEST_ALL); rc=$$?; \
 	  if [ -n "$(strip $(TEST_SOLO))" ]; then \
@@ -81,12 +81,13 @@ check: tests
 	    $(PROVE) $(PROVE_FLAGS) --exec 'tests/lib/run-one $(TEST_TIMEOUT)' \
 	      $(TEST_SOLO) || rc=1; \
 	  fi; \
-	  exit $$rc; \
 	else \
 	  echo "prove not found (Debian package perl): using tests/lib/tap-run"; \
-	  TOP=$(CURDIR) BUILD_DIR=$(CURDIR)/$(BUILD) SAN=$(SAN) \
-	    tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_ALL) $(TEST_SOLO); \
-	fi
+	  tests/lib/tap-run $(TEST_TIMEOUT) $(TEST_ALL) $(TEST_SOLO); rc=$$?; \
+	fi; \
+	if [ $$rc = 0 ]; then echo "make check: Result: PASS"; \
+	else echo "make check: Result: FAIL (the summaries above name the failed tests)"; fi; \
+	exit $$rc
 
 # check-repeat N=3: every test N times, the flaky ones named
 # (tests/lib/check-repeat; TEST_LAYERS=rcu for one layer).

@@ -125,7 +125,9 @@ setup() {
 @test "compare.md: bin/perf-table.sh's table: host facts, a ratio row per pair, the cross-check, the targets" {
 	local md=$RUN/q/compare.md
 	diff "$md" <("$TOP/bin/perf-table.sh" "$RUN/q/compare.json")
-	grep -q "^### .* ([0-9]* cores), Linux .*, q, liburcu 0.13" "$md"
+	# The run's start in the heading, not the folder --datestamp named.
+	grep -q "^### .* ([0-9]* cores), Linux .*, [0-9]\{4\}-[0-9][0-9]-[0-9][0-9], liburcu 0.13" "$md"
+	grep -qF 'from `q/compare.json`' "$md"
 	grep -q "every figure measured 2 times, the flavors interleaved" "$md"
 	grep -qx '| metric | ours | other | ratio | spread | better |' "$md"
 	grep -q "^| read-side cost: lock + dereference + unlock, 1 reader | rcu [0-9.]* ns | urcu-memb [0-9.]* ns | [0-9.]* | [0-9.]* \.\. [0-9.]* | ours if < 1; \(read_ns_plain agrees ([0-9.]*)\|\*\*the two methods disagree: read_ns_plain gives [0-9.]*\*\*\) |$" "$md"
