@@ -329,18 +329,23 @@ write_markdown() {
 	"$BIN_DIR/perf-table.sh" "$RES/compare.json" >"$RES/compare.md"
 }
 
-# readloop: the plain read loops, flavor after flavor and each at the four
-# places of its loop in a 64-byte block (PAD), REPEATS rounds
-# (RES/readloop.jsonl, the programs' JSON lines).
-READLOOP_PADS="0 16 32 48"
+# readloop: the plain read loops at the 16 places of their loop in a
+# 64-byte block (PAD, 4 bytes apart), flavor after flavor at each, REPEATS
+# rounds (RES/readloop.jsonl, the programs' JSON lines).
+READLOOP_PADS="0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60"
 readloop() {
-	local r f pad secs=0.2
-	((QUICK == 0)) || secs=0.02
+	local r f pad secs=0.05
+	((QUICK == 0)) || secs=0.005
 	COMMANDS+=("bench/readloop-{${READLOOP_FLAVORS// /,}} $secs RUN {${READLOOP_PADS// /,}}, $REPEATS rounds")
-	echo "$PROG: read: bench/readloop-{${READLOOP_FLAVORS// /,}}, $secs s each at 4 loop offsets, $REPEATS rounds" >&2
+	echo "$PROG: read: bench/readloop-{${READLOOP_FLAVORS// /,}}, $secs s each at 16 loop offsets, $REPEATS rounds" >&2
+	# Flavor after flavor at each offset, not offset after offset of one
+	# flavor: a burst of other work then lands on every flavor alike (a
+	# flavor's 16 offsets back to back took two seconds, and one round's
+	# burst moved sched-free, the same instructions as urcu-qsbr, to
+	# 1.21x of it).
 	for ((r = 1; r <= REPEATS; r++)); do
-		for f in $READLOOP_FLAVORS; do
-			for pad in $READLOOP_PADS; do
+		for pad in $READLOOP_PADS; do
+			for f in $READLOOP_FLAVORS; do
 				"$READLOOP_DIR/readloop-$f" "$secs" "$r" "$pad" >>"$RES/readloop.jsonl" \
 					2>>"$RES/readloop.txt" && continue
 				echo "$PROG: read failed: bench/readloop-$f $secs $r $pad (its output: $RES/readloop.txt)" >&2
@@ -380,9 +385,9 @@ readloop_targets() {
 		. as $r
 		| ([["rcu", "urcu-memb", 1], ["sched", "urcu-qsbr", 1.5], ["sched-free", "urcu-qsbr", 1]][]
 		   | . as [$o, $l, $lim] | select(($r | fig($o; "ns") | length) > 0 and ($r | fig($l; "ns") | length) > 0)
-		   | target("\($o)/\($l) ns (plain program, 4 loop offsets)"; $r | fig($o; "ns"); $r | fig($l; "ns"); $lim)),
+		   | target("\($o)/\($l) ns (plain program, 16 loop offsets)"; $r | fig($o; "ns"); $r | fig($l; "ns"); $lim)),
 		  (["rcu", "sched", "sched-free"][] | . as $o | select(($r | fig($o; "ns") | length) > 0)
-		   | target("\($o) nested/outer pair (plain program, 4 loop offsets)"; $r | fig($o; "nested_ns");
+		   | target("\($o) nested/outer pair (plain program, 16 loop offsets)"; $r | fig($o; "nested_ns");
 			    $r | fig($o; "ns"); 1))' "$RES/readloop.jsonl"
 }
 

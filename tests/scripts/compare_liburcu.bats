@@ -52,12 +52,12 @@ setup() {
 	[ "$(jq -r '"\(.run) \(.flavor)"' "$RUN/q/lfht.jsonl" | tr '\n' ' ')" = \
 	  "1 rcu 1 urcu-memb 1 sched 1 urcu-qsbr 2 rcu 2 urcu-memb 2 sched 2 urcu-qsbr " ]
 	local o=${OTHERS// /,} r1="" r2=""
-	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr${o:+,$o}}, 0.02 s each at 4 loop offsets, 2 rounds" "$RUN.err"
+	grep -qx "compare-liburcu.sh: read: bench/readloop-{rcu,sched,sched-free,urcu-memb,urcu-qsbr${o:+,$o}}, 0.005 s each at 16 loop offsets, 2 rounds" "$RUN.err"
 	for w in $OTHERS; do r1+="1 $w "; r2+="2 $w "; done
-	# Each plain loop at its four offsets once per round, the flavors interleaved.
+	# Each plain loop at its 16 offsets once per round, the flavors interleaved.
 	[ "$(jq -r 'select(.params.pad == 0) | "\(.run) \(.flavor)"' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = \
 	  "1 rcu 1 sched 1 sched-free 1 urcu-memb 1 urcu-qsbr ${r1}2 rcu 2 sched 2 sched-free 2 urcu-memb 2 urcu-qsbr $r2" ]
-	[ "$(jq -r 'select(.flavor == "rcu" and .run == 1) | .params.pad' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = "0 16 32 48 " ]
+	[ "$(jq -r 'select(.flavor == "rcu" and .run == 1) | .params.pad' "$RUN/q/readloop.jsonl" | tr '\n' ' ')" = "$(seq -s ' ' 0 4 60) " ]
 	grep -qx "compare-liburcu.sh: $RUN/q: compare.json compare.md" "$RUN.err"
 	# stdout is compare.md.
 	diff "$RUN.out" "$RUN/q/compare.md"
@@ -73,7 +73,7 @@ setup() {
 	# and loop offset); impl by name; pairs name flavors with results.
 	jq_ok '.metrics | length >= 20 and all(.[]; . as $m | (.name | test("^[A-Za-z0-9_]+$"))
 		and (.better == "lower" or .better == "higher" or .better == "neither") and (.label | length) > 0
-		and all(.results[]; (.samples | length) == (if $m.name == "read_ns_plain" then 8 else 2 end)
+		and all(.results[]; (.samples | length) == (if $m.name == "read_ns_plain" then 32 else 2 end)
 			and all(.samples[]; type == "number")
 			and .impl == (if .flavor | startswith("urcu-") then "liburcu" elif .flavor | startswith("ck-") then "ck"
 				      elif .flavor | startswith("dpdk-") then "dpdk" else "ours" end))
@@ -94,15 +94,15 @@ setup() {
 	jq_ok '[.metrics[] | select(.check) | [.name, .check]] == [["read_ns", "read_ns_plain"]]' "$j"
 	jq_ok '.metrics[] | select(.name == "read_ns_plain") | [.results[].flavor] ==
 		["rcu", "sched", "sched-free", "urcu-memb", "urcu-qsbr"] + '"$OJ"' and (.pairs | length) == 3 + ('"$OJ"' | length)
-		and all(.results[]; (.samples | length) == 8)' "$j"
+		and all(.results[]; (.samples | length) == 32)' "$j"
 	# The plain loops' targets: ours against liburcu's, nested against outermost.
 	jq_ok '[.targets[] | select(.what | test("plain program")) | [.what, .limit]] ==
-		[["rcu/urcu-memb ns (plain program, 4 loop offsets)", 1],
-		 ["sched/urcu-qsbr ns (plain program, 4 loop offsets)", 1.5],
-		 ["sched-free/urcu-qsbr ns (plain program, 4 loop offsets)", 1],
-		 ["rcu nested/outer pair (plain program, 4 loop offsets)", 1],
-		 ["sched nested/outer pair (plain program, 4 loop offsets)", 1],
-		 ["sched-free nested/outer pair (plain program, 4 loop offsets)", 1]]' "$j"
+		[["rcu/urcu-memb ns (plain program, 16 loop offsets)", 1],
+		 ["sched/urcu-qsbr ns (plain program, 16 loop offsets)", 1.5],
+		 ["sched-free/urcu-qsbr ns (plain program, 16 loop offsets)", 1],
+		 ["rcu nested/outer pair (plain program, 16 loop offsets)", 1],
+		 ["sched nested/outer pair (plain program, 16 loop offsets)", 1],
+		 ["sched-free nested/outer pair (plain program, 16 loop offsets)", 1]]' "$j"
 	jq_ok '.metrics[] | select(.name == "cb_per_s_t1") | (.pairs | length) == 5 + ('"$OJ"' | length) and .better == "higher"' "$j"
 	# The other libraries are in the grace-period rows too, beside ours.
 	jq_ok '.metrics[] | select(.name == "gp_p50_us_r4") | .pairs == [{"ours": "rcu", "other": "urcu-memb"},
@@ -212,4 +212,18 @@ setup() {
 	[ "$status" -eq 2 ] && [ "$output" = "compare-liburcu.sh: $RUN/q exists already (use --datestamp)" ]
 	run "$CMP" --help
 	[ "$status" -eq 0 ] && grep -q "^usage: bin/compare-liburcu.sh" <<<"$output"
+}
+
+@test "bench/readloop: each of its 16 loop copies runs; a pad not among them is refused, exit 2" {
+	local p
+	for p in 0 4 60; do
+		run "$BIN/bench/readloop-rcu" 0.001 1 "$p"
+		[ "$status" -eq 0 ]
+		jq -e --argjson p "$p" '.params.pad == $p and .figures.ns > 0' <<<"$output" >/dev/null
+	done
+	for p in 2 64 -4; do
+		run "$BIN/bench/readloop-rcu" 0.001 1 "$p"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"pad (0, 4, ..., 60)"* ]]
+	done
 }

@@ -16,8 +16,8 @@
  * check p->field; unlock' (SRCU: the unlock handed what the lock returned;
  * srcu-fast: srcu_read_lock_fast()'s counter), then the same pairs nested inside an outer
  * section, each pass for `seconds' (default 0.3) after a warm-up of a
- * tenth of it, in the copy of the loop that starts `pad' bytes (0, 16, 32
- * or 48) into a 64-byte block (below).  QSBR flavors announce a quiescent state every 1024 pairs
+ * tenth of it, in the copy of the loop that starts `pad' bytes (0, 4, ...,
+ * 60) into a 64-byte block (below).  QSBR flavors announce a quiescent state every 1024 pairs
  * outside the nested pass (as refscale's qs_interval).  Prints one JSON
  * line in refscale's shape:
  *   {"kind":"run","prog":"readloop","flavor":"rcu","run":1,
@@ -209,28 +209,36 @@ pass(int nested, double secs, double *cpu_ns, double *wall_ns)
 }
 
 /*
- * The same pass at four places in the 64-byte blocks the CPU fetches:
- * each copy starts a block and puts `pad' bytes of no-ops before its loop.
- * A loop this short costs up to 1.5x more or less by where it falls
- * (liburcu-qsbr's pair: 0.43 to 0.67 ns on an AMD EPYC, 2026-12-07), for
- * either side: bin/compare-liburcu.sh runs all four and pools them.
+ * The same pass at 16 places in the 64-byte blocks the CPU fetches: each
+ * copy starts a block and puts `pad' bytes of no-ops (0, 4, ..., 60)
+ * before the pass, so that its loop, wherever GCC aligns it, falls at
+ * every 4-byte step of a block.  A loop this short costs up to 2x more or
+ * less by where it falls and by how its branches share blocks (liburcu-qsbr's
+ * pair: 0.43 to 1.4 ns on an AMD EPYC, 2026-12-07), for either side:
+ * bin/compare-liburcu.sh runs all 16 and pools them.  (Four copies, 16
+ * bytes apart, put a flavor's loop at one residue mod 16 only; two runs
+ * minutes apart then gave sched/urcu-qsbr 1.66x and 1.94x, where 16
+ * copies gave 1.60x and 1.65x.)
  */
 #define RL_PASS_AT(pad)							\
 static __attribute__((noinline, aligned(64))) void			\
 pass_at_##pad(int nested, double secs, double *cpu_ns, double *wall_ns) \
 {									\
-	__asm__ __volatile__(".skip " #pad ", 0x90");			\
+	__asm__ __volatile__(".if " #pad "\n.skip " #pad ", 0x90\n.endif"); \
 	pass(nested, secs, cpu_ns, wall_ns);				\
 }
-RL_PASS_AT(1)
-RL_PASS_AT(16)
-RL_PASS_AT(32)
-RL_PASS_AT(48)
+RL_PASS_AT(0) RL_PASS_AT(4) RL_PASS_AT(8) RL_PASS_AT(12)
+RL_PASS_AT(16) RL_PASS_AT(20) RL_PASS_AT(24) RL_PASS_AT(28)
+RL_PASS_AT(32) RL_PASS_AT(36) RL_PASS_AT(40) RL_PASS_AT(44)
+RL_PASS_AT(48) RL_PASS_AT(52) RL_PASS_AT(56) RL_PASS_AT(60)
 
 typedef void rl_pass_fn(int nested, double secs, double *cpu_ns, double *wall_ns);
-static rl_pass_fn *const passes[] = { pass_at_1, pass_at_16, pass_at_32, pass_at_48 };
-static const int pads[] = { 0, 16, 32, 48 };
-static int layout;		/* index in passes[] */
+static rl_pass_fn *const passes[] = {
+	pass_at_0, pass_at_4, pass_at_8, pass_at_12, pass_at_16, pass_at_20, pass_at_24, pass_at_28,
+	pass_at_32, pass_at_36, pass_at_40, pass_at_44, pass_at_48, pass_at_52, pass_at_56, pass_at_60,
+};
+#define RL_NPADS	(int)(sizeof(passes) / sizeof(passes[0]))
+static int layout;		/* index in passes[]: pad / 4 */
 
 static double fig[3];	/* ns, nested_ns, wall_ns */
 
@@ -260,10 +268,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		seconds = atof(argv[1]);
-	for (layout = 0; layout < 4 && pads[layout] != pad; layout++)
-		;
-	if (!o || seconds <= 0 || seconds > 60 || run < 1 || layout == 4) {
-		fprintf(stderr, "usage: %s [seconds (0-60, default 0.3) [run (1..) [pad (0, 16, 32, 48)]]]\n",
+	layout = (int)(pad / 4);
+	if (!o || seconds <= 0 || seconds > 60 || run < 1 || pad < 0 || pad % 4 || layout >= RL_NPADS) {
+		fprintf(stderr, "usage: %s [seconds (0-60, default 0.3) [run (1..) [pad (0, 4, ..., 60)]]]\n",
 			argv[0]);
 		return 2;
 	}
