@@ -8,13 +8,14 @@ T_FAIL=0
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/torture-test.XXXXXX")
 trap 'rm -rf "$T_TMP"' EXIT
 
-ok() {	# ok COND-STATUS DESCRIPTION
+ok() {	# ok COND-STATUS DESCRIPTION: fails as the check did (ok ... || show)
 	T_N=$((T_N + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $T_N - $2"
 	else
 		echo "not ok $T_N - $2"
 		T_FAIL=$((T_FAIL + 1))
+		return 1
 	fi
 }
 
