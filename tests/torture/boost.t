@@ -65,11 +65,16 @@ switched_off() {	# switched_off LOG: wait (30 s at most) until the run says it s
 	done
 }
 
-rt_restored() {	# rt_restored WHAT: the throttling setting is as it was
-	local now
+rt_restored() {	# rt_restored WHAT [SECONDS]: the throttling setting is as it was (within SECONDS)
+	local now i
+	for ((i = 0; i < ${2:-0} * 10; i++)); do
+		[ "$(cat "$RT" 2>/dev/null)" = "$RT0" ] && break
+		sleep 0.1
+	done
 	now=$(cat "$RT" 2>/dev/null)
 	[ "$now" = "$RT0" ]
-	ok $? "$1: sched_rt_runtime_us back to $RT0 (now $now)"
+	ok $? "$1: sched_rt_runtime_us back to $RT0 (now $now)" && return
+	echo "$RT0" >"$RT" 2>/dev/null	# not left off for the tests after this one
 }
 
 # 1. The boost test on a boosting RCU (where it may run).
@@ -176,13 +181,9 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
 	off=$(cat "$RT")
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
-	for ((i = 0; i < 100; i++)); do
-		[ "$(cat "$RT")" = "$RT0" ] && break
-		sleep 0.1
-	done
 	[ "$off" = -1 ]
 	ok $? "a boost run switches real-time throttling off (sched_rt_runtime_us was $off)"
-	rt_restored "after kill -9"
+	rt_restored "after kill -9" 10
 else
 	skip "throttling off during a boost run" "needs SCHED_FIFO and a writable $RT, throttling on"
 	skip "sched_rt_runtime_us put back after kill -9" "needs SCHED_FIFO and a writable $RT"
@@ -200,12 +201,7 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ]; then
 	switched_off "$OUT"
 	kill -9 -- "-$pid"
 	wait "$pid" 2>/dev/null
-	for ((i = 0; i < 100; i++)); do
-		[ "$(cat "$RT")" = "$RT0" ] && break
-		sleep 0.1
-	done
-	rt_restored "after kill -9 of the run's process group"
-	[ "$(cat "$RT")" = "$RT0" ] || echo "$RT0" >"$RT"	# not left off for the rest
+	rt_restored "after kill -9 of the run's process group" 10
 else
 	skip "sched_rt_runtime_us put back after kill -9 of the process group" "needs SCHED_FIFO and a writable $RT"
 fi
@@ -224,7 +220,6 @@ if [ -n "$CAN_RT" ] && [ -n "$CAN_THROTTLE" ] && [ "$RT0" != -1 ] &&
 	[ "$RC" = 0 ] && grep -q "a run killed earlier left real-time throttling off (sched_rt_runtime_us was $RT0" "$OUT"
 	ok $? "a value left by a killed run: the next run says so (status $RC)" || show
 	rt_restored "after the run that found it"
-	[ "$(cat "$RT")" = "$RT0" ] || echo "$RT0" >"$RT"
 else
 	skip "a value left by a killed run: the next run says so" "needs root, SCHED_FIFO, a writable $RT, throttling on, $LOCK free"
 	skip "sched_rt_runtime_us after it" "needs root, SCHED_FIFO, a writable $RT, throttling on, $LOCK free"
