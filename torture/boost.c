@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,7 @@ static void watcher_start(void)
 	char *argv[] = { (char *)"sh", (char *)"-c", cmd, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	sigset_t none;
 	int pfd[2];
 	pid_t pid;
 
@@ -176,7 +178,10 @@ static void watcher_start(void)
 	 * (timeout -s KILL, a cancelled CI job, ^\ at a terminal) leaves it
 	 * to do its work. */
 	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+	/* ... and none of the signals our threads block (main.c's). */
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
 	if (posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, NULL))
 		close(pfd[1]);
 	else

@@ -15,6 +15,7 @@
  * results could not be written (a full disk: exit 5); else SUCCESS.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,27 @@ static void on_signal(int sig)
 	int none = 0;
 
 	try_cmpxchg_relaxed(&sig_stop, &none, sig);
+}
+
+/*
+ * SIGINT, SIGTERM and SIGHUP are taken by the main thread only: every
+ * other thread (ours, the RCU's, a foreign library's, created from any of
+ * them) starts with them blocked, inherited from main, which unblocks
+ * them for itself while it waits for the end of the run.  The kernel may
+ * deliver a process-directed signal to any thread that does not block it,
+ * and a sanitizer runtime defers a handler to the thread's next call into
+ * it: a thread that exits first (read_exit's) or spins in a reader loses
+ * it, and the run lasts its whole shutdown_secs (seen under TSan).
+ */
+static void stop_signals_mask(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(how, &set, NULL);
 }
 
 static const char *signame(int sig)
@@ -522,6 +544,7 @@ int main(int argc, char **argv)
 	int status;
 
 	torture_now_us();	/* the run's time origin */
+	stop_signals_mask(SIG_BLOCK);	/* before any thread exists */
 	status = setup(argc, argv);
 	if (status >= 0)
 		return status;
@@ -548,7 +571,10 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	torture_up_watcher();
+	/* One that came since "Start of test" is delivered here, at once. */
+	stop_signals_mask(SIG_UNBLOCK);
 	stop_sig = run_until_shutdown();
+	stop_signals_mask(SIG_BLOCK);	/* the run's end is decided */
 	stop_s = (double)torture_now_us() / 1e6;
 	if (!stop_sig)
 		test_nmis_run();	/* the kernel's, as the test ends */

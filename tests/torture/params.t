@@ -312,6 +312,19 @@ ok $? "a test asked for and not done: INCOMPLETE (exit 6) naming it, summary.jso
 	>"$T_TMP/early.log" 2>&1 &
 pid=$!
 for ((i = 0; i < 100; i++)); do grep -q "Start of test" "$T_TMP/early.log" && break; sleep 0.1; done
+# Only the main thread takes the stop signals (a process-directed signal
+# given to a reader or an exiting thread was lost under TSan): every other
+# thread blocks SIGHUP, SIGINT and SIGTERM (SigBlk bits 0, 1 and 14).
+sleep 0.5
+others=0 open=""
+for t in /proc/"$pid"/task/*; do
+	[ "${t##*/}" = "$pid" ] && continue
+	others=$((others + 1))
+	blk=$(awk '/^SigBlk:/ { print $2 }' "$t/status" 2>/dev/null) || continue
+	[ -z "$blk" ] || (((0x$blk & 0x4003) == 0x4003)) || open+=" $(cat "$t/comm" 2>/dev/null)"
+done
+[ "$others" -gt 5 ] && [ -z "$open" ]
+ok $? "SIGHUP, SIGINT and SIGTERM: blocked in every thread but main ($others threads; open in:${open:- none})"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
