@@ -19,7 +19,36 @@ struct holder {
 	int leave;	/* set by the test to end it */
 	int out;	/* set after the section ended */
 	int asked;	/* R_RCU_NESTED_LATE: need_qs seen set while nesting */
+	int *need_qs;	/* the reader's request word in its flavor (set before in) */
+	int reported;	/* need_qs set before the outermost end, clear right after */
 };
+
+/* The section's end: the outermost unlock, and for rcu_sched the quiescent
+ * state, which reports to a grace period that asked (need_qs): the grace
+ * period's rescans would end it anyway, only later, so nothing else shows
+ * a report that never happens. */
+static inline void holder_end(struct holder *h)
+{
+	int asked = READ_ONCE(*h->need_qs);	/* the owner's own word */
+
+	switch (h->mode) {
+	case R_RCU:
+	case R_RCU_NESTED:
+	case R_RCU_NESTED_LATE:
+		rcu_read_unlock();
+		break;
+	case R_BH:
+		rcu_read_unlock_bh();
+		break;
+	case R_SCHED:
+		rcu_read_unlock_sched();
+		rcu_quiescent_state();
+		break;
+	}
+	/* The tests ask for no other grace period meanwhile, and the grace
+	 * period never clears it: only the end's report can. */
+	h->reported = asked && !READ_ONCE(*h->need_qs);
+}
 
 static inline void holder_fn(void *arg)
 {
@@ -45,6 +74,7 @@ static inline void holder_fn(void *arg)
 		rcu_read_lock_sched();
 		break;
 	}
+	h->need_qs = &lrcu_reader.rw->need_qs[h->mode == R_SCHED ? LRCU_SCHED : LRCU_PREEMPT];
 	set_flag(&h->in);
 	if (h->mode == R_RCU_NESTED_LATE) {
 		/* Pairs with set_flag(&h->leave). */
@@ -59,20 +89,7 @@ static inline void holder_fn(void *arg)
 		wait_flag(&h->leave, 1e9);	/* asleep in the section */
 	}
 	set_flag(&h->out);
-	switch (h->mode) {
-	case R_RCU:
-	case R_RCU_NESTED:
-	case R_RCU_NESTED_LATE:
-		rcu_read_unlock();
-		break;
-	case R_BH:
-		rcu_read_unlock_bh();
-		break;
-	case R_SCHED:
-		rcu_read_unlock_sched();
-		rcu_quiescent_state();
-		break;
-	}
+	holder_end(h);
 }
 
 struct updater {
@@ -116,10 +133,13 @@ static inline void reader_blocks(enum rmode mode, void (*sync)(void), void (*bef
 	sleep_ms(200);
 	ok(!smp_load_acquire(&u.done),	/* pairs with set_flag(&u->done) */
 	   "%s: updater stays blocked while a pre-existing reader is inside", what);
+	/* h.need_qs was published before h.in. */
+	ok(wait_flag(h.need_qs, 60), "%s: the grace period asks the reader to report", what);
 	set_flag(&h.leave);
 	pthread_join(ut, NULL);
 	ok(u.done && u.saw_reader_out, "%s: updater returns only after the reader left", what);
 	reg_thread_join(&rt);
+	ok(h.reported, "%s: the section's end reported (need_qs clear right after it)", what);
 	if (mode == R_RCU_NESTED_LATE)
 		ok(h.asked, "%s: the grace period asked the reader to report while it nested", what);
 }
