@@ -311,7 +311,7 @@ ok $? "a test asked for and not done: INCOMPLETE (exit 6) naming it, summary.jso
 "$RCUTORTURE" rcutorture.shutdown_secs=60 rcutorture.stat_interval=0 --out "$T_TMP/early" \
 	>"$T_TMP/early.log" 2>&1 &
 pid=$!
-for ((i = 0; i < 100; i++)); do grep -q "Start of test" "$T_TMP/early.log" && break; sleep 0.1; done
+for ((i = 0; i < 600; i++)); do grep -q "Start of test" "$T_TMP/early.log" && break; sleep 0.1; done
 # Only the main thread takes the stop signals (a process-directed signal
 # given to a reader or an exiting thread was lost under TSan): every other
 # thread blocks SIGHUP, SIGINT and SIGTERM (SigBlk bits 0, 1 and 14).
