@@ -327,6 +327,18 @@ static bool gp_done_cond(void *p)
 }
 
 /*
+ * A poller that found its grace period not done looks as a waiter does,
+ * so that a grace period whose driver does not run (a starved GP kthread)
+ * is noticed when nobody waits in synchronize_*() for it: the kernel's
+ * scheduling-clock interrupt notices on any CPU; here whoever is awake and
+ * asking does.  A clock read when not done; nothing when done.
+ */
+void lrcu__gp_watch(struct lrcu_state *rsp)
+{
+	gp_hooks_check(rsp, false);
+}
+
+/*
  * Sleep on ->gp_wq until stop(arg) (checked under ->gp_wq_lock, so a
  * broadcast after the condition changed is never missed).  A waiter wakes
  * as often as the GP hooks ask, so that a grace period whose driver does
@@ -1163,7 +1175,12 @@ static bool gp_run(struct lrcu_state *rsp, bool expedited, bool may_leave)
 	} else {
 		gstart = gp_init(rsp, scan);
 	}
-	if (unlikely(gp_torture_wait_pending(rsp)) && !READ_ONCE(rsp->gp_by_caller))
+	/* The kthread's normal grace period only: the request may have come
+	 * after the kthread chose to run this one expedited, whose stall
+	 * warnings never say the kthread starved (the kernel's expedited
+	 * grace periods are not the kthread's); the next one then sleeps. */
+	if (unlikely(gp_torture_wait_pending(rsp)) && !expedited &&
+	    !READ_ONCE(rsp->gp_by_caller))
 		gp_torture_wait(rsp);	/* the kthread, a test asks it to starve */
 	ended = gp_wait_qs(rsp, gstart, expedited, may_leave, scan);
 	if (LRCU_INJECTED(LRCU_BUG_LAZY_LEAVE_ENDS))

@@ -7,8 +7,9 @@
  * There is no scheduler tick in userspace, so whoever is already awake
  * while a grace period waits for quiescent states is the watchdog: the
  * driver of the grace period (GP kthread or expedited caller) each time
- * it wakes in its wait, and every synchronize_*() waiter, which sleeps at
- * most until the next warning is due and reports a few ms after the
+ * it wakes in its wait, every synchronize_*() waiter, which sleeps at
+ * most until the next warning is due, and every poll of a cookie whose
+ * grace period is not done; the last two report a few ms after the
  * driver would have (so a starved GP kthread is still noticed).  They reach us through the GP hooks (struct lrcu_gp_hooks,
  * tree.c): gp_start arms a deadline (start + rcupdate.rcu_cpu_stall_timeout,
  * or rcu_exp_cpu_stall_timeout for an expedited grace period), gp_check

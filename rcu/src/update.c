@@ -116,8 +116,10 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	lrcu__init_once();
 	if (LRCU_INJECTED(LRCU_BUG_POLL_EARLY))	/* INJECTED: one GP early */
 		cookie -= RCU_SEQ_STATE_MASK + 1;
-	if (!rcu_seq_done_exact(lrcu__states[f].gp_seq, cookie))
+	if (!rcu_seq_done_exact(lrcu__states[f].gp_seq, cookie)) {
+		lrcu__gp_watch(&lrcu__states[f]);	/* a stall nobody waits in */
 		return false;
+	}
 	/*
 	 * The acquire in rcu_seq_done_exact() pairs with rcu_seq_end(); the fence
 	 * also orders the caller's later loads against the grace period, as

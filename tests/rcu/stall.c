@@ -208,6 +208,23 @@ static int child_gp_kthread_wait(void)
 	return 0;
 }
 
+/* The same with nobody waiting in synchronize_*(): the caller polls its
+ * cookie (rcutorture's gp_poll writers), and its polls notice. */
+static int child_gp_kthread_wait_poll(void)
+{
+	unsigned long cookie;
+
+	rcu_stall_chain_notifier_register(&nb);
+	lrcu_inject_gp_kthread_wait(LRCU_PREEMPT, 1000);
+	cookie = start_poll_synchronize_rcu();
+	while (!poll_state_synchronize_rcu(cookie))
+		sleep_ms(5);
+	printf("result n=%d action=%lu tid=0 holdout_tid=0 holdout_ms=0 nh=%d dur=%lu last=%lu "
+	       "starved=%d\n", count(), nf_action, nf_first.nr_holdouts, nf_first.duration_ms,
+	       nf_last_ms, nf_starved);
+	return 0;
+}
+
 /* Readers, updaters, callbacks of both flavors for a while: no warning. */
 static int healthy_stop;
 
@@ -269,6 +286,8 @@ static int child(const char *mode)
 		return child_starved();
 	if (!strcmp(mode, "gp_kthread_wait"))
 		return child_gp_kthread_wait();
+	if (!strcmp(mode, "gp_kthread_wait_poll"))
+		return child_gp_kthread_wait_poll();
 	if (!strcmp(mode, "healthy"))
 		return child_healthy();
 	if (!strcmp(mode, "srcu"))
@@ -461,6 +480,18 @@ static void test_gp_kthread_wait(void)
 		diag_output(out);
 }
 
+static void test_gp_kthread_wait_poll(void)
+{
+	struct result r;
+	bool good = run("gp_kthread_wait_poll", "rcupdate.rcu_cpu_stall_timeout=0.2", &r);
+
+	ok(good && r.n >= 1 && r.starved &&
+	   line_has("rcu: rcu_preempt kthread starved for", "jiffies!", "RCU_GP_WAIT_FQS"),
+	   "... reported too when nobody waits in synchronize_*(): a poller of the cookie notices");
+	if (!good || !r.starved)
+		diag_output(out);
+}
+
 static void test_info(void)
 {
 	struct result r;
@@ -501,6 +532,7 @@ int main(int argc, char **argv)
 	test_unregistered();
 	test_starved();
 	test_gp_kthread_wait();
+	test_gp_kthread_wait_poll();
 	test_info();
 	test_healthy();
 	return done_testing();
