@@ -42,6 +42,14 @@ for t in rcu sched; do
 	ok $? "stall_gp_kthread ($t): a warning says $flavor's grace-period kthread starved, counted, SUCCESS ($ELAPSED s)"
 	[ "$RC" = 0 ] || show
 done
+# The same when every updater polls (rcutorture's gp_poll writers): no
+# thread waits in synchronize_*(), and the polls must notice.
+run stall_gp_poll rcutorture.torture_type=rcu rcutorture.stall_gp_kthread=3 rcutorture.gp_poll=1 \
+	rcutorture.stall_cpu_holdoff=0 rcupdate.rcu_cpu_stall_timeout=1 rcutorture.shutdown_secs=8 \
+	rcutorture.stat_interval=1 rcutorture.stutter=0
+[ "$RC" = 0 ] && grep -q "^rcu: rcu_preempt kthread starved for [0-9]* jiffies!" "$OUT" &&
+	jq -e '.result == "SUCCESS"' "$DIR/summary.json" >/dev/null
+ok $? "stall_gp_kthread with only polling updaters (gp_poll=1): the polls say it starved, SUCCESS ($ELAPSED s)" || show
 # A sleep the RCU's timeout is too long to see: no warning said so, FAILURE.
 run stall_gp_unseen rcutorture.torture_type=rcu rcutorture.stall_gp_kthread=1 \
 	rcutorture.stall_cpu_holdoff=0 rcutorture.shutdown_secs=4 rcutorture.stat_interval=1 rcutorture.stutter=0
