@@ -380,6 +380,7 @@ static void *cb_kthread(void *arg)
 		 * can be, and then they run at once. */
 		if (lrcu__lazy_pass_end(rsp, &lp, &sleep_us) || more)
 			continue;
+		lrcu__gp_watch(rsp);	/* a poller may have woken us for it */
 		if (lrcu__cb_sleep(&rsp->cb_wake, w, sleep_us))
 			break;
 	}

@@ -607,7 +607,8 @@ void lrcu__gp_want_exp(struct lrcu_state *rsp, unsigned long snap);
 void lrcu__gp_note_request(struct lrcu_state *rsp, unsigned long snap);
 void lrcu__gp_wait(struct lrcu_state *rsp, unsigned long snap);
 void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
-void lrcu__gp_watch(struct lrcu_state *rsp);	/* a poller's stall check */
+void lrcu__gp_watch(struct lrcu_state *rsp);	/* the callback thread's stall check */
+void lrcu__gp_poll_watch(struct lrcu_state *rsp);	/* a poller's (signal-safe) */
 void lrcu__gp_run(struct lrcu_state *rsp, bool expedited);	/* gp_mutex held */
 void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
 bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap);
@@ -696,6 +697,7 @@ void lrcu__stall_disarm(struct lrcu_stall *st);
 /* Is a warning due?  If so the caller has claimed it (print it with
  * lrcu__stall_report()); *next_us: how long until the next check. */
 bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us);
+bool lrcu__stall_overdue(struct lrcu_stall *st, unsigned long now);	/* signal-safe */
 void lrcu__stall_report(struct lrcu_stall *st, const struct lrcu_stall_source *src,
 		       unsigned long now);
 __attribute__((format(printf, 2, 3)))

@@ -7,10 +7,12 @@
  * There is no scheduler tick in userspace, so whoever is already awake
  * while a grace period waits for quiescent states is the watchdog: the
  * driver of the grace period (GP kthread or expedited caller) each time
- * it wakes in its wait, every synchronize_*() waiter, which sleeps at
- * most until the next warning is due, and every poll of a cookie whose
- * grace period is not done; the last two report a few ms after the
- * driver would have (so a starved GP kthread is still noticed).  They reach us through the GP hooks (struct lrcu_gp_hooks,
+ * it wakes in its wait, and every synchronize_*() waiter, which sleeps at
+ * most until the next warning is due and reports a few ms after the
+ * driver would have (so a starved GP kthread is still noticed).  With
+ * nobody waiting (pollers, call_rcu() users), a poll of a cookie whose
+ * grace period is not done finds a warning overdue and wakes the
+ * callback thread, which reports as a waiter would (lrcu__gp_watch()).  They reach us through the GP hooks (struct lrcu_gp_hooks,
  * tree.c): gp_start arms a deadline (start + rcupdate.rcu_cpu_stall_timeout,
  * or rcu_exp_cpu_stall_timeout for an expedited grace period), gp_check
  * compares it with the time, gp_end disarms.  That is all a grace period
@@ -114,6 +116,19 @@ bool lrcu__stall_due(struct lrcu_stall *st, unsigned long now, long *next_us)
 	 * claimed it.  Fully ordered: its acquire pairs with the release in
 	 * lrcu__stall_arm(), as the load above (what the report prints). */
 	return try_cmpxchg(&st->deadline_us, &d, nd);
+}
+
+/*
+ * Is the warning overdue even for a waiter (past the deadline and the
+ * waiter's grace), with nobody having claimed it?  A load and a compare:
+ * safe anywhere, in a signal handler too.
+ */
+bool lrcu__stall_overdue(struct lrcu_stall *st, unsigned long now)
+{
+	/* Acquire pairs with the release in lrcu__stall_arm(). */
+	unsigned long d = smp_load_acquire(&st->deadline_us);
+
+	return d && (long)(now - STALL_WAITER_GRACE_US - d) >= 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -117,7 +117,7 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	if (LRCU_INJECTED(LRCU_BUG_POLL_EARLY))	/* INJECTED: one GP early */
 		cookie -= RCU_SEQ_STATE_MASK + 1;
 	if (!rcu_seq_done_exact(lrcu__states[f].gp_seq, cookie)) {
-		lrcu__gp_watch(&lrcu__states[f]);	/* a stall nobody waits in */
+		lrcu__gp_poll_watch(&lrcu__states[f]);	/* a stall nobody waits in */
 		return false;
 	}
 	/*

@@ -219,6 +219,9 @@ static int child_gp_kthread_wait_poll(void)
 	cookie = start_poll_synchronize_rcu();
 	while (!poll_state_synchronize_rcu(cookie))
 		sleep_ms(5);
+	/* The reports came from the callback thread: its notifier calls are
+	 * over once the chain's lock let us unregister. */
+	rcu_stall_chain_notifier_unregister(&nb);
 	printf("result n=%d action=%lu tid=0 holdout_tid=0 holdout_ms=0 nh=%d dur=%lu last=%lu "
 	       "starved=%d\n", count(), nf_action, nf_first.nr_holdouts, nf_first.duration_ms,
 	       nf_last_ms, nf_starved);
