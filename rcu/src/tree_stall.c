@@ -12,7 +12,8 @@
  * driver would have (so a starved GP kthread is still noticed).  With
  * nobody waiting (pollers, call_rcu() users), a poll of a cookie whose
  * grace period is not done finds a warning overdue and wakes the
- * callback thread, which reports as a waiter would (lrcu__gp_watch()).  They reach us through the GP hooks (struct lrcu_gp_hooks,
+ * callback thread, which reports as a waiter would (lrcu__gp_watch()).
+ * They reach us through the GP hooks (struct lrcu_gp_hooks,
  * tree.c): gp_start arms a deadline (start + rcupdate.rcu_cpu_stall_timeout,
  * or rcu_exp_cpu_stall_timeout for an expedited grace period), gp_check
  * compares it with the time, gp_end disarms.  That is all a grace period
@@ -128,7 +129,9 @@ bool lrcu__stall_overdue(struct lrcu_stall *st, unsigned long now)
 	/* Acquire pairs with the release in lrcu__stall_arm(). */
 	unsigned long d = smp_load_acquire(&st->deadline_us);
 
-	return d && (long)(now - STALL_WAITER_GRACE_US - d) >= 0;
+	/* Suppressed, nobody claims it: no reason to wake anyone. */
+	return d && (long)(now - STALL_WAITER_GRACE_US - d) >= 0 &&
+	       !READ_ONCE(lrcu__params.cpu_stall_suppress);	/* run-time parameter */
 }
 
 /* ------------------------------------------------------------------ */
