@@ -608,7 +608,6 @@ void lrcu__gp_note_request(struct lrcu_state *rsp, unsigned long snap);
 void lrcu__gp_wait(struct lrcu_state *rsp, unsigned long snap);
 void lrcu__gp_wq_wait(struct lrcu_state *rsp, bool (*stop)(void *), void *arg);
 void lrcu__gp_watch(struct lrcu_state *rsp);	/* the callback thread's stall check */
-void lrcu__gp_poll_watch(struct lrcu_state *rsp);	/* a poller's (signal-safe) */
 void lrcu__gp_run(struct lrcu_state *rsp, bool expedited);	/* gp_mutex held */
 void lrcu__gp_drive(struct lrcu_state *rsp, unsigned long snap, bool expedited);
 bool lrcu__gp_try_drive(struct lrcu_state *rsp, unsigned long snap);

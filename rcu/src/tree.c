@@ -327,23 +327,10 @@ static bool gp_done_cond(void *p)
 }
 
 /*
- * The watchdog nobody waits for.  A grace period whose driver does not run
- * (a starved GP kthread) is noticed by its synchronize_*() waiters; when
- * there are none (every updater polls, or uses call_rcu()), the kernel's
- * scheduling-clock interrupt would still notice on any CPU.  Here a poll
- * that finds its grace period not done looks at the clock, and if the
- * warning is overdue even for a waiter, wakes the callback thread, which
- * looks as a waiter does (lrcu__gp_watch(), each time it is awake).  The
- * poll itself only reads the clock and maybe wakes: it stays safe in a
- * signal handler and inside a read-side section (rcutorture's readers
- * poll there), where taking the report's locks would not be.
+ * The callback thread, awake with a grace period in flight, looks as a
+ * waiter does: a poll that found a stall overdue with nobody waiting woke
+ * it for that (lrcu_poll_state()).
  */
-void lrcu__gp_poll_watch(struct lrcu_state *rsp)
-{
-	if (lrcu__stall_overdue(&rsp->stall, lrcu__now_us()))
-		lrcu__cb_wake(rsp);
-}
-
 void lrcu__gp_watch(struct lrcu_state *rsp)
 {
 	/* Relaxed: a hint; the hooks read what they report with acquire. */

@@ -109,6 +109,24 @@ unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
 	return s;
 }
 
+/*
+ * The watchdog nobody waits for.  A grace period whose driver does not run
+ * (a starved GP kthread) is noticed by its synchronize_*() waiters; when
+ * there are none (every updater polls, or uses call_rcu()), the kernel's
+ * scheduling-clock interrupt would still notice on any CPU.  Here a poll
+ * that finds its grace period not done looks at the clock, and if the
+ * warning is overdue even for a waiter, wakes the callback thread, which
+ * looks as a waiter does (lrcu__gp_watch()).  The poll itself only reads
+ * the clock and maybe wakes: it stays safe in a signal handler and inside
+ * a read-side section (rcutorture's readers poll there), where taking the
+ * report's locks would not be.
+ */
+static void poll_watch(struct lrcu_state *rsp)
+{
+	if (lrcu__stall_overdue(&rsp->stall, lrcu__now_us()))
+		lrcu__cb_wake(rsp);
+}
+
 bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 {
 	if (cookie == RCU_GET_STATE_COMPLETED)
@@ -117,7 +135,7 @@ bool lrcu_poll_state(enum lrcu_flavor f, unsigned long cookie)
 	if (LRCU_INJECTED(LRCU_BUG_POLL_EARLY))	/* INJECTED: one GP early */
 		cookie -= RCU_SEQ_STATE_MASK + 1;
 	if (!rcu_seq_done_exact(lrcu__states[f].gp_seq, cookie)) {
-		lrcu__gp_poll_watch(&lrcu__states[f]);	/* a stall nobody waits in */
+		poll_watch(&lrcu__states[f]);	/* a stall nobody waits in */
 		return false;
 	}
 	/*

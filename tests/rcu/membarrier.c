@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 		reader_blocks(R_RCU, synchronize_rcu, NULL, "fall-back");
 		return tap_exit_status();
 	}
-	plan(4);
+	plan(6);
 	rcu_init();
 #ifdef LRCU_TSAN
 	ok(!lrcu_has_membarrier, "ThreadSanitizer: readers fence themselves (membarrier() %s here)",
