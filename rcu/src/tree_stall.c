@@ -10,9 +10,10 @@
  * it wakes in its wait, and every synchronize_*() waiter, which sleeps at
  * most until the next warning is due and reports a few ms after the
  * driver would have (so a starved GP kthread is still noticed).  With
- * nobody waiting (pollers, call_rcu() users), a poll of a cookie whose
- * grace period is not done finds a warning overdue and wakes the
- * callback thread, which reports as a waiter would (lrcu__gp_watch()).
+ * nobody waiting (every updater polls), a poll of a cookie whose grace
+ * period is not done finds a warning overdue and wakes the callback
+ * thread, which reports as a waiter would (lrcu__gp_watch()); a program
+ * that only uses call_rcu() has no such watchdog.
  * They reach us through the GP hooks (struct lrcu_gp_hooks,
  * tree.c): gp_start arms a deadline (start + rcupdate.rcu_cpu_stall_timeout,
  * or rcu_exp_cpu_stall_timeout for an expedited grace period), gp_check

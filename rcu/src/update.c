@@ -112,14 +112,14 @@ unsigned long lrcu_start_poll_expedited(enum lrcu_flavor f)
 /*
  * The watchdog nobody waits for.  A grace period whose driver does not run
  * (a starved GP kthread) is noticed by its synchronize_*() waiters; when
- * there are none (every updater polls, or uses call_rcu()), the kernel's
- * scheduling-clock interrupt would still notice on any CPU.  Here a poll
- * that finds its grace period not done looks at the clock, and if the
- * warning is overdue even for a waiter, wakes the callback thread, which
- * looks as a waiter does (lrcu__gp_watch()).  The poll itself only reads
- * the clock and maybe wakes: it stays safe in a signal handler and inside
- * a read-side section (rcutorture's readers poll there), where taking the
- * report's locks would not be.
+ * there are none, the kernel's scheduling-clock interrupt would still
+ * notice on any CPU.  Here a poll that finds its grace period not done
+ * looks at the clock, and if the warning is overdue even for a waiter,
+ * wakes the callback thread, which looks as a waiter does
+ * (lrcu__gp_watch()); with only call_rcu() users nobody looks.  The poll
+ * itself only reads the clock and maybe wakes: it stays safe in a signal
+ * handler and inside a read-side section (rcutorture's readers poll
+ * there), where taking the report's locks would not be.
  */
 static void poll_watch(struct lrcu_state *rsp)
 {

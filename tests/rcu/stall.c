@@ -55,6 +55,15 @@ static int count(void)
 	return __atomic_load_n(&nf_count, __ATOMIC_ACQUIRE);	/* see notified() */
 }
 
+/* What the notifier saw, for the parent (run()); tid: the stalling
+ * reader's, 0 if none.  Read after the reports are over. */
+static void print_result(int tid)
+{
+	printf("result n=%d action=%lu tid=%d holdout_tid=%d holdout_ms=%lu nh=%d dur=%lu "
+	       "last=%lu starved=%d\n", count(), nf_action, tid, nf_holdout.tid, nf_holdout.ms,
+	       nf_first.nr_holdouts, nf_first.duration_ms, nf_last_ms, nf_starved);
+}
+
 struct staller {
 	int sched;		/* rcu_sched: stop announcing quiescent states */
 	int want;		/* leave after this many warnings... */
@@ -121,9 +130,7 @@ static int child_srcu_stall(void)
 	pthread_create(&t, NULL, sync_fn, (void *)sync_srcu);
 	pthread_join(t, NULL);
 	pthread_join(r, NULL);
-	printf("result n=%d action=%lu tid=%d holdout_tid=%d holdout_ms=%lu nh=%d dur=%lu "
-	       "last=%lu starved=%d\n", count(), nf_action, s.tid, nf_holdout.tid, nf_holdout.ms,
-	       nf_first.nr_holdouts, nf_first.duration_ms, nf_last_ms, nf_starved);
+	print_result(s.tid);
 	printf("flavor=%s\n", nf_first.flavor ? nf_first.flavor : "?");
 	return 0;
 }
@@ -176,9 +183,7 @@ static int child_stall(const char *mode)
 	pthread_create(&t, NULL, sync_fn, (void *)sync);
 	pthread_join(t, NULL);
 	reg_thread_join(&rt);
-	printf("result n=%d action=%lu tid=%d holdout_tid=%d holdout_ms=%lu nh=%d dur=%lu "
-	       "last=%lu starved=%d\n", count(), nf_action, s.tid, nf_holdout.tid, nf_holdout.ms,
-	       nf_first.nr_holdouts, nf_first.duration_ms, nf_last_ms, nf_starved);
+	print_result(s.tid);
 	return 0;
 }
 
@@ -188,9 +193,7 @@ static int child_starved(void)
 {
 	rcu_stall_chain_notifier_register(&nb);
 	synchronize_rcu();
-	printf("result n=%d action=%lu tid=0 holdout_tid=0 holdout_ms=0 nh=%d dur=%lu last=%lu "
-	       "starved=%d\n", count(), nf_action, nf_first.nr_holdouts, nf_first.duration_ms,
-	       nf_last_ms, nf_starved);
+	print_result(0);
 	return 0;
 }
 
@@ -202,9 +205,7 @@ static int child_gp_kthread_wait(void)
 	rcu_stall_chain_notifier_register(&nb);
 	lrcu_inject_gp_kthread_wait(LRCU_PREEMPT, 1000);
 	synchronize_rcu();
-	printf("result n=%d action=%lu tid=0 holdout_tid=0 holdout_ms=0 nh=%d dur=%lu last=%lu "
-	       "starved=%d\n", count(), nf_action, nf_first.nr_holdouts, nf_first.duration_ms,
-	       nf_last_ms, nf_starved);
+	print_result(0);
 	return 0;
 }
 
@@ -222,9 +223,7 @@ static int child_gp_kthread_wait_poll(void)
 	/* The reports came from the callback thread: its notifier calls are
 	 * over once the chain's lock let us unregister. */
 	rcu_stall_chain_notifier_unregister(&nb);
-	printf("result n=%d action=%lu tid=0 holdout_tid=0 holdout_ms=0 nh=%d dur=%lu last=%lu "
-	       "starved=%d\n", count(), nf_action, nf_first.nr_holdouts, nf_first.duration_ms,
-	       nf_last_ms, nf_starved);
+	print_result(0);
 	return 0;
 }
 
