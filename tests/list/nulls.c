@@ -19,6 +19,7 @@
  * Keys that never move must always be found, found objects must carry the
  * value of their key, and every object met must be initialised.
  */
+#include <time.h>
 #include <rcu/rculist_nulls.h>
 #include "list_test.h"
 
@@ -306,6 +307,7 @@ struct reader {
 	uint64_t rng;
 	int check_nulls;
 	unsigned long lookups, stable_lookups, found, misses_of_stable;
+	unsigned long looking;	/* stable_lookups, for part2()'s start (atomic) */
 	struct lookup_stats st;
 };
 
@@ -326,6 +328,8 @@ static void *reader_fn(void *arg)
 		rcu_read_unlock();
 		r->lookups++;
 		r->stable_lookups += key < NSTABLE;
+		/* Relaxed: a progress count the updater polls. */
+		__atomic_store_n(&r->looking, r->stable_lookups, __ATOMIC_RELAXED);
 		if (o) {
 			/* Ours now: it cannot be reused until we let go. */
 			if (READ_ONCE(o->key) != key || o->value != value_of(key))
@@ -376,6 +380,19 @@ static void part2(void)
 		readers[n].rng = rng + 1000003 * (uint64_t)(n + 1);
 		readers[n].check_nulls = n < NREADERS;
 		lt_create(&readers[n].tid, reader_fn, &readers[n]);
+	}
+	/* Every reader is looking stable keys up before the first move: on a
+	 * loaded machine (a sanitizer build beside other tests) the moves
+	 * could otherwise all be over before a reader first ran. */
+	for (n = 0; n <= NREADERS; n++) {
+		struct timespec t0, t;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			sched_yield();
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while (!__atomic_load_n(&readers[n].looking, __ATOMIC_RELAXED) &&
+			 t.tv_sec - t0.tv_sec < 60);
 	}
 
 	for (i = 0; i < nmoves && lt_error_count() == 0; i++) {
